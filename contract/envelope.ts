@@ -1,0 +1,30 @@
+import { z } from 'zod/mini'
+
+/** Every response body: `{ code, message, data, error }`. `error` is set only when the call failed. */
+export function envelope<T extends z.ZodMiniType>(data: T) {
+  return z.object({
+    code: z.number(),
+    message: z.string(),
+    data,
+    error: z.nullable(z.string()),
+  })
+}
+
+export const ErrorEnvelopeSchema = envelope(z.null())
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>
+
+export interface Envelope<T> {
+  code: number
+  message: string
+  data: T
+  error: string | null
+}
+
+/** The stored session: a token object containing access_token (SPEC section 3). */
+export const TokenSchema = z.object({
+  access_token: z.string().check(z.minLength(1)),
+  token_type: z.optional(z.literal('bearer')),
+  expires_in: z.optional(z.number()),
+  refresh_token: z.optional(z.string()),
+})
+export type Token = z.infer<typeof TokenSchema>

@@ -1,0 +1,35 @@
+import { THEME, TAB_ROUTES, mainPackagePages, subPackages, PRODUCT_NAME } from './routes'
+
+const TAB_ICONS = ['home', 'user'] as const
+
+export default defineAppConfig({
+  pages: mainPackagePages(),
+  subPackages: subPackages(),
+  window: {
+    navigationBarBackgroundColor: THEME.primary,
+    navigationBarTextStyle: 'white',
+    navigationBarTitleText: PRODUCT_NAME,
+    backgroundColor: THEME.pageBackground,
+    backgroundTextStyle: 'dark',
+    enablePullDownRefresh: false,
+  },
+  tabBar: {
+    color: THEME.tabText,
+    selectedColor: THEME.primary,
+    backgroundColor: '#ffffff',
+    borderStyle: 'white',
+    list: TAB_ROUTES.map((route, index) => ({
+      pagePath: route.path,
+      text: route.title === PRODUCT_NAME ? '首页' : route.title,
+      iconPath: `assets/tabbar/${TAB_ICONS[index]}.png`,
+      selectedIconPath: `assets/tabbar/${TAB_ICONS[index]}-active.png`,
+    })),
+  },
+  // WeChat's privacy API (getPrivacySetting / onNeedPrivacyAuthorization) needs this flag.
+  __usePrivacyCheck__: true,
+  lazyCodeLoading: 'requiredComponents',
+  requiredPrivateInfos: ['chooseLocation'],
+  permission: {
+    'scope.userLocation': { desc: '用于查找附近的医院' },
+  },
+})
