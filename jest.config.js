@@ -1,6 +1,19 @@
 /** Jest for the app (src/) and the contract; the server has its own runner (scripts/test-server.ts). */
 module.exports = {
   testEnvironment: 'jsdom',
+  testEnvironmentOptions: { url: 'http://localhost/', customExportConditions: ['node', 'node-addons'] },
+  // Taro's compile-time switches, as its own test preset (@tarojs/test-utils-react) sets them.
+  globals: {
+    ENABLE_INNER_HTML: true,
+    ENABLE_ADJACENT_HTML: true,
+    ENABLE_SIZE_APIS: true,
+    DEPRECATED_ADAPTER_COMPONENT: false,
+    ENABLE_TEMPLATE_CONTENT: true,
+    ENABLE_MUTATION_OBSERVER: true,
+    ENABLE_CLONE_NODE: true,
+    ENABLE_CONTAINS: true,
+    __TARO_FRAMEWORK__: 'react',
+  },
   roots: ['<rootDir>/src', '<rootDir>/contract'],
   testMatch: ['**/__tests__/**/*.test.[jt]s?(x)'],
   setupFiles: ['<rootDir>/jest/setup-env.js'],
@@ -12,6 +25,9 @@ module.exports = {
     '/node_modules/(?:jest-[^/]+|@jest|babel-jest|expect|pretty-format|jsdom|@babel|core-js[^/]*|react|react-dom|scheduler)/',
   ],
   moduleNameMapper: {
+    // What Taro's H5 build resolves these to.
+    '^@tarojs/taro$': '<rootDir>/jest/taro-h5.js',
+    '^@tarojs/components$': '@tarojs/components/lib/react/index',
     '^@/(.*)$': '<rootDir>/src/$1',
     '^@contract/(.*)$': '<rootDir>/contract/$1',
     '\\.(css|scss|sass|less)$': '<rootDir>/jest/style-stub.js',

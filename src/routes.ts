@@ -117,10 +117,11 @@ export const ROUTES: readonly RouteDef[] = [
 ]
 
 /**
- * Folders whose pages ship in the main package: the tabs, login and what start-up needs. A tab page's
+ * Folders whose pages ship in the main package: the tabs, login and what start-up needs (the privacy
+ * policy consent). A tab page's
  * folder cannot also be a subpackage root, so its sibling routes stay in the main package as well.
  */
-const MAIN_PACKAGE_FOLDERS = new Set(['pages/main', 'pages/user', 'pages/login'])
+const MAIN_PACKAGE_FOLDERS = new Set(['pages/main', 'pages/user', 'pages/login', 'pages/privacyPolicy'])
 
 /** Root-level routes (`/choose-location`) have no folder; they ship in the main package. */
 export function folderOf(path: string): string {
@@ -172,6 +173,8 @@ export function pageConfig(path: string) {
   return {
     navigationBarTitleText: route.title,
     enablePullDownRefresh: route.pullDownRefresh ?? false,
+    // SPEC section 9: load-more triggers 80 px before the bottom (lists load on the page's own scroll).
+    onReachBottomDistance: 80,
     ...(route.customNavigation ? { navigationStyle: 'custom' as const } : {}),
   }
 }

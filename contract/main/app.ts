@@ -1,8 +1,22 @@
 import { z } from 'zod/mini'
 import { defineEndpoint } from '../endpoint'
 
+/**
+ * The softwareName each build of the app sends. The server keeps policies per softwareName and falls
+ * back to its default policy for a name it has no own text for.
+ */
+export const SOFTWARE_NAMES = {
+  weapp: 'yingxiang-weapp',
+  h5: 'yingxiang-h5',
+  app: 'yingxiang-app',
+} as const
+
 /** softwareName identifies which product's policy is meant (the weapp, the H5 app, a native app). */
-export const SoftwareNameSchema = z.string().check(
+export const SoftwareNameSchema = z
+  .string({
+    error: (issue) => (issue.input === undefined ? '缺少 softwareName' : 'softwareName 格式不正确'),
+  })
+  .check(
   z.minLength(1, '缺少 softwareName'),
   z.maxLength(64, 'softwareName 过长'),
   z.regex(/^[A-Za-z0-9_.-]+$/, 'softwareName 只能包含字母、数字、下划线、点和横线'),
@@ -27,7 +41,9 @@ export const getPolicyVersion = defineEndpoint({
 })
 
 export const AGREEMENT_KINDS = ['privacy', 'user', 'expert'] as const
-export const AgreementKindSchema = z.enum(AGREEMENT_KINDS)
+export const AgreementKindSchema = z.enum(AGREEMENT_KINDS, {
+  error: '协议类型不存在，可选：privacy（隐私政策）、user（用户协议）、expert（专家协议）',
+})
 export type AgreementKind = z.infer<typeof AgreementKindSchema>
 
 export const AgreementSchema = z.object({

@@ -1,0 +1,133 @@
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { z } from 'zod'
+
+/** The repository root; relative paths in the configuration are resolved against it, not the cwd. */
+export const REPO_ROOT = path.resolve(__dirname, '..', '..')
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+export type LogLevel = (typeof LOG_LEVELS)[number]
+
+export type DatabaseConfig =
+  | { kind: 'sqlite'; /** A file path, or `:memory:`. */ file: string }
+  | { kind: 'postgres'; url: string; /** Schema to work in (created if missing); default `public`. */ schema?: string }
+
+export interface Config {
+  host: string
+  port: number
+  database: DatabaseConfig
+  demoMode: boolean
+  /** Directory of the built H5 app. */
+  webRoot: string
+  logLevel: LogLevel
+  production: boolean
+  /** The product version (root package.json), shown by /health and /openapi.json. */
+  version: string
+}
+
+/** Bad configuration: the message is meant for the operator as is, without a stack trace. */
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+const booleanFlag = z
+  .string()
+  .transform((value, ctx) => {
+    const normalised = value.trim().toLowerCase()
+    if (['1', 'true', 'on', 'yes'].includes(normalised)) return true
+    if (['0', 'false', 'off', 'no'].includes(normalised)) return false
+    ctx.addIssue({ code: 'custom', message: '只能是 true/false、on/off、1/0 或 yes/no' })
+    return z.NEVER
+  })
+  .optional()
+
+const EnvSchema = z.object({
+  NODE_ENV: z.string().optional(),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: z.coerce
+    .number({ error: '必须是 1–65535 之间的整数' })
+    .int('必须是 1–65535 之间的整数')
+    .min(1, '必须是 1–65535 之间的整数')
+    .max(65535, '必须是 1–65535 之间的整数')
+    .default(8080),
+  DATABASE_URL: z.string().default('data/app.sqlite'),
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, '只能包含小写字母、数字和下划线，且不能以数字开头')
+    .optional(),
+  DEMO_MODE: booleanFlag,
+  WEB_ROOT: z.string().default('dist/h5'),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `只能是 ${LOG_LEVELS.join('、')} 之一` }).default('info'),
+})
+
+type Env = Record<string, string | undefined>
+
+/**
+ * Reads and checks the configuration. Throws ConfigError with every problem listed; values are never
+ * echoed back because DATABASE_URL may carry a password.
+ */
+export function loadConfig(env: Env = process.env): Config {
+  // An empty variable (`PORT=`) means "not set", as in most shells' .env habits.
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value.trim() !== ''),
+  )
+  const parsed = EnvSchema.safeParse(present)
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  - ${issue.path.join('.')}：${issue.message}`)
+    throw new ConfigError(`配置有误，服务未启动：\n${lines.join('\n')}`)
+  }
+  const values = parsed.data
+  const production = values.NODE_ENV === 'production'
+  const database = parseDatabaseUrl(values.DATABASE_URL, values.DATABASE_SCHEMA)
+  return {
+    host: values.HOST,
+    port: values.PORT,
+    database,
+    demoMode: values.DEMO_MODE ?? !production,
+    webRoot: path.resolve(REPO_ROOT, values.WEB_ROOT),
+    logLevel: values.LOG_LEVEL,
+    production,
+    version: readVersion(),
+  }
+}
+
+/**
+ * `postgres://…` or `postgresql://…` selects PostgreSQL; `:memory:`, `sqlite:<path>`, `file:<path>`
+ * or a plain path select SQLite. Relative SQLite paths are resolved against the repository root.
+ */
+export function parseDatabaseUrl(url: string, schema?: string): DatabaseConfig {
+  const value = url.trim()
+  if (/^postgres(ql)?:\/\//i.test(value)) {
+    try {
+      new URL(value)
+    } catch {
+      throw new ConfigError('配置有误，服务未启动：\n  - DATABASE_URL：不是有效的 PostgreSQL 连接地址')
+    }
+    return { kind: 'postgres', url: value, ...(schema ? { schema } : {}) }
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
+    throw new ConfigError(
+      '配置有误，服务未启动：\n  - DATABASE_URL：只支持 postgres://…（PostgreSQL）或 SQLite 文件路径 / :memory:',
+    )
+  }
+  if (schema) {
+    throw new ConfigError('配置有误，服务未启动：\n  - DATABASE_SCHEMA：只在使用 PostgreSQL 时有效')
+  }
+  const file = value.replace(/^(sqlite|file):/i, '')
+  if (file === ':memory:') return { kind: 'sqlite', file }
+  if (file === '') {
+    throw new ConfigError('配置有误，服务未启动：\n  - DATABASE_URL：缺少 SQLite 文件路径')
+  }
+  return { kind: 'sqlite', file: path.resolve(REPO_ROOT, file) }
+}
+
+function readVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      version?: string
+    }
+    return pkg.version ?? '0.0.0'
+  } catch {
+    return '0.0.0'
+  }
+}

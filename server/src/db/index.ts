@@ -1,0 +1,72 @@
+import { mkdirSync } from 'node:fs'
+import path from 'node:path'
+import BetterSqlite3 from 'better-sqlite3'
+import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect } from 'kysely'
+import pg from 'pg'
+import type { DatabaseConfig } from '../config'
+import { migrationProvider } from './migrations'
+import type { Database, DB } from './schema'
+
+export type { Database, DB } from './schema'
+
+export interface DatabaseHandle {
+  db: DB
+  kind: DatabaseConfig['kind']
+  /** Applies pending migrations; returns the names it applied (empty when up to date). */
+  migrate(): Promise<string[]>
+  /** Answers whether the database responds; used by /health. */
+  ping(): Promise<boolean>
+  destroy(): Promise<void>
+}
+
+/** Opens the database the configuration names: SQLite (embedded, default) or PostgreSQL. */
+export function createDatabase(config: DatabaseConfig): DatabaseHandle {
+  const db = config.kind === 'postgres' ? openPostgres(config) : openSqlite(config.file)
+  const schema = config.kind === 'postgres' ? config.schema : undefined
+
+  return {
+    db,
+    kind: config.kind,
+    async migrate() {
+      if (schema) await db.schema.createSchema(schema).ifNotExists().execute()
+      const migrator = new Migrator({
+        db,
+        provider: migrationProvider,
+        // Kysely looks for its bookkeeping tables across all schemas unless told which one is ours.
+        ...(schema ? { migrationTableSchema: schema } : {}),
+      })
+      const { error, results } = await migrator.migrateToLatest()
+      if (error) throw error
+      return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
+    },
+    async ping() {
+      try {
+        await sql`select 1`.execute(db)
+        return true
+      } catch {
+        return false
+      }
+    },
+    destroy: () => db.destroy(),
+  }
+}
+
+function openSqlite(file: string): DB {
+  if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true })
+  const database = new BetterSqlite3(file)
+  // WAL lets readers run while one writer writes; foreign keys are off by default in SQLite.
+  if (file !== ':memory:') database.pragma('journal_mode = WAL')
+  database.pragma('foreign_keys = ON')
+  database.pragma('busy_timeout = 5000')
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database }) })
+}
+
+function openPostgres(config: Extract<DatabaseConfig, { kind: 'postgres' }>): DB {
+  const pool = new pg.Pool({
+    connectionString: config.url,
+    max: 10,
+    // search_path makes every unqualified table name resolve inside our schema.
+    ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
+  })
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+}

@@ -1,0 +1,15 @@
+import type { Migration, MigrationProvider } from 'kysely'
+import { foundation } from './0001-foundation'
+
+/**
+ * Every migration, in order. Names sort lexicographically (Kysely runs them in that order), so keep
+ * the four-digit prefix. A migration that has shipped is never edited; add a new one.
+ */
+export const migrations: Record<string, Migration> = {
+  '0001-foundation': foundation,
+}
+
+/** In-code provider: migrations travel with the bundle instead of being read from a folder at runtime. */
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => migrations,
+}

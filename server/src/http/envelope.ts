@@ -1,0 +1,19 @@
+import type { Envelope } from '@contract/envelope'
+import { statusMessage } from './errors'
+
+export function ok<T>(data: T): Envelope<T> {
+  return { code: 200, message: 'ok', data, error: null }
+}
+
+/**
+ * A failure envelope. 5xx answers keep `error` null: the app toasts `message` for them (SPEC section
+ * 8), and there is nothing a user can act on beyond trying again.
+ */
+export function failure(statusCode: number, error: string | null): Envelope<null> {
+  return {
+    code: statusCode,
+    message: statusMessage(statusCode),
+    data: null,
+    error: statusCode >= 500 ? null : error,
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * Errors a handler may throw on purpose. Their Chinese text reaches the user; anything else thrown is
+ * an internal fault and becomes a 500 without details.
+ */
+export class ApiError extends Error {
+  override name = 'ApiError'
+  constructor(
+    readonly statusCode: number,
+    /** Shown to the user (the envelope's `error`); Simplified Chinese, says what to do. */
+    readonly userMessage: string,
+  ) {
+    super(userMessage)
+  }
+}
+
+/** The envelope's `message` for each status: a short summary; `error` carries the specific reason. */
+export const STATUS_MESSAGES: Record<number, string> = {
+  400: '请求参数有误',
+  401: '请重新登录！',
+  403: '无权访问',
+  404: '请求的资源不存在',
+  405: '不支持的请求方式',
+  413: '提交的内容过大',
+  415: '不支持的内容类型',
+  429: '操作过于频繁',
+  500: '服务器繁忙，请稍后再试',
+  503: '服务暂不可用，请稍后再试',
+}
+
+export function statusMessage(statusCode: number): string {
+  return STATUS_MESSAGES[statusCode] ?? (statusCode >= 500 ? STATUS_MESSAGES[500] : '请求失败')
+}
+
+export const badRequest = (message: string) => new ApiError(400, message)
+export const unauthorized = (message = '登录已失效，请重新登录') => new ApiError(401, message)
+export const forbidden = (message = '您无权访问该内容') => new ApiError(403, message)
+export const notFound = (message = '请求的内容不存在') => new ApiError(404, message)
+export const tooManyRequests = (message = '操作过于频繁，请稍后再试') => new ApiError(429, message)

@@ -1,0 +1,40 @@
+import fastifySwagger from '@fastify/swagger'
+import fastifySwaggerUi from '@fastify/swagger-ui'
+import { SERVICES } from '@contract/services'
+import type { FastifyInstance } from 'fastify'
+import { jsonSchemaTransform } from 'fastify-type-provider-zod'
+import type { Config } from '../config'
+
+export const API_DOCS_PREFIX = '/api-docs'
+
+/**
+ * /openapi.json is generated from the routes' contract schemas; /api-docs is a readable page over it.
+ * Swagger UI's assets come from the installed package, so the page needs no outside host (its online
+ * validator is switched off for the same reason). Must be registered before the routes.
+ */
+export async function registerApiDocs(app: FastifyInstance, config: Config): Promise<void> {
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: '医影通 API',
+        description:
+          '医影通参考服务的接口。每个响应都是 `{ code, message, data, error }`：成功时 code 为 200、error 为 null；失败时 error 为可以展示给用户的中文说明（5xx 除外）。',
+        version: config.version,
+      },
+      tags: Object.keys(SERVICES).map((name) => ({ name })),
+      components: {
+        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
+      },
+    },
+    transform: jsonSchemaTransform,
+  })
+
+  await app.register(fastifySwaggerUi, {
+    routePrefix: API_DOCS_PREFIX,
+    staticCSP: true,
+    uiConfig: { docExpansion: 'list', deepLinking: true, validatorUrl: null },
+  })
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+}

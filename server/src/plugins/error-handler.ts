@@ -1,0 +1,35 @@
+import type { FastifyError, FastifyInstance } from 'fastify'
+import { ApiError } from '../http/errors'
+import { failure } from '../http/envelope'
+
+/** Fastify's own client errors, in words a user can act on. */
+const FASTIFY_CLIENT_ERRORS: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: '请求内容不是有效的 JSON',
+  FST_ERR_CTP_EMPTY_JSON_BODY: '请求内容为空',
+  FST_ERR_CTP_BODY_TOO_LARGE: '提交的内容过大，请减小后重试',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: '不支持的内容类型，请以 JSON 或表单格式提交',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: '请求长度与内容不符',
+}
+
+/**
+ * One error path for every route: the envelope `{ code, message, data: null, error }`. Deliberate
+ * errors (ApiError, including validation) and Fastify's client errors keep their status and Chinese
+ * text; anything else is a fault of ours: logged with its stack, answered 500 without internals.
+ */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof ApiError) {
+      // Expected outcomes, not faults: no stack, and no request data in the log.
+      request.log.info({ statusCode: error.statusCode, code: error.name }, 'request rejected')
+      return reply.code(error.statusCode).send(failure(error.statusCode, error.userMessage))
+    }
+    const status = error.statusCode ?? 500
+    if (typeof error.code === 'string' && error.code.startsWith('FST_') && status >= 400 && status < 500) {
+      request.log.info({ statusCode: status, code: error.code }, 'request rejected')
+      const text = FASTIFY_CLIENT_ERRORS[error.code] ?? '请求有误，请检查后重试'
+      return reply.code(status).send(failure(status, text))
+    }
+    request.log.error({ err: error }, 'request failed')
+    return reply.code(500).send(failure(500, null))
+  })
+}

@@ -1,0 +1,88 @@
+import { existsSync, statSync } from 'node:fs'
+import path from 'node:path'
+import fastifyStatic from '@fastify/static'
+import { fullPath } from '@contract/endpoint'
+import { SERVICES } from '@contract/services'
+import { getHealth } from '@contract/system/health'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { failure } from '../http/envelope'
+import { API_DOCS_PREFIX } from './api-docs'
+
+/** Paths that belong to the API: never answered with the H5 app, unknown ones get a JSON 404. */
+export const API_PREFIXES: readonly string[] = [
+  ...Object.values(SERVICES).filter((prefix) => prefix !== ''),
+  fullPath(getHealth),
+  '/openapi.json',
+  API_DOCS_PREFIX,
+]
+
+export function isApiPath(url: string): boolean {
+  const pathname = url.split('?')[0]!
+  return API_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`))
+}
+
+// Taro names these with a content hash (config/index.ts), so they can be cached for good.
+const HASHED_DIRS = new Set(['js', 'css', 'static'])
+const LONG_CACHE = 'public, max-age=31536000, immutable'
+
+const NOT_BUILT_HTML = `<!doctype html>
+<html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>医影通</title></head>
+<body style="font-family:sans-serif;padding:24px;color:#333">
+<h1 style="font-size:20px">医影通 H5 应用尚未构建</h1>
+<p>接口服务已经在运行。请先执行 <code>npm run build:h5</code>（或直接 <code>npm start</code>，它会自动构建），然后刷新本页。</p>
+<p>接口文档：<a href="${API_DOCS_PREFIX}">${API_DOCS_PREFIX}</a></p>
+</body></html>
+`
+
+function webRootReady(webRoot: string): boolean {
+  try {
+    return statSync(webRoot).isDirectory() && existsSync(path.join(webRoot, 'index.html'))
+  } catch {
+    return false
+  }
+}
+
+/** A browser navigation to a client-side route: GET/HEAD, wants HTML, and names no file. */
+function isAppNavigation(request: FastifyRequest): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false
+  if (isApiPath(request.url)) return false
+  if (!(request.headers.accept ?? '').includes('text/html')) return false
+  const last = request.url.split('?')[0]!.split('/').pop() ?? ''
+  return !last.includes('.') || last.endsWith('.html')
+}
+
+/**
+ * Serves the built H5 app from WEB_ROOT with history-routing fallback, and answers every unknown path
+ * that is not such a navigation (unknown API paths included) with the JSON 404 envelope.
+ */
+export async function registerWeb(app: FastifyInstance, webRoot: string): Promise<void> {
+  const ready = webRootReady(webRoot)
+
+  if (ready) {
+    await app.register(fastifyStatic, {
+      root: webRoot,
+      index: ['index.html'],
+      // Cache headers are ours: hashed assets forever, everything else revalidated (a new deploy
+      // changes index.html, which then points at new hashed names).
+      cacheControl: false,
+      setHeaders(res, filePath) {
+        const first = path.relative(webRoot, filePath).split(path.sep)[0] ?? ''
+        res.setHeader('cache-control', HASHED_DIRS.has(first) ? LONG_CACHE : 'no-cache')
+      },
+    })
+  } else {
+    app.get('/', { schema: { hide: true } }, async (_request, reply) =>
+      reply.type('text/html; charset=utf-8').send(NOT_BUILT_HTML),
+    )
+  }
+
+  app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
+    if (isAppNavigation(request)) {
+      if (ready) return reply.header('cache-control', 'no-cache').sendFile('index.html')
+      return reply.code(404).type('text/html; charset=utf-8').send(NOT_BUILT_HTML)
+    }
+    const message = isApiPath(request.url) ? '接口不存在，请检查地址' : '请求的资源不存在'
+    return reply.code(404).send(failure(404, message))
+  })
+}

@@ -1,0 +1,66 @@
+import type { FastifyInstance } from 'fastify'
+import { buildApp } from './app'
+import { ConfigError, loadConfig, type Config } from './config'
+
+/** How long in-flight requests get to finish after a stop signal before the process exits anyway. */
+const SHUTDOWN_GRACE_MS = 10_000
+
+async function main(): Promise<void> {
+  let config: Config
+  try {
+    config = loadConfig()
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message)
+      process.exit(1)
+    }
+    throw error
+  }
+
+  let app: FastifyInstance
+  try {
+    app = await buildApp(config)
+  } catch (error) {
+    console.error(`服务启动失败：无法准备数据库（${describe(error)}）`)
+    process.exit(1)
+  }
+
+  let stopping = false
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return
+    stopping = true
+    app.log.info({ signal }, 'shutting down')
+    const force = setTimeout(() => {
+      app.log.error('shutdown timed out, exiting')
+      process.exit(1)
+    }, SHUTDOWN_GRACE_MS)
+    force.unref()
+    // close() stops accepting connections, lets in-flight requests finish, then runs the onClose
+    // hooks, the last of which closes the database.
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        app.log.error({ err: error }, 'shutdown failed')
+        process.exit(1)
+      },
+    )
+  }
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+
+  try {
+    await app.listen({ host: config.host, port: config.port })
+  } catch (error) {
+    app.log.error({ err: error }, 'listen failed')
+    console.error(`服务启动失败：无法监听 ${config.host}:${config.port}（${describe(error)}）`)
+    await app.close().catch(() => undefined)
+    process.exit(1)
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) return 'code' in error && error.code ? String(error.code) : error.message
+  return String(error)
+}
+
+void main()

@@ -1,0 +1,20 @@
+import { View, Text } from '@tarojs/components'
+import { useRouter } from '@tarojs/taro'
+import { findRoute } from '../../routes'
+import './index.scss'
+
+/**
+ * What a spec route shows until the issue that builds it lands: the page's real title and an honest
+ * note, never pretend content.
+ */
+export function UnderConstruction() {
+  const { path } = useRouter()
+  const route = findRoute(path ?? '')
+  return (
+    <View className="under-construction">
+      <View className="under-construction__badge">建设中</View>
+      <Text className="under-construction__title">{route?.title ?? '页面'}</Text>
+      <Text className="under-construction__text">功能建设中，敬请期待</Text>
+    </View>
+  )
+}

@@ -1,0 +1,48 @@
+import { View, Text } from '@tarojs/components'
+import Taro from '@tarojs/taro'
+import { Articles, Ask, Doctor, Image, Location, Order, Scan, Video } from '@nutui/icons-react-taro'
+import { THEME } from '../../../routes'
+import { HOME_ENTRIES, type HomeEntry } from '../entries'
+import './home-view.scss'
+
+const ICONS: Record<HomeEntry['icon'], typeof Doctor> = {
+  image: Image,
+  report: Order,
+  doctor: Doctor,
+  ask: Ask,
+  articles: Articles,
+  location: Location,
+  video: Video,
+  scan: Scan,
+}
+
+export function HomeView() {
+  return (
+    <View className="home">
+      <View className="home__hero">
+        <Text className="home__hero-title">您的影像与报告，随身可查</Text>
+        <Text className="home__hero-text">就诊医院的检查影像、报告一处查看，授权医生阅片，在线请专家会诊</Text>
+      </View>
+      <View className="home__grid">
+        {HOME_ENTRIES.map((entry) => {
+          const Icon = ICONS[entry.icon]
+          return (
+            <View
+              key={entry.key}
+              className="home__entry"
+              onClick={() => Taro.navigateTo({ url: entry.path })}
+            >
+              <View className="home__entry-icon">
+                <Icon size={24} color={THEME.primary} />
+              </View>
+              <Text className="home__entry-text">{entry.text}</Text>
+            </View>
+          )
+        })}
+      </View>
+      <View className="home__note">
+        <Text>影像与报告仅本人及您授权的医生可见</Text>
+      </View>
+    </View>
+  )
+}
