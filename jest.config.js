@@ -1,3 +1,6 @@
+// Jest workers inherit the parent's environment: the app's dates are shown in China Standard Time.
+process.env.TZ = 'Asia/Shanghai'
+
 /** Jest for the app (src/) and the contract; the server has its own runner (scripts/test-server.ts). */
 module.exports = {
   testEnvironment: 'jsdom',

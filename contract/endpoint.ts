@@ -7,7 +7,10 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE'
  * One call of the API. The server registers a route from it (input validated, output serialised by
  * schema, listed in /openapi.json); the app calls it and validates the answer with the same schemas.
  */
-export interface Endpoint<I extends z.ZodMiniType = z.ZodMiniType, O extends z.ZodMiniType = z.ZodMiniType> {
+export interface Endpoint<
+  I extends z.ZodMiniType = z.ZodMiniType,
+  O extends z.ZodMiniType = z.ZodMiniType,
+> {
   service: ServiceName
   method: HttpMethod
   /** Path inside the service, Fastify style (`/agreements/:kind`). */

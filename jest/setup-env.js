@@ -3,5 +3,4 @@
 process.env.TARO_ENV = 'h5'
 process.env.TARO_PLATFORM = 'web'
 process.env.FRAMEWORK = 'react'
-process.env.TZ = 'Asia/Shanghai'
 require('./taro-h5')

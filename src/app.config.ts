@@ -6,6 +6,8 @@ export default defineAppConfig({
   pages: mainPackagePages(),
   subPackages: subPackages(),
   window: {
+    // 'default' also draws Taro's navigation bar in the H5 build (WeChat's browser has its own title).
+    navigationStyle: 'default',
     navigationBarBackgroundColor: THEME.primary,
     navigationBarTextStyle: 'white',
     navigationBarTitleText: PRODUCT_NAME,

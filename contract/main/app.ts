@@ -17,10 +17,10 @@ export const SoftwareNameSchema = z
     error: (issue) => (issue.input === undefined ? '缺少 softwareName' : 'softwareName 格式不正确'),
   })
   .check(
-  z.minLength(1, '缺少 softwareName'),
-  z.maxLength(64, 'softwareName 过长'),
-  z.regex(/^[A-Za-z0-9_.-]+$/, 'softwareName 只能包含字母、数字、下划线、点和横线'),
-)
+    z.minLength(1, '缺少 softwareName'),
+    z.maxLength(64, 'softwareName 过长'),
+    z.regex(/^[A-Za-z0-9_.-]+$/, 'softwareName 只能包含字母、数字、下划线、点和横线'),
+  )
 
 export const PolicyVersionSchema = z.object({
   softwareName: z.string(),

@@ -23,6 +23,8 @@ declare module 'fastify' {
 export interface BuildOptions {
   /** Use this database instead of opening the configured one (it is still migrated and seeded). */
   database?: DatabaseHandle
+  /** Where the JSON log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void }
 }
 
 /** JSON bodies above this are refused; file uploads get their own limits on their own routes. */
@@ -38,7 +40,10 @@ export async function buildApp(
   options: BuildOptions = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: loggerOptions(config),
+    logger: {
+      ...loggerOptions(config),
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
     genReqId,
     bodyLimit: BODY_LIMIT,
   })
@@ -79,7 +84,9 @@ export async function buildApp(
  * (GET calls carry their data there), headers are not logged at all, and credentials are redacted
  * should anything log them explicitly.
  */
-function loggerOptions(config: Config): FastifyServerOptions['logger'] {
+function loggerOptions(
+  config: Config,
+): Exclude<FastifyServerOptions['logger'], boolean | undefined> {
   return {
     level: config.logLevel,
     redact: {

@@ -10,7 +10,11 @@ export type LogLevel = (typeof LOG_LEVELS)[number]
 
 export type DatabaseConfig =
   | { kind: 'sqlite'; /** A file path, or `:memory:`. */ file: string }
-  | { kind: 'postgres'; url: string; /** Schema to work in (created if missing); default `public`. */ schema?: string }
+  | {
+      kind: 'postgres'
+      url: string
+      /** Schema to work in (created if missing); default `public`. */ schema?: string
+    }
 
 export interface Config {
   host: string
@@ -73,7 +77,9 @@ export function loadConfig(env: Env = process.env): Config {
   )
   const parsed = EnvSchema.safeParse(present)
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  - ${issue.path.join('.')}：${issue.message}`)
+    const lines = parsed.error.issues.map(
+      (issue) => `  - ${issue.path.join('.')}：${issue.message}`,
+    )
     throw new ConfigError(`配置有误，服务未启动：\n${lines.join('\n')}`)
   }
   const values = parsed.data
@@ -101,7 +107,9 @@ export function parseDatabaseUrl(url: string, schema?: string): DatabaseConfig {
     try {
       new URL(value)
     } catch {
-      throw new ConfigError('配置有误，服务未启动：\n  - DATABASE_URL：不是有效的 PostgreSQL 连接地址')
+      throw new ConfigError(
+        '配置有误，服务未启动：\n  - DATABASE_URL：不是有效的 PostgreSQL 连接地址',
+      )
     }
     return { kind: 'postgres', url: value, ...(schema ? { schema } : {}) }
   }

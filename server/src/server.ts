@@ -59,7 +59,8 @@ async function main(): Promise<void> {
 }
 
 function describe(error: unknown): string {
-  if (error instanceof Error) return 'code' in error && error.code ? String(error.code) : error.message
+  if (error instanceof Error)
+    return 'code' in error && error.code ? String(error.code) : error.message
   return String(error)
 }
 

@@ -8,7 +8,10 @@ import {
 import { callEndpoint, type CallOptions } from './api'
 
 /** The privacy-policy version the server publishes for one product (SPEC section 1). */
-export function getPolicyVersion(softwareName: string, options?: CallOptions): Promise<PolicyVersion> {
+export function getPolicyVersion(
+  softwareName: string,
+  options?: CallOptions,
+): Promise<PolicyVersion> {
   return callEndpoint(getPolicyVersionEndpoint, { softwareName }, options)
 }
 

@@ -241,7 +241,9 @@ export class NetworkError extends Error {
 /** The request could not be built: a hook threw, or the data cannot be serialised. */
 export class RequestBuildError extends Error {
   constructor(readonly reason: unknown) {
-    super(`request could not be built: ${reason instanceof Error ? reason.message : String(reason)}`)
+    super(
+      `request could not be built: ${reason instanceof Error ? reason.message : String(reason)}`,
+    )
     this.name = 'RequestBuildError'
   }
 }
@@ -251,7 +253,11 @@ export interface Http {
   get: <T = unknown>(url: string, data?: unknown, options?: Partial<RequestOptions>) => Promise<T>
   post: <T = unknown>(url: string, data?: unknown, options?: Partial<RequestOptions>) => Promise<T>
   put: <T = unknown>(url: string, data?: unknown, options?: Partial<RequestOptions>) => Promise<T>
-  delete: <T = unknown>(url: string, data?: unknown, options?: Partial<RequestOptions>) => Promise<T>
+  delete: <T = unknown>(
+    url: string,
+    data?: unknown,
+    options?: Partial<RequestOptions>,
+  ) => Promise<T>
   upload: <T = unknown>(options: UploadOptions) => Promise<T>
   download: (options: DownloadOptions) => Promise<DownloadedFile>
   /** Replace the instance hooks (the app installs its own at start-up). */
@@ -703,7 +709,11 @@ export const taroTransport: Transport = {
 export const http = createHttp(
   {
     transport: taroTransport,
-    ui: { showLoading: (title) => showLoading(title, true), hideLoading, toast: (title) => showToast(title) },
+    ui: {
+      showLoading: (title) => showLoading(title, true),
+      hideLoading,
+      toast: (title) => showToast(title),
+    },
     session: {
       getAccessToken,
       clearToken: () => {

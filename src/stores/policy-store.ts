@@ -13,7 +13,10 @@ export const POLICY_STORAGE_KEY = 'yx-policy'
 const VERSION = 1
 
 /** Version 0 kept the version under `version` and sometimes as a number. */
-export function migratePolicy(persisted: unknown, version: number): Pick<PolicyState, 'acceptedVersion'> {
+export function migratePolicy(
+  persisted: unknown,
+  version: number,
+): Pick<PolicyState, 'acceptedVersion'> {
   if (typeof persisted !== 'object' || persisted === null) return { acceptedVersion: null }
   const record = persisted as { acceptedVersion?: unknown; version?: unknown }
   const value = version === 0 ? record.version : record.acceptedVersion

@@ -4,7 +4,7 @@
  */
 
 export interface Environment {
-  /** Inside WeChat: its in-app browser, a mini-program web view, or (weapp build) the mini-program. */
+  /** Inside WeChat: its in-app browser, a mini-program web view, or (weapp) the mini-program. */
   wechat: boolean
   /** An H5 page shown by a mini-program's <web-view>. */
   miniProgramWebView: boolean

@@ -28,9 +28,7 @@ const EMAIL_RE =
 export function email(value: unknown): boolean {
   const text = toText(value)
   // 254 is the longest address SMTP can carry; 64 the longest local part.
-  return (
-    text !== undefined && text.length <= 254 && EMAIL_RE.test(text) && text.indexOf('@') <= 64
-  )
+  return text !== undefined && text.length <= 254 && EMAIL_RE.test(text) && text.indexOf('@') <= 64
 }
 
 /** Mainland mobile: 1, then 2-9, then 9 more digits. */
@@ -217,7 +215,7 @@ export function landline(value: unknown): boolean {
   return matches(/^0\d{2,3}-\d{7,8}(?:-\d{1,6})?$/, value)
 }
 
-/** Verification code: exactly `len` digits (default 6). A non-positive or fractional len matches nothing. */
+/** Verification code: exactly `len` digits (default 6). A len below 1 or fractional matches nothing. */
 export function code(value: unknown, len = 6): boolean {
   if (!Number.isInteger(len) || len < 1) return false
   return matches(new RegExp(`^\\d{${len}}$`), value)

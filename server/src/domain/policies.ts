@@ -22,7 +22,8 @@ export async function findCurrentPolicy(
   kind: AgreementKind,
   softwareName: string = DEFAULT_SOFTWARE_NAME,
 ): Promise<PolicyDocument | undefined> {
-  const own = softwareName === DEFAULT_SOFTWARE_NAME ? undefined : await newest(db, kind, softwareName)
+  const own =
+    softwareName === DEFAULT_SOFTWARE_NAME ? undefined : await newest(db, kind, softwareName)
   return own ?? (await newest(db, kind, DEFAULT_SOFTWARE_NAME))
 }
 

@@ -1,8 +1,8 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify'
+import { z } from 'zod/mini'
 import type { Endpoint, InputOf, OutputOf } from '@contract/endpoint'
 import { fullPath } from '@contract/endpoint'
 import { envelope, ErrorEnvelopeSchema } from '@contract/envelope'
-import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify'
-import { z } from 'zod/mini'
 import { authenticate } from './auth'
 import { ok } from './envelope'
 
@@ -67,7 +67,9 @@ export function route<E extends Endpoint>(
             if (request.body === undefined || request.body === null) request.body = {}
           },
         }),
-    ...(endpoint.auth ? { preHandler: async (request: FastifyRequest) => authenticate(request) } : {}),
+    ...(endpoint.auth
+      ? { preHandler: async (request: FastifyRequest) => authenticate(request) }
+      : {}),
   }
 
   app.route({

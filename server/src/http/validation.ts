@@ -12,7 +12,8 @@ const CJK = /[\u3400-\u9fff]/
 export function issueMessage(issue: $ZodIssue): string {
   if (CJK.test(issue.message)) return issue.message
   const field = issue.path.map(String).join('.')
-  if (!field) return issue.code === 'unrecognized_keys' ? '包含无法识别的参数' : '请求参数格式不正确'
+  if (!field)
+    return issue.code === 'unrecognized_keys' ? '包含无法识别的参数' : '请求参数格式不正确'
   switch (issue.code) {
     case 'invalid_type':
       return issue.input === undefined ? `缺少参数 ${field}` : `参数 ${field} 格式不正确`

@@ -1,8 +1,8 @@
 import fastifySwagger from '@fastify/swagger'
 import fastifySwaggerUi from '@fastify/swagger-ui'
-import { SERVICES } from '@contract/services'
 import type { FastifyInstance } from 'fastify'
 import { jsonSchemaTransform } from 'fastify-type-provider-zod'
+import { SERVICES } from '@contract/services'
 import type { Config } from '../config'
 
 export const API_DOCS_PREFIX = '/api-docs'
@@ -33,6 +33,7 @@ export async function registerApiDocs(app: FastifyInstance, config: Config): Pro
   await app.register(fastifySwaggerUi, {
     routePrefix: API_DOCS_PREFIX,
     staticCSP: true,
+    theme: { title: '医影通 API 文档' },
     uiConfig: { docExpansion: 'list', deepLinking: true, validatorUrl: null },
   })
 

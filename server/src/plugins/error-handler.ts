@@ -24,12 +24,30 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.code(error.statusCode).send(failure(error.statusCode, error.userMessage))
     }
     const status = error.statusCode ?? 500
-    if (typeof error.code === 'string' && error.code.startsWith('FST_') && status >= 400 && status < 500) {
+    if (
+      typeof error.code === 'string' &&
+      error.code.startsWith('FST_') &&
+      status >= 400 &&
+      status < 500
+    ) {
       request.log.info({ statusCode: status, code: error.code }, 'request rejected')
       const text = FASTIFY_CLIENT_ERRORS[error.code] ?? '请求有误，请检查后重试'
       return reply.code(status).send(failure(status, text))
     }
-    request.log.error({ err: error }, 'request failed')
+    request.log.error({ err: loggableError(error) }, 'request failed')
     return reply.code(500).send(failure(500, null))
   })
+}
+
+/**
+ * What of an unexpected error goes to the log: its kind, message and stack, not its other fields
+ * (a PostgreSQL error's `detail`, for one, quotes the row's values, which may be personal data).
+ */
+function loggableError(error: FastifyError): Record<string, unknown> {
+  return {
+    type: error.name,
+    message: error.message,
+    ...(error.code ? { code: error.code } : {}),
+    stack: error.stack,
+  }
 }

@@ -1,10 +1,10 @@
 import { existsSync, statSync } from 'node:fs'
 import path from 'node:path'
 import fastifyStatic from '@fastify/static'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { fullPath } from '@contract/endpoint'
 import { SERVICES } from '@contract/services'
 import { getHealth } from '@contract/system/health'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { failure } from '../http/envelope'
 import { API_DOCS_PREFIX } from './api-docs'
 

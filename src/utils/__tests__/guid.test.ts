@@ -63,7 +63,10 @@ describe('guid', () => {
         array.fill(5)
         return array
       })
-      Object.defineProperty(globalThis, 'crypto', { value: { getRandomValues }, configurable: true })
+      Object.defineProperty(globalThis, 'crypto', {
+        value: { getRandomValues },
+        configurable: true,
+      })
       const random = jest.spyOn(Math, 'random')
       expect(guid(4, false)).toBe('5555')
       expect(getRandomValues).toHaveBeenCalled()
@@ -78,7 +81,10 @@ describe('guid', () => {
         call += 1
         return array
       })
-      Object.defineProperty(globalThis, 'crypto', { value: { getRandomValues }, configurable: true })
+      Object.defineProperty(globalThis, 'crypto', {
+        value: { getRandomValues },
+        configurable: true,
+      })
       expect(guid(3, false)).toBe('zzz')
       expect(getRandomValues).toHaveBeenCalledTimes(2)
     })

@@ -1,5 +1,5 @@
-import { getAgreement, getPolicyVersion } from '@contract/main/app'
 import type { FastifyInstance } from 'fastify'
+import { getAgreement, getPolicyVersion } from '@contract/main/app'
 import { findCurrentPolicy } from '../../domain/policies'
 import { notFound } from '../../http/errors'
 import { route } from '../../http/route'

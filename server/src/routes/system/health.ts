@@ -1,5 +1,5 @@
-import { getHealth } from '@contract/system/health'
 import type { FastifyInstance } from 'fastify'
+import { getHealth } from '@contract/system/health'
 import { ApiError } from '../../http/errors'
 import { route } from '../../http/route'
 

@@ -1,0 +1,80 @@
+import js from '@eslint/js'
+import tseslint from 'typescript-eslint'
+import reactHooks from 'eslint-plugin-react-hooks'
+import importX from 'eslint-plugin-import-x'
+import globals from 'globals'
+import { readdirSync } from 'node:fs'
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript'
+
+const features = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+
+export default tseslint.config(
+  {
+    ignores: ['dist/**', 'node_modules/**', '.temp/**', 'data/**', 'e2e/artifacts/**', 'coverage/**'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.{ts,tsx,js,mjs,cjs}'],
+    plugins: { 'react-hooks': reactHooks, 'import-x': importX },
+    languageOptions: {
+      globals: { ...globals.browser, ...globals.node, ...globals.jest, definePageConfig: 'readonly', defineAppConfig: 'readonly' },
+    },
+    settings: {
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['tsconfig.json', 'server/tsconfig.json'],
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
+    },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'import-x/order': ['error', { groups: ['builtin', 'external', 'internal', 'parent', 'sibling', 'index'] }],
+      'import-x/no-duplicates': 'error',
+    },
+  },
+  {
+    files: ['**/*.{js,cjs}'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  // Dependency direction (docs/architecture.md): contract imports nothing of ours; app and server
+  // meet only in contract; inside src, utils/platform -> services/stores/components -> features ->
+  // pages, and a feature never imports another feature (weapp subpackages cannot share JS either).
+  {
+    files: ['src/**', 'server/**', 'contract/**'],
+    rules: {
+      'import-x/no-cycle': 'error',
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            { target: './contract', from: ['./src', './server'], message: 'contract/ imports nothing of ours' },
+            { target: './src', from: './server', message: 'the app reaches the server only over HTTP' },
+            { target: './server', from: './src', message: 'the server never imports the app' },
+            {
+              target: ['./src/utils', './src/platform'],
+              from: ['./src/services', './src/stores', './src/components', './src/features', './src/pages'],
+              message: 'utils and platform sit at the bottom',
+            },
+            {
+              target: ['./src/services', './src/stores', './src/components'],
+              from: ['./src/features', './src/pages'],
+              message: 'shared layers never import features or pages',
+            },
+            { target: './src/features', from: './src/pages', message: 'features never import pages' },
+            ...features.map((name) => ({
+              target: `./src/features/${name}`,
+              from: './src/features',
+              except: [`./${name}`],
+              message: 'a feature never imports another feature',
+            })),
+          ],
+        },
+      ],
+    },
+  },
+)

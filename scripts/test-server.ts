@@ -1,0 +1,81 @@
+/**
+ * Runs the server tests (server/test/**\/*.test.ts) with node's test runner.
+ *
+ *   npx tsx scripts/test-server.ts          on SQLite (each test file gets in-memory databases)
+ *   npx tsx scripts/test-server.ts --pg     on a throwaway PostgreSQL cluster (each file gets schemas)
+ */
+import { spawn } from 'node:child_process'
+import { readdirSync } from 'node:fs'
+import path from 'node:path'
+import { PgMissingError, startPgCluster, type PgCluster } from './pg-cluster'
+
+const ROOT = path.resolve(__dirname, '..')
+const TEST_DIR = path.join(ROOT, 'server', 'test')
+
+/** Node 20's --test does not expand globs, so the files are listed here. */
+function testFiles(): string[] {
+  return readdirSync(TEST_DIR, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.test.ts'))
+    .map((file) => path.join('server', 'test', file))
+    .sort()
+}
+
+function runTests(files: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test', ...files], {
+      cwd: ROOT,
+      env,
+      stdio: 'inherit',
+    })
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)))
+  })
+}
+
+async function main(): Promise<number> {
+  const usePg = process.argv.includes('--pg')
+  const files = testFiles()
+  if (files.length === 0) {
+    console.error('No server tests found under server/test/.')
+    return 1
+  }
+
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent' }
+  // The tests choose their database from DATABASE_URL; a developer's own value must not leak in.
+  delete env.DATABASE_URL
+  delete env.DATABASE_SCHEMA
+
+  if (!usePg) {
+    console.log(`Server tests on SQLite: ${files.length} files`)
+    return runTests(files, env)
+  }
+
+  let cluster: PgCluster
+  try {
+    cluster = await startPgCluster()
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error)
+    return error instanceof PgMissingError ? 2 : 1
+  }
+  // Stop and delete the cluster however the run ends, Ctrl-C included.
+  const onSignal = () => {
+    void cluster.stop().finally(() => process.exit(130))
+  }
+  process.once('SIGINT', onSignal)
+  process.once('SIGTERM', onSignal)
+  try {
+    console.log(`Server tests on PostgreSQL (${cluster.url}): ${files.length} files`)
+    return await runTests(files, { ...env, DATABASE_URL: cluster.url })
+  } finally {
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
+    await cluster.stop()
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error)
+    process.exit(1)
+  },
+)

@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict'
+import path from 'node:path'
+import { test } from 'node:test'
+import { ConfigError, loadConfig, parseDatabaseUrl, REPO_ROOT } from '../src/config'
+
+test('defaults: 127.0.0.1:8080, SQLite under data/, demo mode on, web root dist/h5', () => {
+  const config = loadConfig({})
+  assert.equal(config.host, '127.0.0.1')
+  assert.equal(config.port, 8080)
+  assert.deepEqual(config.database, {
+    kind: 'sqlite',
+    file: path.join(REPO_ROOT, 'data', 'app.sqlite'),
+  })
+  assert.equal(config.demoMode, true)
+  assert.equal(config.webRoot, path.join(REPO_ROOT, 'dist', 'h5'))
+  assert.equal(config.logLevel, 'info')
+  assert.match(config.version, /^\d+\.\d+\.\d+/)
+})
+
+test('environment values are read and empty ones mean unset', () => {
+  const config = loadConfig({
+    HOST: '0.0.0.0',
+    PORT: '3000',
+    LOG_LEVEL: 'warn',
+    WEB_ROOT: '/srv/h5',
+    DEMO_MODE: 'off',
+    DATABASE_URL: '',
+  })
+  assert.equal(config.host, '0.0.0.0')
+  assert.equal(config.port, 3000)
+  assert.equal(config.logLevel, 'warn')
+  assert.equal(config.webRoot, '/srv/h5')
+  assert.equal(config.demoMode, false)
+  assert.equal(config.database.kind, 'sqlite')
+})
+
+test('demo mode is off by default in production and can be forced on', () => {
+  assert.equal(loadConfig({ NODE_ENV: 'production' }).demoMode, false)
+  assert.equal(loadConfig({ NODE_ENV: 'production', DEMO_MODE: 'true' }).demoMode, true)
+  assert.equal(loadConfig({ NODE_ENV: 'development' }).demoMode, true)
+})
+
+test('DATABASE_URL picks the database', () => {
+  assert.deepEqual(parseDatabaseUrl(':memory:'), { kind: 'sqlite', file: ':memory:' })
+  assert.deepEqual(parseDatabaseUrl('sqlite:/tmp/a.sqlite'), {
+    kind: 'sqlite',
+    file: '/tmp/a.sqlite',
+  })
+  assert.deepEqual(parseDatabaseUrl('file:data/x.sqlite'), {
+    kind: 'sqlite',
+    file: path.join(REPO_ROOT, 'data', 'x.sqlite'),
+  })
+  assert.deepEqual(parseDatabaseUrl('postgres://u:p@db:5432/app'), {
+    kind: 'postgres',
+    url: 'postgres://u:p@db:5432/app',
+  })
+  assert.deepEqual(parseDatabaseUrl('postgresql://db/app', 'tenant_a'), {
+    kind: 'postgres',
+    url: 'postgresql://db/app',
+    schema: 'tenant_a',
+  })
+})
+
+function configErrorOf(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env)
+  } catch (error) {
+    assert.ok(error instanceof ConfigError, `expected ConfigError, got ${String(error)}`)
+    return error
+  }
+  assert.fail('expected a ConfigError')
+}
+
+test('bad values are refused with a message naming each variable', () => {
+  const error = configErrorOf({ PORT: 'abc', LOG_LEVEL: 'loud', DEMO_MODE: 'maybe' })
+  assert.match(error.message, /^配置有误/)
+  assert.match(error.message, /PORT：必须是 1–65535 之间的整数/)
+  assert.match(error.message, /LOG_LEVEL：只能是/)
+  assert.match(error.message, /DEMO_MODE：只能是/)
+  assert.match(configErrorOf({ PORT: '70000' }).message, /PORT/)
+  assert.match(configErrorOf({ PORT: '80.5' }).message, /PORT/)
+})
+
+test('database settings are checked and never echoed', () => {
+  const mysql = configErrorOf({ DATABASE_URL: 'mysql://root:s3cret@db/app' })
+  assert.match(mysql.message, /DATABASE_URL/)
+  assert.doesNotMatch(mysql.message, /s3cret/)
+  assert.match(
+    configErrorOf({ DATABASE_SCHEMA: 'x' }).message,
+    /DATABASE_SCHEMA：只在使用 PostgreSQL/,
+  )
+  const schema = configErrorOf({ DATABASE_URL: 'postgres://db/app', DATABASE_SCHEMA: 'Bad-Name' })
+  assert.match(schema.message, /DATABASE_SCHEMA/)
+})

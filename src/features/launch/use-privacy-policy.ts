@@ -1,0 +1,103 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import type { Agreement } from '@contract/main/app'
+import { exitApp } from '@/platform/exit'
+import { taroNavigator } from '@/platform/navigation'
+import { canUseAgreePrivacyButton } from '@/platform/privacy'
+import { currentSoftwareName } from '@/platform/runtime'
+import { hideHomeButton } from '@/platform/ui'
+import { getAgreement } from '@/services/app-info'
+import { isCancelled } from '@/services/http'
+import { usePolicyStore } from '@/stores/policy-store'
+import {
+  acceptPolicy,
+  modeFromParams,
+  refusePolicy,
+  type ConsentDeps,
+  type PrivacyPageMode,
+} from './privacy-consent'
+
+export type AgreementState =
+  | { status: 'loading' }
+  | { status: 'error'; message: string }
+  | { status: 'ready'; agreement: Agreement }
+
+export interface PrivacyPolicyView {
+  mode: PrivacyPageMode
+  state: AgreementState
+  retry: () => void
+  /** Consent mode: whether the agree button records WeChat's privacy authorisation as well. */
+  agreeWithWechat: boolean
+  busy: boolean
+  agree: () => void
+  refuse: () => void
+  /** Blocked after refusing: read the policy again. */
+  reconsider: () => void
+}
+
+const LOAD_ERROR = '隐私政策加载失败，请检查网络后重试'
+
+const consentDeps: ConsentDeps = {
+  exitApp,
+  reLaunch: taroNavigator.reLaunch,
+  switchTab: taroNavigator.switchTab,
+  acceptVersion: (version) => usePolicyStore.getState().acceptVersion(version),
+}
+
+/** Everything the privacy-policy page does; the page only draws it. */
+export function usePrivacyPolicy(params: Record<string, string | undefined>): PrivacyPolicyView {
+  const [mode, setMode] = useState<PrivacyPageMode>(() => modeFromParams(params))
+  const [state, setState] = useState<AgreementState>({ status: 'loading' })
+  const [attempt, setAttempt] = useState(0)
+  const [busy, setBusy] = useState(false)
+  const agreeWithWechat = useMemo(() => canUseAgreePrivacyButton(), [])
+  const alive = useRef(true)
+
+  useEffect(() => {
+    alive.current = true
+    return () => {
+      alive.current = false
+    }
+  }, [])
+
+  useEffect(() => {
+    if (mode.kind === 'consent') hideHomeButton()
+  }, [mode.kind])
+
+  useEffect(() => {
+    if (mode.kind === 'blocked') return
+    setState({ status: 'loading' })
+    getAgreement('privacy', currentSoftwareName()).then(
+      (agreement) => {
+        if (alive.current) setState({ status: 'ready', agreement })
+      },
+      (error: unknown) => {
+        if (alive.current && !isCancelled(error)) setState({ status: 'error', message: LOAD_ERROR })
+      },
+    )
+  }, [mode.kind, attempt])
+
+  const retry = useCallback(() => setAttempt((n) => n + 1), [])
+
+  const agree = useCallback(() => {
+    if (state.status !== 'ready' || busy) return
+    setBusy(true)
+    void acceptPolicy(consentDeps, mode, state.agreement).finally(() => {
+      if (alive.current) setBusy(false)
+    })
+  }, [state, mode, busy])
+
+  const refuse = useCallback(() => {
+    if (busy) return
+    setBusy(true)
+    // On platforms that cannot close, refusePolicy reopens this page in its blocked state.
+    void refusePolicy(consentDeps).finally(() => {
+      if (alive.current) setBusy(false)
+    })
+  }, [busy])
+
+  const reconsider = useCallback(() => {
+    setMode({ kind: 'consent', version: null })
+  }, [])
+
+  return { mode, state, retry, agreeWithWechat, busy, agree, refuse, reconsider }
+}
