@@ -6,8 +6,8 @@ import prodConfig from './prod'
 const root = path.resolve(__dirname, '..')
 
 // NutUI is drawn at 375 wide; our own styles at 750 (SPEC section 9: design width 750, device 375).
-const designWidth = (input?: { file?: string }) =>
-  input?.file?.replace(/\\+/g, '/').includes('@nutui') ? 375 : 750
+const designWidth = (input?: string | number | { file?: string }) =>
+  typeof input === 'object' && input.file?.replace(/\\+/g, '/').includes('@nutui') ? 375 : 750
 
 export default defineConfig<'webpack5'>(async (merge) => {
   const baseConfig: UserConfigExport<'webpack5'> = {

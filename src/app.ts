@@ -1,11 +1,19 @@
 import type { PropsWithChildren } from 'react'
 import { useLaunch } from '@tarojs/taro'
+import { scheduleLaunchChecks } from './features/launch/schedule-launch-checks'
+import { markInSocialApp } from './platform/runtime'
+import { useGlobalStore } from './stores/global-store'
+import { currentEnvironment } from './utils/env'
 import '@nutui/nutui-react-taro/dist/styles/themes/default.css'
 import './app.scss'
 
 function App({ children }: PropsWithChildren) {
   useLaunch(() => {
-    // Launch checks (proxy, privacy policy) are wired in once src/features/launch lands.
+    const environment = currentEnvironment()
+    const inSocialApp = environment.wechat || environment.qq || environment.weibo
+    useGlobalStore.getState().setInSocialApp(inSocialApp)
+    if (inSocialApp) markInSocialApp()
+    scheduleLaunchChecks()
   })
   return children
 }

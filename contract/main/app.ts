@@ -1,15 +1,7 @@
 import { z } from 'zod/mini'
 import { defineEndpoint } from '../endpoint'
 
-/**
- * The softwareName each build of the app sends. The server keeps policies per softwareName and falls
- * back to its default policy for a name it has no own text for.
- */
-export const SOFTWARE_NAMES = {
-  weapp: 'yingxiang-weapp',
-  h5: 'yingxiang-h5',
-  app: 'yingxiang-app',
-} as const
+export { SOFTWARE_NAMES } from '../software'
 
 /** softwareName identifies which product's policy is meant (the weapp, the H5 app, a native app). */
 export const SoftwareNameSchema = z

@@ -1,3 +1,5 @@
+import { SOFTWARE_NAMES } from '@contract/software'
+
 /**
  * The one place that knows which platform the app was built for. Taro replaces
  * `process.env.TARO_ENV` with a literal at build time, so the other branch is dead code in each
@@ -18,11 +20,16 @@ export function isBrowser(): boolean {
 }
 
 /** The `softwareName` the server keys the privacy-policy version by, one per shipped product. */
-export const SOFTWARE_NAMES: Record<PlatformKind, string> = {
-  weapp: 'yingxiang-weapp',
-  h5: 'yingxiang-h5',
-}
-
 export function currentSoftwareName(): string {
   return SOFTWARE_NAMES[currentPlatform()]
+}
+
+/**
+ * Inside WeChat's (or QQ's, Weibo's) browser the host app already shows the page title in its own
+ * bar, so the H5 build hides Taro's navigation bar there (see app.scss `.in-social-app`).
+ */
+export function markInSocialApp(): void {
+  if (process.env.TARO_ENV === 'h5' && typeof document !== 'undefined') {
+    document.body.classList.add('in-social-app')
+  }
 }

@@ -6,7 +6,7 @@ import { TAB_ROUTES } from '@/routes'
 
 /**
  * The launch rules (SPEC section 1, issue 2 point 5), as plain async logic over injected adapters so
- * every branch is tested without a device. app.ts calls `startLaunchChecks()` from `useLaunch`.
+ * every branch is tested without a device. app.ts calls `scheduleLaunchChecks()` from `useLaunch`.
  */
 
 export const PROXY_WARNING = {

@@ -4,30 +4,30 @@ import { getPrivacySetting } from '@/platform/privacy'
 import { detectProxy } from '@/platform/proxy'
 import { currentSoftwareName, isBrowser } from '@/platform/runtime'
 import { showModal } from '@/platform/ui'
-import { getPolicyVersion } from '@/services/app-info'
 import { usePolicyStore } from '@/stores/policy-store'
 import { runLaunchChecks, type LaunchDeps, type LaunchOutcome } from './launch-checks'
 
-/** The real adapters: platform, services and stores. */
-export function createLaunchDeps(): LaunchDeps {
+/**
+ * The real adapters: platform and stores. The policy-version call is passed in, so each build decides
+ * how the request layer is loaded (see schedule-launch-checks*.ts).
+ */
+export function createLaunchDeps(getPolicyVersion: LaunchDeps['getPolicyVersion']): LaunchDeps {
   return {
     isBrowser,
     softwareName: currentSoftwareName,
     detectProxy,
     exitApp,
     getPrivacySetting,
-    // No "请求中..." at launch: the home page is drawing underneath and a mask would freeze it.
-    getPolicyVersion: (softwareName) => getPolicyVersion(softwareName, { loading: false }),
+    getPolicyVersion,
     getAcceptedVersion: () => usePolicyStore.getState().acceptedVersion,
     reLaunch: taroNavigator.reLaunch,
     showModal,
   }
 }
 
-/**
- * What app.ts calls once, from `useLaunch(() => { void startLaunchChecks() })`. Never rejects: a
- * failed check must not crash the app shell.
- */
-export function startLaunchChecks(): Promise<LaunchOutcome | 'failed'> {
-  return runLaunchChecks(createLaunchDeps()).catch(() => 'failed' as const)
+/** Runs the checks once, at launch. Never rejects: a failed check must not crash the app shell. */
+export function startLaunchChecks(
+  getPolicyVersion: LaunchDeps['getPolicyVersion'],
+): Promise<LaunchOutcome | 'failed'> {
+  return runLaunchChecks(createLaunchDeps(getPolicyVersion)).catch(() => 'failed' as const)
 }

@@ -1,6 +1,8 @@
 import { MineView } from '../../features/mine/components/mine-view'
+import { useAppStore } from '../../stores/app-store'
 
 export default function MinePage() {
-  // Session wiring comes with src/stores; until then the page shows the signed-out state.
-  return <MineView loggedIn={false} userName="" />
+  const hasLogin = useAppStore((state) => state.hasLogin)
+  const userName = useAppStore((state) => state.userName)
+  return <MineView loggedIn={hasLogin} userName={userName} />
 }
