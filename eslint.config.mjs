@@ -1,9 +1,9 @@
+import { readdirSync } from 'node:fs'
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
 import importX from 'eslint-plugin-import-x'
 import globals from 'globals'
-import { readdirSync } from 'node:fs'
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript'
 
 const features = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
@@ -12,7 +12,14 @@ const features = readdirSync(new URL('./src/features', import.meta.url), { withF
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'node_modules/**', '.temp/**', 'data/**', 'e2e/artifacts/**', 'coverage/**'],
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      '.temp/**',
+      'data/**',
+      'e2e/artifacts/**',
+      'coverage/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -20,7 +27,13 @@ export default tseslint.config(
     files: ['**/*.{ts,tsx,js,mjs,cjs}'],
     plugins: { 'react-hooks': reactHooks, 'import-x': importX },
     languageOptions: {
-      globals: { ...globals.browser, ...globals.node, ...globals.jest, definePageConfig: 'readonly', defineAppConfig: 'readonly' },
+      globals: {
+        ...globals.browser,
+        ...globals.node,
+        ...globals.jest,
+        definePageConfig: 'readonly',
+        defineAppConfig: 'readonly',
+      },
     },
     settings: {
       'import-x/resolver-next': [
@@ -32,8 +45,14 @@ export default tseslint.config(
     },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'import-x/order': ['error', { groups: ['builtin', 'external', 'internal', 'parent', 'sibling', 'index'] }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      'import-x/order': [
+        'error',
+        { groups: ['builtin', 'external', 'internal', 'parent', 'sibling', 'index'] },
+      ],
       'import-x/no-duplicates': 'error',
     },
   },
@@ -52,12 +71,26 @@ export default tseslint.config(
         'error',
         {
           zones: [
-            { target: './contract', from: ['./src', './server'], message: 'contract/ imports nothing of ours' },
-            { target: './src', from: './server', message: 'the app reaches the server only over HTTP' },
+            {
+              target: './contract',
+              from: ['./src', './server'],
+              message: 'contract/ imports nothing of ours',
+            },
+            {
+              target: './src',
+              from: './server',
+              message: 'the app reaches the server only over HTTP',
+            },
             { target: './server', from: './src', message: 'the server never imports the app' },
             {
               target: ['./src/utils', './src/platform'],
-              from: ['./src/services', './src/stores', './src/components', './src/features', './src/pages'],
+              from: [
+                './src/services',
+                './src/stores',
+                './src/components',
+                './src/features',
+                './src/pages',
+              ],
               message: 'utils and platform sit at the bottom',
             },
             {
@@ -65,7 +98,11 @@ export default tseslint.config(
               from: ['./src/features', './src/pages'],
               message: 'shared layers never import features or pages',
             },
-            { target: './src/features', from: './src/pages', message: 'features never import pages' },
+            {
+              target: './src/features',
+              from: './src/pages',
+              message: 'features never import pages',
+            },
             ...features.map((name) => ({
               target: `./src/features/${name}`,
               from: './src/features',

@@ -4,7 +4,10 @@ process.env.TZ = 'Asia/Shanghai'
 /** Jest for the app (src/) and the contract; the server has its own runner (scripts/test-server.ts). */
 module.exports = {
   testEnvironment: 'jsdom',
-  testEnvironmentOptions: { url: 'http://localhost/', customExportConditions: ['node', 'node-addons'] },
+  testEnvironmentOptions: {
+    url: 'http://localhost/',
+    customExportConditions: ['node', 'node-addons'],
+  },
   // Taro's compile-time switches, as its own test preset (@tarojs/test-utils-react) sets them.
   globals: {
     ENABLE_INNER_HTML: true,

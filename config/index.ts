@@ -23,7 +23,14 @@ export default defineConfig<'webpack5'>(async (merge) => {
       '@contract': path.resolve(root, 'contract'),
     },
     defineConstants: {},
-    copy: { patterns: [], options: {} },
+    copy: {
+      // The browser asks every site for an icon; the mini-program has no use for one.
+      patterns:
+        process.env.TARO_ENV === 'h5'
+          ? [{ from: 'src/assets/favicon.png', to: 'dist/h5/favicon.png' }]
+          : [],
+      options: {},
+    },
     framework: 'react',
     compiler: { type: 'webpack5', prebundle: { enable: false } },
     cache: { enable: false },
@@ -32,7 +39,13 @@ export default defineConfig<'webpack5'>(async (merge) => {
       compile: { include: [path.resolve(root, 'contract')] },
       postcss: {
         pxtransform: { enable: true, config: { selectorBlackList: ['nut-'] } },
-        cssModules: { enable: false, config: { namingPattern: 'module', generateScopedName: '[name]__[local]___[hash:base64:5]' } },
+        cssModules: {
+          enable: false,
+          config: {
+            namingPattern: 'module',
+            generateScopedName: '[name]__[local]___[hash:base64:5]',
+          },
+        },
       },
       optimizeMainPackage: { enable: true },
     },
@@ -54,7 +67,13 @@ export default defineConfig<'webpack5'>(async (merge) => {
       postcss: {
         autoprefixer: { enable: true, config: {} },
         pxtransform: { enable: true, config: {} },
-        cssModules: { enable: false, config: { namingPattern: 'module', generateScopedName: '[name]__[local]___[hash:base64:5]' } },
+        cssModules: {
+          enable: false,
+          config: {
+            namingPattern: 'module',
+            generateScopedName: '[name]__[local]___[hash:base64:5]',
+          },
+        },
       },
     },
   }

@@ -30,17 +30,24 @@ async function main(): Promise<number> {
     const limit = pkg.name === '(主包)' ? BUDGETS.weappMain : BUDGETS.weappPackage
     const ok = pkg.bytes <= limit
     if (!ok) failures.push(`${pkg.name} ${kb(pkg.bytes)} > ${kb(limit)}`)
-    console.log(`  ${ok ? 'ok  ' : 'OVER'} ${pkg.name.padEnd(44)} ${kb(pkg.bytes).padStart(10)}  / ${kb(limit)}`)
+    console.log(
+      `  ${ok ? 'ok  ' : 'OVER'} ${pkg.name.padEnd(44)} ${kb(pkg.bytes).padStart(10)}  / ${kb(limit)}`,
+    )
   }
-  if (total > BUDGETS.weappTotal) failures.push(`weapp total ${kb(total)} > ${kb(BUDGETS.weappTotal)}`)
+  if (total > BUDGETS.weappTotal)
+    failures.push(`weapp total ${kb(total)} > ${kb(BUDGETS.weappTotal)}`)
   console.log(`  total ${kb(total)} / ${kb(BUDGETS.weappTotal)}`)
 
   const initial = await h5InitialJs('/')
   const ok = initial.gzipBytes <= BUDGETS.h5InitialJsGzip
-  if (!ok) failures.push(`H5 initial JS ${kb(initial.gzipBytes)} gzip > ${kb(BUDGETS.h5InitialJsGzip)}`)
+  if (!ok)
+    failures.push(`H5 initial JS ${kb(initial.gzipBytes)} gzip > ${kb(BUDGETS.h5InitialJsGzip)}`)
   console.log(`h5 initial JavaScript for /  (${initial.files.length} files)`)
-  for (const file of initial.files) console.log(`       ${file.url.padEnd(44)} ${kb(file.gzipBytes).padStart(10)} gzip`)
-  console.log(`  ${ok ? 'ok  ' : 'OVER'} total ${kb(initial.gzipBytes)} gzip / ${kb(BUDGETS.h5InitialJsGzip)}`)
+  for (const file of initial.files)
+    console.log(`       ${file.url.padEnd(44)} ${kb(file.gzipBytes).padStart(10)} gzip`)
+  console.log(
+    `  ${ok ? 'ok  ' : 'OVER'} total ${kb(initial.gzipBytes)} gzip / ${kb(BUDGETS.h5InitialJsGzip)}`,
+  )
 
   if (failures.length > 0) {
     console.error(`\n超出体积预算：\n  ${failures.join('\n  ')}`)
@@ -51,8 +58,11 @@ async function main(): Promise<number> {
 }
 
 if (require.main === module) {
-  main().then((code) => process.exit(code), (error: unknown) => {
-    console.error(error)
-    process.exit(1)
-  })
+  main().then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(error)
+      process.exit(1)
+    },
+  )
 }

@@ -121,7 +121,12 @@ export const ROUTES: readonly RouteDef[] = [
  * policy consent). A tab page's
  * folder cannot also be a subpackage root, so its sibling routes stay in the main package as well.
  */
-const MAIN_PACKAGE_FOLDERS = new Set(['pages/main', 'pages/user', 'pages/login', 'pages/privacyPolicy'])
+const MAIN_PACKAGE_FOLDERS = new Set([
+  'pages/main',
+  'pages/user',
+  'pages/login',
+  'pages/privacyPolicy',
+])
 
 /** Root-level routes (`/choose-location`) have no folder; they ship in the main package. */
 export function folderOf(path: string): string {

@@ -21,7 +21,9 @@ const ARGS = [
 
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`找不到 Chromium（${CHROMIUM}）：请先运行 apt-get install -y chromium fonts-noto-cjk`)
+    throw new Error(
+      `找不到 Chromium（${CHROMIUM}）：请先运行 apt-get install -y chromium fonts-noto-cjk`,
+    )
   }
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS })
 }

@@ -62,7 +62,11 @@ export async function h5InitialJs(pagePath = '/'): Promise<InitialJs> {
       const url = response.url()
       if (!url.startsWith(server.url) || !/\.js(\?|$)/.test(new URL(url).pathname)) return
       const body = await response.body().catch(() => Buffer.alloc(0))
-      files.push({ url: new URL(url).pathname, bytes: body.length, gzipBytes: gzipSync(body, { level: 9 }).length })
+      files.push({
+        url: new URL(url).pathname,
+        bytes: body.length,
+        gzipBytes: gzipSync(body, { level: 9 }).length,
+      })
     })
     const started = Date.now()
     await page.goto(`${server.url}${pagePath}`, { waitUntil: 'load' })

@@ -50,6 +50,11 @@ async function main(): Promise<void> {
 
   try {
     await app.listen({ host: config.host, port: config.port })
+    // One human line beside the JSON logs, so a newcomer knows where to point the browser.
+    const mode = config.demoMode ? '演示模式' : '生产模式'
+    console.log(
+      `医影通已启动（${mode}）：http://${config.host}:${config.port}  接口文档：/api-docs`,
+    )
   } catch (error) {
     app.log.error({ err: error }, 'listen failed')
     console.error(`服务启动失败：无法监听 ${config.host}:${config.port}（${describe(error)}）`)

@@ -32,6 +32,8 @@ export function throttle<A extends unknown[]>(
       return
     }
     pendingArgs = args
+    // The trailing call must run with the receiver of the last call, which only this alias keeps.
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
     pendingThis = this
     if (timer !== undefined) return
     timer = setTimeout(() => {

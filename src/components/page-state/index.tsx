@@ -22,7 +22,10 @@ const DEFAULT_MESSAGES: Record<PageStateStatus, string> = {
 export function PageState({ status, message, onRetry }: PageStateProps) {
   const text = message ?? DEFAULT_MESSAGES[status]
   return (
-    <View className={`page-state page-state--${status}`} role={status === 'error' ? 'alert' : 'status'}>
+    <View
+      className={`page-state page-state--${status}`}
+      role={status === 'error' ? 'alert' : 'status'}
+    >
       {status === 'loading' && <Loading type="circular" />}
       {status === 'error' && <View className="page-state__icon">!</View>}
       <Text className="page-state__text">{text}</Text>

@@ -72,7 +72,8 @@ export function RefreshList<T>({ list, renderItem, keyOf, emptyText }: RefreshLi
 }
 
 function ListFooter<T>({ list }: { list: PagedList<T> }) {
-  if (list.loadMore === 'loading') return <Text className="refresh-list__footer">{LIST_TEXTS.loading}</Text>
+  if (list.loadMore === 'loading')
+    return <Text className="refresh-list__footer">{LIST_TEXTS.loading}</Text>
   if (list.loadMore === 'error') {
     return (
       <Text className="refresh-list__footer refresh-list__footer--error" onClick={list.loadNext}>

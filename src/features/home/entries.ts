@@ -12,7 +12,12 @@ export const HOME_ENTRIES: readonly HomeEntry[] = [
   { key: 'consult', text: '专家会诊', path: '/pages/middleRemote/middleRemote', icon: 'doctor' },
   { key: 'questions', text: '我的咨询', path: '/pages/questionList/questionList', icon: 'ask' },
   { key: 'articles', text: '健康资讯', path: '/pages/infoList/infoList', icon: 'articles' },
-  { key: 'hospitals', text: '医院查询', path: '/pages/hospitalList/hospitalList', icon: 'location' },
+  {
+    key: 'hospitals',
+    text: '医院查询',
+    path: '/pages/hospitalList/hospitalList',
+    icon: 'location',
+  },
   { key: 'videos', text: '健康视频', path: '/pages/videoShow/videoShow', icon: 'video' },
   { key: 'scan', text: '扫一扫', path: '/pages/scanPage/scanPage', icon: 'scan' },
 ]

@@ -6,6 +6,8 @@ import { startLaunchChecks } from './launch-deps'
  */
 export function scheduleLaunchChecks(): void {
   void startLaunchChecks((softwareName) =>
-    import('@/services/app-info').then((api) => api.getPolicyVersion(softwareName, { loading: false })),
+    import('@/services/app-info').then((api) =>
+      api.getPolicyVersion(softwareName, { loading: false }),
+    ),
   )
 }

@@ -11,13 +11,33 @@ export const MINE_GROUPS: readonly (readonly MineEntry[])[] = [
   [
     { key: 'reports', text: '我的报告', path: '/pages/personalReport/index-ys', needsLogin: true },
     { key: 'images', text: '我的影像', path: '/pages/personalImage/index', needsLogin: true },
-    { key: 'grants', text: '授权记录', path: '/pages/personalReport/shouquan-list', needsLogin: true },
-    { key: 'questions', text: '我的咨询', path: '/pages/questionList/questionList', needsLogin: true },
-    { key: 'favourites', text: '我的收藏', path: '/pages/collectList/collectList', needsLogin: true },
+    {
+      key: 'grants',
+      text: '授权记录',
+      path: '/pages/personalReport/shouquan-list',
+      needsLogin: true,
+    },
+    {
+      key: 'questions',
+      text: '我的咨询',
+      path: '/pages/questionList/questionList',
+      needsLogin: true,
+    },
+    {
+      key: 'favourites',
+      text: '我的收藏',
+      path: '/pages/collectList/collectList',
+      needsLogin: true,
+    },
     { key: 'messages', text: '我的消息', path: '/pages/msg/list', needsLogin: true },
   ],
   [
-    { key: 'expert', text: '专家认证', path: '/pages/expertPerfect/expertPerfect', needsLogin: true },
+    {
+      key: 'expert',
+      text: '专家认证',
+      path: '/pages/expertPerfect/expertPerfect',
+      needsLogin: true,
+    },
     { key: 'wallet', text: '我的钱包', path: '/pages/myWallet/myWallet', needsLogin: true },
   ],
   [

@@ -5,14 +5,17 @@ import { BackToTop } from '..'
 
 /** Taro's page hooks outside a page register on the app-level instance; fire its scroll handlers. */
 function scrollPageTo(scrollTop: number) {
-  const handlers = (getPageInstance('taro-app') as { onPageScroll?: Array<(e: { scrollTop: number }) => void> })
-    .onPageScroll
+  const handlers = (
+    getPageInstance('taro-app') as { onPageScroll?: Array<(e: { scrollTop: number }) => void> }
+  ).onPageScroll
   act(() => handlers?.forEach((handler) => handler({ scrollTop })))
 }
 
 describe('BackToTop', () => {
   it('appears only after 1000 px of scroll and scrolls back up', () => {
-    const scrollTo = jest.spyOn(Taro, 'pageScrollTo').mockImplementation(() => Promise.resolve({ errMsg: 'ok' }))
+    const scrollTo = jest
+      .spyOn(Taro, 'pageScrollTo')
+      .mockImplementation(() => Promise.resolve({ errMsg: 'ok' }))
     render(<BackToTop />)
     expect(screen.queryByText('顶部')).toBeNull()
     scrollPageTo(1000)

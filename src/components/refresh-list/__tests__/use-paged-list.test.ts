@@ -5,7 +5,9 @@ const rows = (from: number, count: number) => Array.from({ length: count }, (_, 
 
 describe('usePagedList', () => {
   it('loads the first page of 10 on mount', async () => {
-    const fetchPage = jest.fn(async (page: number, size: number) => ({ items: rows((page - 1) * size, size) }))
+    const fetchPage = jest.fn(async (page: number, size: number) => ({
+      items: rows((page - 1) * size, size),
+    }))
     const { result } = renderHook(() => usePagedList(fetchPage))
     expect(result.current.status).toBe('loading')
     await waitFor(() => expect(result.current.status).toBe('ready'))

@@ -21,7 +21,9 @@ export function HomeView() {
     <View className="home">
       <View className="home__hero">
         <Text className="home__hero-title">您的影像与报告，随身可查</Text>
-        <Text className="home__hero-text">就诊医院的检查影像、报告一处查看，授权医生阅片，在线请专家会诊</Text>
+        <Text className="home__hero-text">
+          就诊医院的检查影像、报告一处查看，授权医生阅片，在线请专家会诊
+        </Text>
       </View>
       <View className="home__grid">
         {HOME_ENTRIES.map((entry) => {

@@ -12,14 +12,20 @@ export interface MineViewProps {
 const LOGIN_PATH = '/pages/login/login'
 
 function open(entry: MineEntry, loggedIn: boolean) {
-  const url = entry.needsLogin && !loggedIn ? `${LOGIN_PATH}?redirect=${encodeURIComponent(entry.path)}` : entry.path
+  const url =
+    entry.needsLogin && !loggedIn
+      ? `${LOGIN_PATH}?redirect=${encodeURIComponent(entry.path)}`
+      : entry.path
   void Taro.navigateTo({ url })
 }
 
 export function MineView({ loggedIn, userName }: MineViewProps) {
   return (
     <View className="mine">
-      <View className="mine__header" onClick={loggedIn ? undefined : () => Taro.navigateTo({ url: LOGIN_PATH })}>
+      <View
+        className="mine__header"
+        onClick={loggedIn ? undefined : () => Taro.navigateTo({ url: LOGIN_PATH })}
+      >
         <View className="mine__avatar">{loggedIn && userName ? userName.slice(0, 1) : '医'}</View>
         <View className="mine__who">
           <Text className="mine__name">{loggedIn ? userName || '用户' : '登录 / 注册'}</Text>
@@ -31,7 +37,12 @@ export function MineView({ loggedIn, userName }: MineViewProps) {
       {MINE_GROUPS.map((group, index) => (
         <Cell.Group key={index} className="mine__group">
           {group.map((entry) => (
-            <Cell key={entry.key} title={entry.text} clickable onClick={() => open(entry, loggedIn)} />
+            <Cell
+              key={entry.key}
+              title={entry.text}
+              clickable
+              onClick={() => open(entry, loggedIn)}
+            />
           ))}
         </Cell.Group>
       ))}

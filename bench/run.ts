@@ -1,0 +1,119 @@
+/**
+ * `npm run bench`: prints figures, never passes or fails on them (budgets live in check-budgets.ts).
+ * Needs the production builds (npm run build).
+ */
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { h5InitialJs, kb, weappPackageSizes } from '../scripts/lib/sizes'
+
+const ROOT = path.resolve(__dirname, '..')
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
+}
+
+/** Cold start of the real server process on a fresh database: spawn to first healthy answer. */
+async function serverStartup(): Promise<{ ms: number; url: string; stop: () => Promise<void> }> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'yx-bench-'))
+  const port = 18000 + Math.floor(Math.random() * 2000)
+  const started = performance.now()
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATABASE_URL: path.join(dataDir, 'bench.sqlite'),
+      LOG_LEVEL: 'warn',
+      WEB_ROOT: 'dist/h5',
+    },
+    stdio: 'ignore',
+  })
+  const url = `http://127.0.0.1:${port}`
+  for (;;) {
+    if (child.exitCode !== null) throw new Error('server exited during start-up')
+    try {
+      if ((await fetch(`${url}/health`)).ok) break
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+  }
+  const ms = performance.now() - started
+  return {
+    ms,
+    url,
+    stop: async () => {
+      child.kill('SIGTERM')
+      await new Promise((resolve) => child.once('exit', resolve))
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+async function latency(
+  url: string,
+  requests: number,
+): Promise<{ p50: number; p99: number; perSecond: number }> {
+  const times: number[] = []
+  for (let i = 0; i < 20; i += 1) await (await fetch(url)).arrayBuffer() // warm-up
+  const started = performance.now()
+  for (let i = 0; i < requests; i += 1) {
+    const t0 = performance.now()
+    const response = await fetch(url)
+    await response.arrayBuffer()
+    times.push(performance.now() - t0)
+  }
+  const elapsed = performance.now() - started
+  times.sort((a, b) => a - b)
+  return {
+    p50: percentile(times, 50),
+    p99: percentile(times, 99),
+    perSecond: (requests / elapsed) * 1000,
+  }
+}
+
+async function main(): Promise<void> {
+  console.log('## Bundle sizes\n')
+  console.log('| weapp package | size | files |\n|---|---:|---:|')
+  const packages = weappPackageSizes()
+  for (const pkg of packages) console.log(`| ${pkg.name} | ${kb(pkg.bytes)} | ${pkg.files} |`)
+  console.log(`| **total** | ${kb(packages.reduce((sum, p) => sum + p.bytes, 0))} | |`)
+
+  const initial = await h5InitialJs('/')
+  console.log(
+    `\n| H5 initial JS for / | ${kb(initial.gzipBytes)} gzip (${kb(initial.bytes)} raw, ${initial.files.length} files) |`,
+  )
+  console.log(
+    `| H5 / first content in Chromium (loopback, no throttling) | ${initial.contentMs} ms |`,
+  )
+
+  console.log('\n## Server\n')
+  const server = await serverStartup()
+  try {
+    console.log(
+      `| cold start (spawn → /health, fresh SQLite, migrate + seed) | ${server.ms.toFixed(0)} ms |`,
+    )
+    const requests = 500
+    for (const [name, target] of [
+      ['GET /main/app/version', `${server.url}/main/app/version?softwareName=yingxiang-weapp`],
+      ['GET /health', `${server.url}/health`],
+    ] as const) {
+      const result = await latency(target, requests)
+      console.log(
+        `| ${name} (${requests} sequential) | p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, ${result.perSecond.toFixed(0)} req/s |`,
+      )
+    }
+  } finally {
+    await server.stop()
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error)
+    process.exit(1)
+  },
+)

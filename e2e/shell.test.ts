@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { ROUTES, PRODUCT_NAME } from '../src/routes'
+import { BASE_URL, openPhone, screenshot, type Phone } from './support'
+
+describe('app shell in a phone browser', () => {
+  let phone: Phone
+  before(async () => {
+    phone = await openPhone()
+  })
+  after(async () => {
+    await phone.close()
+  })
+
+  it('opens / on the Home tab with the product name and the bottom bar', async () => {
+    const { page } = phone
+    await page.goto(`${BASE_URL}/`)
+    await page.getByText('您的影像与报告，随身可查').waitFor()
+    assert.equal(await page.title(), PRODUCT_NAME)
+    await page.locator('.weui-tabbar').getByText('首页').waitFor()
+    await page.locator('.weui-tabbar').getByText('我的').waitFor()
+    await screenshot(page, 'home')
+  })
+
+  it('switches to 我的 from the tab bar', async () => {
+    const { page } = phone
+    await page.locator('.weui-tabbar').getByText('我的').click()
+    await page.getByText('登录 / 注册').waitFor()
+    assert.equal(new URL(page.url()).pathname, '/pages/user/user')
+    await page.locator('.mine').getByText('我的报告').waitFor()
+    await screenshot(page, 'mine')
+  })
+
+  it('loads a deep link by its exact spec path', async () => {
+    const { page } = phone
+    await page.goto(`${BASE_URL}/pages/personalReport/index`)
+    await page.getByText('功能建设中，敬请期待').waitFor()
+    await page.locator('.under-construction__title', { hasText: '个人报告' }).waitFor()
+    await screenshot(page, 'deep-link-personal-report')
+  })
+
+  it('shows the privacy policy served by the server', async () => {
+    const { page } = phone
+    await page.goto(`${BASE_URL}/pages/privacyPolicy/privacyPolicy`)
+    await page.getByText('隐私政策', { exact: false }).first().waitFor()
+    await page.getByText('个人信息', { exact: false }).first().waitFor()
+    await screenshot(page, 'privacy-policy')
+  })
+
+  it('answers an unknown API path with the JSON envelope', async () => {
+    // The page's request context: its 404 is expected and not a page error.
+    const response = await phone.context.request.get(`${BASE_URL}/main/no-such-call`)
+    assert.equal(response.status(), 404)
+    const body = (await response.json()) as Record<string, unknown>
+    assert.deepEqual(Object.keys(body).sort(), ['code', 'data', 'error', 'message'])
+    assert.equal(body.code, 404)
+    assert.equal(typeof body.error, 'string')
+  })
+
+  it('reaches every route of the spec by its exact path', async () => {
+    const { page } = phone
+    for (const route of ROUTES) {
+      const response = await page.goto(`${BASE_URL}/${route.path}`)
+      assert.equal(response?.status(), 200, route.path)
+      await page.locator('.taro_page').first().waitFor({ timeout: 10_000 })
+      if (route.issue !== undefined) {
+        await page.getByText('功能建设中，敬请期待').waitFor({ timeout: 10_000 })
+      }
+    }
+  })
+
+  it('logged no console errors on any of those pages', () => {
+    assert.deepEqual(phone.errors, [])
+  })
+})
+
+describe('the built mini-program', () => {
+  it('registers every spec route in app.json, tabs in the main package', () => {
+    const appJson = JSON.parse(
+      readFileSync(path.join(__dirname, '..', 'dist', 'weapp', 'app.json'), 'utf8'),
+    ) as {
+      pages: string[]
+      subPackages: { root: string; pages: string[] }[]
+      tabBar: { list: { pagePath: string }[] }
+    }
+    const registered = [
+      ...appJson.pages,
+      ...appJson.subPackages.flatMap((sub) => sub.pages.map((page) => `${sub.root}/${page}`)),
+    ]
+    assert.deepEqual([...registered].sort(), ROUTES.map((route) => route.path).sort())
+    for (const tab of appJson.tabBar.list)
+      assert.ok(appJson.pages.includes(tab.pagePath), tab.pagePath)
+  })
+})
