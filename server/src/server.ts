@@ -50,10 +50,10 @@ async function main(): Promise<void> {
 
   try {
     await app.listen({ host: config.host, port: config.port })
-    // One human line beside the JSON logs, so a newcomer knows where to point the browser.
+    // One human line for a newcomer, on stderr so stdout stays pure JSON logs for collectors.
     const mode = config.demoMode ? '演示模式' : '生产模式'
-    console.log(
-      `医影通已启动（${mode}）：http://${config.host}:${config.port}  接口文档：/api-docs`,
+    process.stderr.write(
+      `医影通已启动（${mode}）：http://${config.host}:${config.port}  接口文档：/api-docs\n`,
     )
   } catch (error) {
     app.log.error({ err: error }, 'listen failed')
