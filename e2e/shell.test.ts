@@ -49,6 +49,18 @@ describe('app shell in a phone browser', () => {
     await screenshot(page, 'privacy-policy')
   })
 
+  it('asks for consent with 不同意 / 同意并继续, and a browser that cannot close says so', async () => {
+    const { page } = phone
+    await page.goto(`${BASE_URL}/pages/privacyPolicy/privacyPolicy?consent=1`)
+    await page.locator('.privacy-policy__paragraph').first().waitFor()
+    await page.getByText('同意并继续', { exact: true }).waitFor()
+    await screenshot(page, 'privacy-consent')
+    await page.locator('.privacy-policy__refuse').click()
+    // A browser tab cannot be closed by the page: the user is told, and may read the policy again.
+    await page.getByText('重新阅读隐私政策').waitFor()
+    await screenshot(page, 'privacy-refused')
+  })
+
   it('answers an unknown API path with the JSON envelope', async () => {
     // The page's request context: its 404 is expected and not a page error.
     const response = await phone.context.request.get(`${BASE_URL}/main/no-such-call`)

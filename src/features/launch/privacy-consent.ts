@@ -1,3 +1,4 @@
+import { timeFormat } from '@/utils/time'
 import type { Agreement } from '@contract/main/app'
 import { HOME_PAGE, leaveApp, type BlockReason, type LaunchDeps } from './launch-checks'
 
@@ -34,10 +35,7 @@ export function splitParagraphs(content: string): string[] {
 
 /** `2024-06-01T08:00:00.000Z` → `2024-06-01` in the user's time zone; unparsable text as is. */
 export function formatUpdatedAt(value: string): string {
-  const date = new Date(value)
-  if (Number.isNaN(date.getTime())) return value
-  const pad = (n: number) => String(n).padStart(2, '0')
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`
+  return timeFormat(value, 'yyyy-mm-dd') || value
 }
 
 export interface ConsentDeps extends Pick<LaunchDeps, 'exitApp' | 'reLaunch'> {
