@@ -41,6 +41,7 @@ export function MineView({ loggedIn, userName }: MineViewProps) {
             <Cell
               key={entry.key}
               title={entry.text}
+              extra={<ArrowRight size={12} color="#c8c9cc" />}
               clickable
               onClick={() => open(entry, loggedIn)}
             />
