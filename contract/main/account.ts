@@ -1,0 +1,250 @@
+import { z } from 'zod/mini'
+import { MobileSchema, OkSchema, PasswordSchema, SmsCodeSchema } from '../common'
+import { defineEndpoint } from '../endpoint'
+import { SessionSchema, SmsPurposeSchema, UserProfileSchema } from '../sso/auth'
+
+/**
+ * The main service's account family (SPEC section 7). App login and register answer exactly as the
+ * sign-on service's token and register calls: the same session object.
+ */
+export const appLogin = defineEndpoint({
+  service: 'main',
+  method: 'POST',
+  path: '/account/login',
+  input: z.union([
+    z.object({
+      mobile: MobileSchema,
+      password: z.string().check(z.minLength(1, '请输入密码'), z.maxLength(64)),
+    }),
+    z.object({ mobile: MobileSchema, code: SmsCodeSchema }),
+  ]),
+  output: SessionSchema,
+  auth: false,
+  summary: 'App 登录（密码或验证码）',
+})
+
+export const appRegister = defineEndpoint({
+  service: 'main',
+  method: 'POST',
+  path: '/account/register',
+  input: z.object({
+    mobile: MobileSchema,
+    code: SmsCodeSchema,
+    password: PasswordSchema,
+    agreed: z.literal(true, '请阅读并同意用户协议和隐私政策'),
+  }),
+  output: SessionSchema,
+  auth: false,
+  summary: 'App 注册',
+})
+
+export const sendCode = defineEndpoint({
+  service: 'main',
+  method: 'POST',
+  path: '/account/code/send',
+  input: z.object({ mobile: MobileSchema, purpose: SmsPurposeSchema }),
+  output: z.object({ cooldownSeconds: z.number(), expiresInSeconds: z.number() }),
+  auth: false,
+  summary: '发送验证码',
+})
+
+export const validateCode = defineEndpoint({
+  service: 'main',
+  method: 'POST',
+  path: '/account/code/validate',
+  input: z.object({ mobile: MobileSchema, code: SmsCodeSchema, purpose: SmsPurposeSchema }),
+  /** A single-use ticket for the next step of a multi-step form (valid 10 minutes). */
+  output: z.object({ ticket: z.string(), expiresInSeconds: z.number() }),
+  auth: false,
+  summary: '校验验证码',
+})
+
+export const getProfile = defineEndpoint({
+  service: 'main',
+  method: 'GET',
+  path: '/account/profile',
+  input: z.object({}),
+  output: UserProfileSchema,
+  auth: true,
+  summary: '当前用户信息（更新用户缓存后也返回此结构）',
+})
+
+export const refreshUserCache = defineEndpoint({
+  service: 'main',
+  method: 'POST',
+  path: '/account/cache/refresh',
+  input: z.object({}),
+  output: UserProfileSchema,
+  auth: true,
+  summary: '更新用户缓存',
+})
+
+export const bindPhone = defineEndpoint({
+  service: 'main',
+  method: 'POST',
+  path: '/account/phone/bind',
+  input: z.object({ mobile: MobileSchema, code: SmsCodeSchema }),
+  output: UserProfileSchema,
+  auth: true,
+  summary: '绑定或更换手机号（验证码发到新号码）',
+})
+
+export const IdCardNumberSchema = z
+  .string({ error: '请输入身份证号' })
+  .check(z.regex(/^\d{17}[\dX]$/, '请输入 18 位身份证号，末位 X 请大写'))
+
+export const RealNameSchema = z
+  .string({ error: '请输入真实姓名' })
+  .check(z.trim(), z.regex(/^[\u4e00-\u9fa5·]{2,20}$/, '请输入 2–20 个汉字的真实姓名'))
+
+export const BoundCardSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['idcard']),
+  /** 张** */
+  holderMasked: z.string(),
+  /** 110***********123X */
+  numberMasked: z.string(),
+  createdAt: z.string(),
+})
+export type BoundCard = z.infer<typeof BoundCardSchema>
+
+export const bindIdCard = defineEndpoint({
+  service: 'main',
+  method: 'POST',
+  path: '/account/idcard',
+  input: z.object({ realName: RealNameSchema, idCard: IdCardNumberSchema }),
+  output: BoundCardSchema,
+  auth: true,
+  summary: '绑定身份证（实名）',
+})
+
+export const getIdCardByPhone = defineEndpoint({
+  service: 'main',
+  method: 'GET',
+  path: '/account/idcard/by-phone',
+  input: z.object({ mobile: MobileSchema }),
+  /** Only for the caller's own phone; null when no card is bound. */
+  output: z.nullable(BoundCardSchema),
+  auth: true,
+  summary: '按手机号查询本人绑定的身份证（脱敏）',
+})
+
+export const listBoundCards = defineEndpoint({
+  service: 'main',
+  method: 'GET',
+  path: '/account/cards',
+  input: z.object({}),
+  output: z.array(BoundCardSchema),
+  auth: true,
+  summary: '已绑定证件列表（脱敏）',
+})
+
+export const logout = defineEndpoint({
+  service: 'main',
+  method: 'POST',
+  path: '/account/logout',
+  input: z.object({}),
+  output: OkSchema,
+  auth: true,
+  summary: '退出登录（吊销当前令牌）',
+})
+
+export const changePassword = defineEndpoint({
+  service: 'main',
+  method: 'PUT',
+  path: '/account/password',
+  input: z.object({
+    oldPassword: z.optional(z.string().check(z.maxLength(64))),
+    newPassword: PasswordSchema,
+  }),
+  /** Every other session is revoked; the caller gets a fresh one. */
+  output: SessionSchema,
+  auth: true,
+  summary: '修改密码（其他设备将退出登录）',
+})
+
+export const getPassword = defineEndpoint({
+  service: 'main',
+  method: 'POST',
+  path: '/account/password/forgot',
+  input: z.object({ mobile: MobileSchema, code: SmsCodeSchema, password: PasswordSchema }),
+  output: OkSchema,
+  auth: false,
+  summary: '忘记密码：验证码重设',
+})
+
+export const deleteAccount = defineEndpoint({
+  service: 'main',
+  method: 'POST',
+  path: '/account/delete',
+  input: z.object({ code: SmsCodeSchema }),
+  output: OkSchema,
+  auth: true,
+  summary: '注销账号（验证码确认，个人资料删除或匿名化）',
+})
+
+export const NoticeSettingsSchema = z.object({
+  consultReply: z.boolean(),
+  reportReady: z.boolean(),
+  systemNotice: z.boolean(),
+})
+export type NoticeSettings = z.infer<typeof NoticeSettingsSchema>
+
+export const getNoticeSettings = defineEndpoint({
+  service: 'main',
+  method: 'GET',
+  path: '/account/notice',
+  input: z.object({}),
+  output: NoticeSettingsSchema,
+  auth: true,
+  summary: '通知设置',
+})
+
+export const saveNoticeSettings = defineEndpoint({
+  service: 'main',
+  method: 'PUT',
+  path: '/account/notice',
+  input: z.partial(NoticeSettingsSchema),
+  output: NoticeSettingsSchema,
+  auth: true,
+  summary: '保存通知设置',
+})
+
+export const addTrack = defineEndpoint({
+  service: 'main',
+  method: 'POST',
+  path: '/account/track',
+  input: z.object({
+    /** e.g. page_view, tap_entry; no personal content */
+    event: z.string().check(z.regex(/^[a-z][a-z0-9_]{1,39}$/, '事件名格式不正确')),
+    page: z.optional(z.string().check(z.maxLength(120))),
+  }),
+  output: OkSchema,
+  auth: false,
+  summary: '记录用户行为事件（用于统计，不含个人内容）',
+})
+
+export const wechatLogin = defineEndpoint({
+  service: 'main',
+  method: 'POST',
+  path: '/account/wechat/login',
+  input: z.object({ code: z.string().check(z.minLength(1, '缺少微信登录凭证')) }),
+  output: SessionSchema,
+  auth: false,
+  summary: '微信小程序登录（Taro.login 的 code）；未配置时返回 未配置微信登录',
+})
+
+export const demoLatestSms = defineEndpoint({
+  service: 'main',
+  method: 'GET',
+  path: '/demo/sms/latest',
+  input: z.object({ mobile: MobileSchema }),
+  output: z.object({
+    mobile: z.string(),
+    code: z.string(),
+    purpose: SmsPurposeSchema,
+    sentAt: z.string(),
+  }),
+  auth: false,
+  summary: '仅演示模式：读取发往某手机号的最新验证码（短信发件箱）',
+})

@@ -1,0 +1,132 @@
+import { z } from 'zod/mini'
+import { MobileSchema, OkSchema, PasswordSchema, SmsCodeSchema } from '../common'
+import { defineEndpoint } from '../endpoint'
+
+export const ROLES = ['patient', 'expert'] as const
+export const RoleSchema = z.enum(ROLES)
+export type Role = z.infer<typeof RoleSchema>
+
+/** What the app may show of the signed-in person; never a full phone or ID number. */
+export const UserProfileSchema = z.object({
+  id: z.string(),
+  /** 138****8000 */
+  mobileMasked: z.nullable(z.string()),
+  nickname: z.string(),
+  avatarUrl: z.nullable(z.string()),
+  role: RoleSchema,
+  /** Whether an ID card is bound (real-name verified). */
+  realNameVerified: z.boolean(),
+  hasPassword: z.boolean(),
+  wechatBound: z.boolean(),
+  createdAt: z.string(),
+})
+export type UserProfile = z.infer<typeof UserProfileSchema>
+
+/** SPEC section 3's stored session, plus who it belongs to. */
+export const SessionSchema = z.object({
+  access_token: z.string(),
+  token_type: z.literal('bearer'),
+  /** Seconds until the access token expires. */
+  expires_in: z.number(),
+  refresh_token: z.string(),
+  user: UserProfileSchema,
+})
+export type Session = z.infer<typeof SessionSchema>
+
+export const SMS_PURPOSES = ['register', 'login', 'reset', 'bind', 'delete', 'merge'] as const
+export const SmsPurposeSchema = z.enum(SMS_PURPOSES)
+export type SmsPurpose = z.infer<typeof SmsPurposeSchema>
+
+export const sendSmsCode = defineEndpoint({
+  service: 'sso',
+  method: 'POST',
+  path: '/sms/send',
+  input: z.object({ mobile: MobileSchema, purpose: SmsPurposeSchema }),
+  output: z.object({
+    /** Seconds before another code may be sent to this phone. */
+    cooldownSeconds: z.number(),
+    /** Seconds the code stays valid. */
+    expiresInSeconds: z.number(),
+  }),
+  auth: false,
+  summary: '发送短信验证码',
+})
+
+export const TokenRequestSchema = z.discriminatedUnion('grant_type', [
+  z.object({
+    grant_type: z.literal('password'),
+    username: MobileSchema,
+    password: z.string().check(z.minLength(1, '请输入密码'), z.maxLength(64, '密码最多 64 位')),
+  }),
+  z.object({ grant_type: z.literal('sms_code'), mobile: MobileSchema, code: SmsCodeSchema }),
+  z.object({
+    grant_type: z.literal('refresh_token'),
+    refresh_token: z.string().check(z.minLength(1)),
+  }),
+])
+
+export const issueToken = defineEndpoint({
+  service: 'sso',
+  method: 'POST',
+  path: '/oauth2/token',
+  input: TokenRequestSchema,
+  output: SessionSchema,
+  auth: false,
+  summary: '登录：密码、短信验证码或刷新令牌',
+})
+
+export const register = defineEndpoint({
+  service: 'sso',
+  method: 'POST',
+  path: '/register',
+  input: z.object({
+    mobile: MobileSchema,
+    code: SmsCodeSchema,
+    password: PasswordSchema,
+    /** The person ticked 同意《用户协议》和《隐私政策》; the versions agreed are recorded. */
+    agreed: z.literal(true, '请阅读并同意用户协议和隐私政策'),
+  }),
+  output: SessionSchema,
+  auth: false,
+  summary: '注册（手机号 + 验证码 + 密码）',
+})
+
+export const resetPassword = defineEndpoint({
+  service: 'sso',
+  method: 'POST',
+  path: '/password/reset',
+  input: z.object({ mobile: MobileSchema, code: SmsCodeSchema, password: PasswordSchema }),
+  output: OkSchema,
+  auth: false,
+  summary: '找回密码（短信验证码）；所有已登录设备将退出',
+})
+
+export const GENDERS = ['male', 'female', 'unknown'] as const
+
+export const modifyUser = defineEndpoint({
+  service: 'sso',
+  method: 'PUT',
+  path: '/user',
+  input: z.object({
+    nickname: z.optional(
+      z
+        .string()
+        .check(z.trim(), z.minLength(1, '昵称不能为空'), z.maxLength(20, '昵称最多 20 个字')),
+    ),
+    avatarUrl: z.optional(z.nullable(z.string().check(z.maxLength(500)))),
+    gender: z.optional(z.enum(GENDERS)),
+  }),
+  output: UserProfileSchema,
+  auth: true,
+  summary: '修改个人信息',
+})
+
+export const mergeUser = defineEndpoint({
+  service: 'sso',
+  method: 'POST',
+  path: '/user/merge',
+  input: z.object({ mobile: MobileSchema, code: SmsCodeSchema }),
+  output: UserProfileSchema,
+  auth: true,
+  summary: '合并账号：把用该手机号注册的账号并入当前（微信）账号，保留两边记录',
+})
