@@ -11,6 +11,10 @@ import { h5InitialJs, kb, weappPackageSizes } from '../scripts/lib/sizes'
 
 const ROOT = path.resolve(__dirname, '..')
 
+/** The demo patient seeded in demo mode (README, Demo accounts). */
+const DEMO_PATIENT = '13800000001'
+const DEMO_PASSWORD = 'demo1234'
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
 }
@@ -55,13 +59,16 @@ async function serverStartup(): Promise<{ ms: number; url: string; stop: () => P
 async function latency(
   url: string,
   requests: number,
+  init?: RequestInit,
+  warmUp = 20,
 ): Promise<{ p50: number; p99: number; perSecond: number }> {
   const times: number[] = []
-  for (let i = 0; i < 20; i += 1) await (await fetch(url)).arrayBuffer() // warm-up
+  for (let i = 0; i < warmUp; i += 1) await (await fetch(url, init)).arrayBuffer()
   const started = performance.now()
   for (let i = 0; i < requests; i += 1) {
     const t0 = performance.now()
-    const response = await fetch(url)
+    const response = await fetch(url, init)
+    if (!response.ok) throw new Error(`${url} answered ${response.status}`)
     await response.arrayBuffer()
     times.push(performance.now() - t0)
   }
@@ -105,6 +112,29 @@ async function main(): Promise<void> {
         `| ${name} (${requests} sequential) | p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, ${result.perSecond.toFixed(0)} req/s |`,
       )
     }
+    // Password login is argon2id on purpose: slow enough to make guessing expensive.
+    const loginInit = {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        grant_type: 'password',
+        username: DEMO_PATIENT,
+        password: DEMO_PASSWORD,
+      }),
+    }
+    const login = await latency(`${server.url}/sso/oauth2/token`, 50, loginInit, 3)
+    console.log(
+      `| POST /sso/oauth2/token password login (50 sequential, argon2id) | p50 ${login.p50.toFixed(1)} ms, p99 ${login.p99.toFixed(1)} ms, ${login.perSecond.toFixed(1)} req/s |`,
+    )
+    const session = (await (await fetch(`${server.url}/sso/oauth2/token`, loginInit)).json()) as {
+      data: { access_token: string }
+    }
+    const cards = await latency(`${server.url}/main/account/cards`, requests, {
+      headers: { authorization: `Bearer ${session.data.access_token}` },
+    })
+    console.log(
+      `| GET /main/account/cards authenticated read (${requests} sequential) | p50 ${cards.p50.toFixed(2)} ms, p99 ${cards.p99.toFixed(2)} ms, ${cards.perSecond.toFixed(0)} req/s |`,
+    )
   } finally {
     await server.stop()
   }

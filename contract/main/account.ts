@@ -48,6 +48,25 @@ export const sendCode = defineEndpoint({
   summary: '发送验证码',
 })
 
+/**
+ * A code for the signed-in account's own phone (account deletion). The app only knows the masked
+ * number, so the server sends to the phone on file instead of taking one from the request.
+ */
+export const sendOwnCode = defineEndpoint({
+  service: 'main',
+  method: 'POST',
+  path: '/account/code/send-own',
+  input: z.object({ purpose: z.enum(['delete']) }),
+  output: z.object({
+    cooldownSeconds: z.number(),
+    expiresInSeconds: z.number(),
+    /** 138****8000: where the code went. */
+    mobileMasked: z.string(),
+  }),
+  auth: true,
+  summary: '向当前账号绑定的手机号发送验证码（注销账号）',
+})
+
 export const validateCode = defineEndpoint({
   service: 'main',
   method: 'POST',

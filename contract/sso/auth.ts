@@ -6,6 +6,9 @@ export const ROLES = ['patient', 'expert'] as const
 export const RoleSchema = z.enum(ROLES)
 export type Role = z.infer<typeof RoleSchema>
 
+export const GENDERS = ['male', 'female', 'unknown'] as const
+export type Gender = (typeof GENDERS)[number]
+
 /** What the app may show of the signed-in person; never a full phone or ID number. */
 export const UserProfileSchema = z.object({
   id: z.string(),
@@ -19,6 +22,8 @@ export const UserProfileSchema = z.object({
   hasPassword: z.boolean(),
   wechatBound: z.boolean(),
   createdAt: z.string(),
+  /** As set with modifyUser; optional so servers that do not report it stay valid. */
+  gender: z.optional(z.enum(GENDERS)),
 })
 export type UserProfile = z.infer<typeof UserProfileSchema>
 
@@ -100,8 +105,6 @@ export const resetPassword = defineEndpoint({
   auth: false,
   summary: '找回密码（短信验证码）；所有已登录设备将退出',
 })
-
-export const GENDERS = ['male', 'female', 'unknown'] as const
 
 export const modifyUser = defineEndpoint({
   service: 'sso',

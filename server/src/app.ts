@@ -8,6 +8,7 @@ import { registerApiDocs } from './plugins/api-docs'
 import { registerErrorHandler } from './plugins/error-handler'
 import { genReqId, registerSecurityHeaders } from './plugins/security'
 import { registerWeb } from './plugins/web'
+import { createProviders, type Providers } from './providers'
 import routes from './routes'
 
 declare module 'fastify' {
@@ -17,6 +18,10 @@ declare module 'fastify' {
     database: DatabaseHandle
     /** Kysely over the configured database: pass it to the domain modules. */
     db: DB
+    /** The clock every request handler uses; tests inject one to step over expiries. */
+    now: () => Date
+    /** Outside services (SMS, WeChat login) behind interfaces; see src/providers. */
+    providers: Providers
   }
 }
 
@@ -25,6 +30,10 @@ export interface BuildOptions {
   database?: DatabaseHandle
   /** Where the JSON log lines go instead of stdout (tests read them). */
   logStream?: { write(line: string): void }
+  /** A clock instead of the system's (tests of expiry and rate limits). */
+  now?: () => Date
+  /** Replace some providers (tests use a fake WeChat exchange). */
+  providers?: Partial<Providers>
 }
 
 /** JSON bodies above this are refused; file uploads get their own limits on their own routes. */
@@ -52,6 +61,12 @@ export async function buildApp(
   app.decorate('config', config)
   app.decorate('database', database)
   app.decorate('db', database.db)
+  const now = options.now ?? (() => new Date())
+  app.decorate('now', now)
+  app.decorate('providers', {
+    ...createProviders(config, database.db, app.log, now),
+    ...options.providers,
+  })
   app.addHook('onClose', async () => database.destroy())
 
   try {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
@@ -25,8 +26,20 @@ export interface Config {
   webRoot: string
   logLevel: LogLevel
   production: boolean
+  /**
+   * SMS gateway (SMS_PROVIDER). Unset: the outbox in demo mode, none otherwise (sending answers 503).
+   * `outbox` keeps codes in the sms_outbox table even outside demo mode (staging); real gateways are
+   * added as new values with their adapter.
+   */
+  smsProvider?: 'outbox'
   /** The product version (root package.json), shown by /health and /openapi.json. */
   version: string
+  /** AES-256-GCM key (32 bytes) for ID card numbers and holder names (ID_CARD_KEY, base64). */
+  idCardKey: Buffer
+  /** True when no ID_CARD_KEY was given and the fixed development key is in use (warned at start). */
+  idCardKeyIsDevelopment: boolean
+  /** Where uploaded files are stored (UPLOAD_DIR); served read-only under /uploads. */
+  uploadDir: string
 }
 
 /** Bad configuration: the message is meant for the operator as is, without a stack trace. */
@@ -62,7 +75,24 @@ const EnvSchema = z.object({
   DEMO_MODE: booleanFlag,
   WEB_ROOT: z.string().default('dist/h5'),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `只能是 ${LOG_LEVELS.join('、')} 之一` }).default('info'),
+  SMS_PROVIDER: z.enum(['outbox'], { error: '只能是 outbox（或不设置）' }).optional(),
+  ID_CARD_KEY: z
+    .string()
+    .refine(
+      (value) => /^[A-Za-z0-9+/]+={0,2}$/.test(value) && Buffer.from(value, 'base64').length === 32,
+      '必须是 32 字节密钥的 base64 编码（可用 openssl rand -base64 32 生成）',
+    )
+    .optional(),
+  UPLOAD_DIR: z.string().default('data/uploads'),
 })
+
+/**
+ * Outside production a missing ID_CARD_KEY falls back to this fixed key so a newcomer can run the
+ * demo; it is public (derived from a constant), so data encrypted with it protects nothing.
+ */
+export const DEVELOPMENT_ID_CARD_KEY = createHash('sha256')
+  .update('yingxiang-development-id-card-key')
+  .digest()
 
 type Env = Record<string, string | undefined>
 
@@ -85,6 +115,12 @@ export function loadConfig(env: Env = process.env): Config {
   const values = parsed.data
   const production = values.NODE_ENV === 'production'
   const database = parseDatabaseUrl(values.DATABASE_URL, values.DATABASE_SCHEMA)
+  // ID card numbers are sensitive personal data: production never runs on the public development key.
+  if (production && !values.ID_CARD_KEY) {
+    throw new ConfigError(
+      '配置有误，服务未启动：\n  - ID_CARD_KEY：生产环境必须配置（32 字节密钥的 base64，可用 openssl rand -base64 32 生成）',
+    )
+  }
   return {
     host: values.HOST,
     port: values.PORT,
@@ -92,8 +128,14 @@ export function loadConfig(env: Env = process.env): Config {
     demoMode: values.DEMO_MODE ?? !production,
     webRoot: path.resolve(REPO_ROOT, values.WEB_ROOT),
     logLevel: values.LOG_LEVEL,
+    ...(values.SMS_PROVIDER ? { smsProvider: values.SMS_PROVIDER } : {}),
     production,
     version: readVersion(),
+    idCardKey: values.ID_CARD_KEY
+      ? Buffer.from(values.ID_CARD_KEY, 'base64')
+      : DEVELOPMENT_ID_CARD_KEY,
+    idCardKeyIsDevelopment: !values.ID_CARD_KEY,
+    uploadDir: path.resolve(REPO_ROOT, values.UPLOAD_DIR),
   }
 }
 

@@ -35,8 +35,13 @@ test('environment values are read and empty ones mean unset', () => {
 })
 
 test('demo mode is off by default in production and can be forced on', () => {
-  assert.equal(loadConfig({ NODE_ENV: 'production' }).demoMode, false)
-  assert.equal(loadConfig({ NODE_ENV: 'production', DEMO_MODE: 'true' }).demoMode, true)
+  // Production also needs ID_CARD_KEY (tested in its own test below).
+  const ID_CARD_KEY = Buffer.alloc(32, 7).toString('base64')
+  assert.equal(loadConfig({ NODE_ENV: 'production', ID_CARD_KEY }).demoMode, false)
+  assert.equal(
+    loadConfig({ NODE_ENV: 'production', DEMO_MODE: 'true', ID_CARD_KEY }).demoMode,
+    true,
+  )
   assert.equal(loadConfig({ NODE_ENV: 'development' }).demoMode, true)
 })
 
@@ -91,4 +96,23 @@ test('database settings are checked and never echoed', () => {
   )
   const schema = configErrorOf({ DATABASE_URL: 'postgres://db/app', DATABASE_SCHEMA: 'Bad-Name' })
   assert.match(schema.message, /DATABASE_SCHEMA/)
+})
+
+test('ID_CARD_KEY: required in production, 32 bytes of base64, a development key otherwise', () => {
+  assert.match(configErrorOf({ NODE_ENV: 'production' }).message, /ID_CARD_KEY：生产环境必须配置/)
+  const short = configErrorOf({ ID_CARD_KEY: Buffer.alloc(16).toString('base64') })
+  assert.match(short.message, /ID_CARD_KEY：必须是 32 字节密钥/)
+  assert.ok(!short.message.includes(Buffer.alloc(16).toString('base64')), 'the value is not echoed')
+  const key = Buffer.alloc(32, 9)
+  const configured = loadConfig({ ID_CARD_KEY: key.toString('base64') })
+  assert.deepEqual(configured.idCardKey, key)
+  assert.equal(configured.idCardKeyIsDevelopment, false)
+  const development = loadConfig({})
+  assert.equal(development.idCardKey.length, 32)
+  assert.equal(development.idCardKeyIsDevelopment, true)
+})
+
+test('UPLOAD_DIR defaults to data/uploads under the repository root', () => {
+  assert.equal(loadConfig({}).uploadDir, path.join(REPO_ROOT, 'data', 'uploads'))
+  assert.equal(loadConfig({ UPLOAD_DIR: '/srv/uploads' }).uploadDir, '/srv/uploads')
 })

@@ -23,9 +23,204 @@ export interface SeedRunsTable {
   ran_at: string
 }
 
+/** A person's account (migration 0002-identity). Deleted accounts keep the row with deleted_at set. */
+export interface UsersTable {
+  /** A UUID. */
+  id: string
+  /** Full mainland number; unique, null for a WeChat-only account or after deletion. */
+  mobile: string | null
+  nickname: string
+  avatar_url: string | null
+  /** 'male' | 'female' | 'unknown' (contract GENDERS) */
+  gender: string
+  /** 'patient' | 'expert' (contract ROLES) */
+  role: string
+  /** argon2id PHC string; null when the account has never set a password. */
+  password_hash: string | null
+  wechat_openid: string | null
+  created_at: string
+  updated_at: string
+  deleted_at: string | null
+}
+
+/** A login: opaque tokens stored only as SHA-256 hashes. */
+export interface SessionsTable {
+  id: string
+  user_id: string
+  access_hash: string
+  refresh_hash: string
+  access_expires_at: string
+  refresh_expires_at: string
+  created_at: string
+  revoked_at: string | null
+}
+
+/** An SMS verification code sent; only the hash of the code is kept. */
+export interface SmsCodesTable {
+  id: string
+  mobile: string
+  /** contract SMS_PURPOSES */
+  purpose: string
+  code_hash: string
+  attempts: number
+  expires_at: string
+  consumed_at: string | null
+  created_at: string
+  /** SHA-256 of the requesting IP, for the per-IP limit without storing the address. */
+  ip_hash: string
+}
+
+/** The embedded (demo) SMS provider's sent messages, read by the demo-only endpoint. */
+export interface SmsOutboxTable {
+  id: string
+  mobile: string
+  purpose: string
+  code: string
+  created_at: string
+}
+
+/** Password-login failures per phone number (also for numbers without an account). */
+export interface LoginFailuresTable {
+  mobile: string
+  failures: number
+  locked_until: string | null
+  updated_at: string
+}
+
+/** One counted event of a DB-backed rate limit (shared by every server process). */
+export interface RateEventsTable {
+  id: string
+  bucket: string
+  created_at: string
+}
+
+/** The policy versions a person agreed to ('user', 'privacy'). */
+export interface ConsentsTable {
+  id: string
+  user_id: string
+  kind: string
+  version: string
+  created_at: string
+}
+
+/** Single-use tickets from validateCode: proof that the phone received a code. */
+export interface CodeTicketsTable {
+  id: string
+  ticket_hash: string
+  mobile: string
+  purpose: string
+  expires_at: string
+  used_at: string | null
+  created_at: string
+}
+
+/** A bound ID card (0003-profile): number and holder AES-256-GCM encrypted, one per account. */
+export interface IdCardsTable {
+  id: string
+  user_id: string
+  holder_encrypted: string
+  number_encrypted: string
+  /** Keyed HMAC of the number, unique: a number binds to one account only. */
+  number_hash: string
+  created_at: string
+}
+
+/** Which notifications a person wants; booleans as 0/1. No row means all on. */
+export interface NoticeSettingsTable {
+  user_id: string
+  consult_reply: number
+  report_ready: number
+  system_notice: number
+  updated_at: string
+}
+
+/** Analytics events: an event name and a page path, nothing personal. */
+export interface TracksTable {
+  id: string
+  /** Null for anonymous events and after the account was deleted. */
+  user_id: string | null
+  event: string
+  page: string | null
+  created_at: string
+}
+
+/** A desktop's QR login request; the poll secret is stored only as a SHA-256 hash. */
+export interface QrLoginsTable {
+  id: string
+  poll_secret_hash: string
+  /** contract QR_STATUSES, except 'expired', which is derived from expires_at */
+  status: string
+  /** The person who scanned it (and may answer). */
+  user_id: string | null
+  /** "Chrome 120 · Windows" */
+  browser: string
+  ip_masked: string
+  created_at: string
+  expires_at: string
+  scanned_at: string | null
+  answered_at: string | null
+  /** Set when the confirmed session was handed to the desktop: it is handed out once. */
+  session_delivered_at: string | null
+}
+
+/** An uploaded file's metadata; the bytes live under UPLOAD_DIR at storage_key. */
+export interface FilesTable {
+  id: string
+  user_id: string | null
+  /** 'avatar' */
+  kind: string
+  storage_key: string
+  mime_type: string
+  size_bytes: number
+  created_at: string
+}
+
+/** One account merged into another (sso mergeUser); the merged account keeps its row, deleted. */
+export interface UserMergesTable {
+  id: string
+  from_user_id: string
+  into_user_id: string
+  created_at: string
+}
+
+/** Directory reference data (demo hospitals in demo mode). */
+export interface HospitalsTable {
+  id: string
+  name: string
+  level: string
+  province: string
+  city: string
+  address: string
+  sort_order: number
+  created_at: string
+}
+
+export interface DepartmentsTable {
+  id: string
+  hospital_id: string
+  name: string
+  sort_order: number
+}
+
 export interface Database {
   policy_documents: PolicyDocumentsTable
   seed_runs: SeedRunsTable
+  users: UsersTable
+  sessions: SessionsTable
+  sms_codes: SmsCodesTable
+  sms_outbox: SmsOutboxTable
+  login_failures: LoginFailuresTable
+  rate_events: RateEventsTable
+  consents: ConsentsTable
+  code_tickets: CodeTicketsTable
+  id_cards: IdCardsTable
+  notice_settings: NoticeSettingsTable
+  tracks: TracksTable
+  qr_logins: QrLoginsTable
+  files: FilesTable
+  user_merges: UserMergesTable
+  hospitals: HospitalsTable
+  departments: DepartmentsTable
 }
 
 export type DB = Kysely<Database>

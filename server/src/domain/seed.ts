@@ -1,4 +1,6 @@
 import type { DB } from '../db'
+import { demoHospitalsStep } from './directory'
+import { demoAccountsStep } from './identity/demo'
 import { ensurePolicies } from './policies'
 
 /** A named piece of demo data. It runs once per database, inside a transaction with its marker. */
@@ -12,7 +14,7 @@ export interface DemoStep {
  * demo patient and expert accounts and the synthetic CT series arrive with the issues that build those
  * features, each as a step here. Policies are not demo data and are written by ensurePolicies.
  */
-export const DEMO_STEPS: readonly DemoStep[] = []
+export const DEMO_STEPS: readonly DemoStep[] = [demoHospitalsStep, demoAccountsStep]
 
 export interface SeedOptions {
   demo: boolean

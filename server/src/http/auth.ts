@@ -1,5 +1,22 @@
 import type { FastifyRequest } from 'fastify'
+import type { Role } from '@contract/sso/auth'
+import { findSessionByAccessToken } from '../domain/identity/sessions'
 import { unauthorized } from './errors'
+
+/** Who is calling, set by authenticate on `auth: true` endpoints. */
+export interface AuthenticatedUser {
+  id: string
+  role: Role
+  /** The session the access token belongs to (logout revokes it). */
+  sessionId: string
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set on endpoints whose descriptor says `auth: true`; undefined elsewhere. */
+    user?: AuthenticatedUser
+  }
+}
 
 /** The bearer token of a request, or undefined. The header name is fixed on the server side. */
 export function bearerToken(request: FastifyRequest): string | undefined {
@@ -10,11 +27,24 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 }
 
 /**
- * Guards endpoints whose descriptor says `auth: true`. The foundation has no accounts yet, so no
- * token can be valid: every such call answers 401 until the accounts work replaces this with a lookup
- * of the hashed, revocable token.
+ * Guards endpoints whose descriptor says `auth: true`: the token's SHA-256 must match a session that
+ * is unexpired and unrevoked, of an account that is not deleted. Any failure is a 401, which the app
+ * answers with 请重新登录！ and the login page (SPEC section 8).
  */
 export async function authenticate(request: FastifyRequest): Promise<void> {
-  if (!bearerToken(request)) throw unauthorized('请先登录')
-  throw unauthorized()
+  const token = bearerToken(request)
+  if (!token) throw unauthorized('请先登录')
+  const found = await findSessionByAccessToken(request.server.db, token, request.server.now())
+  if (!found) throw unauthorized()
+  request.user = {
+    id: found.user.id,
+    role: found.user.role === 'expert' ? 'expert' : 'patient',
+    sessionId: found.sessionId,
+  }
+}
+
+/** The caller of an `auth: true` endpoint (authenticate has run, so it is set). */
+export function currentUser(request: FastifyRequest): AuthenticatedUser {
+  if (!request.user) throw unauthorized('请先登录')
+  return request.user
 }

@@ -14,6 +14,8 @@ export const API_PREFIXES: readonly string[] = [
   fullPath(getHealth),
   '/openapi.json',
   API_DOCS_PREFIX,
+  // Uploaded files (routes/main/upload.ts): a missing one is a 404, never the H5 app.
+  '/uploads',
 ]
 
 export function isApiPath(url: string): boolean {

@@ -1,5 +1,12 @@
 import type { FastifyInstance } from 'fastify'
+import mainAccountRoutes from './main/account'
 import mainAppRoutes from './main/app'
+import mainProfileRoutes from './main/profile'
+import mainQrLoginRoutes from './main/qr-login'
+import mainUploadRoutes from './main/upload'
+import ssoAuthRoutes from './sso/auth'
+import ssoDirectoryRoutes from './sso/directory'
+import ssoUserRoutes from './sso/user'
 import healthRoutes from './system/health'
 
 /**
@@ -9,4 +16,11 @@ import healthRoutes from './system/health'
 export default async function routes(app: FastifyInstance): Promise<void> {
   await app.register(healthRoutes)
   await app.register(mainAppRoutes)
+  await app.register(ssoAuthRoutes)
+  await app.register(mainAccountRoutes)
+  await app.register(ssoDirectoryRoutes)
+  await app.register(ssoUserRoutes)
+  await app.register(mainProfileRoutes)
+  await app.register(mainQrLoginRoutes)
+  await app.register(mainUploadRoutes)
 }

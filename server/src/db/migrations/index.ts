@@ -1,5 +1,7 @@
 import type { Migration, MigrationProvider } from 'kysely'
 import { foundation } from './0001-foundation'
+import { identity } from './0002-identity'
+import { profile } from './0003-profile'
 
 /**
  * Every migration, in order. Names sort lexicographically (Kysely runs them in that order), so keep
@@ -7,6 +9,8 @@ import { foundation } from './0001-foundation'
  */
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
+  '0002-identity': identity,
+  '0003-profile': profile,
 }
 
 /** In-code provider: migrations travel with the bundle instead of being read from a folder at runtime. */

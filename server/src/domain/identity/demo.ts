@@ -1,0 +1,20 @@
+import type { DB } from '../../db'
+import { createUser, findUserByMobile } from './users'
+
+/** The demo accounts README.md lists; demo mode only (never seeded in production). */
+export const DEMO_ACCOUNTS = [
+  { mobile: '13800000001', password: 'demo1234', role: 'patient', nickname: '演示患者' },
+  { mobile: '13900000002', password: 'demo1234', role: 'expert', nickname: '演示专家' },
+] as const
+
+// Shaped as seed.ts's DemoStep without importing it (seed.ts imports this module).
+export const demoAccountsStep = {
+  name: 'identity-demo-accounts',
+  async run(db: DB, now: Date): Promise<void> {
+    for (const account of DEMO_ACCOUNTS) {
+      // Someone may have registered the number by hand before the step ran: keep their account.
+      if (await findUserByMobile(db, account.mobile)) continue
+      await createUser(db, { ...account, now })
+    }
+  },
+}

@@ -1,0 +1,68 @@
+/**
+ * Identity core: accounts, passwords, sessions, SMS codes and their limits. Plain functions taking the
+ * Kysely handle; the profile side (ID cards, phone binding, deletion, QR login, ...) builds on these.
+ */
+export { maskMobile } from './mobile'
+export {
+  burnPasswordCheck,
+  hashPassword,
+  hashSecret,
+  randomDigits,
+  randomToken,
+  sameHash,
+  verifyPassword,
+} from './secrets'
+export {
+  createUser,
+  findUserById,
+  findUserByMobile,
+  findUserByWechatOpenid,
+  isRealNameVerified,
+  isUniqueViolation,
+  loadProfile,
+  MOBILE_TAKEN,
+  toProfile,
+  type NewUser,
+  type ProfileExtras,
+  type User,
+} from './users'
+export {
+  ACCESS_TTL_MS,
+  createSession,
+  findSessionByAccessToken,
+  REFRESH_TTL_MS,
+  refreshSession,
+  revokeSession,
+  revokeUserSessions,
+  SESSION_EXPIRED,
+  type AuthenticatedSession,
+} from './sessions'
+export {
+  consumeCodeTicket,
+  consumeSmsCode,
+  issueSmsCode,
+  SMS_LIMITS,
+  SMS_NOT_CONFIGURED,
+  smsNotConfigured,
+  TICKET_TTL_MS,
+  validateSmsCode,
+  type CodeTicket,
+  type IssuedSmsCode,
+  type SmsProvider,
+} from './sms'
+export { rateLimitWait, recordRateEvent, type RateRule } from './rate-limit'
+export {
+  BAD_CREDENTIALS,
+  changePassword,
+  LOGIN_LOCK,
+  loginWithPassword,
+  loginWithSmsCode,
+  loginWithWechat,
+  MOBILE_UNKNOWN,
+  registerWithSmsCode,
+  REGISTRATION_CONSENTS,
+  resetPasswordWithSmsCode,
+  type WechatAuth,
+  type WechatIdentity,
+} from './accounts'
+export { DAY, describeWait, HOUR, MINUTE, SECOND } from './time'

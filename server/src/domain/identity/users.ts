@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto'
+import type { Selectable } from 'kysely'
+import { GENDERS, type Gender, type Role, type UserProfile } from '@contract/sso/auth'
+import type { DB } from '../../db'
+import type { UsersTable } from '../../db/schema'
+import { badRequest } from '../../http/errors'
+import { maskMobile } from './mobile'
+import { hashPassword } from './secrets'
+
+export type User = Selectable<UsersTable>
+
+export const MOBILE_TAKEN = '该手机号已注册，请直接登录'
+
+export interface NewUser {
+  mobile?: string
+  /** Plain password, hashed here (argon2id). Callers validate it with the contract's PasswordSchema. */
+  password?: string
+  role?: Role
+  nickname?: string
+  wechatOpenid?: string
+  now: Date
+}
+
+/**
+ * Creates an account. A phone number (or WeChat openid) that already has an account, deleted ones
+ * excluded because deletion releases the number, answers 400 该手机号已注册，请直接登录.
+ */
+export async function createUser(db: DB, input: NewUser): Promise<User> {
+  if (input.mobile && (await findUserByMobile(db, input.mobile))) throw badRequest(MOBILE_TAKEN)
+  const at = input.now.toISOString()
+  const user: User = {
+    id: randomUUID(),
+    mobile: input.mobile ?? null,
+    // The last four digits are already visible in the masked number, so they reveal nothing new.
+    nickname: input.nickname ?? (input.mobile ? `用户${input.mobile.slice(-4)}` : '微信用户'),
+    avatar_url: null,
+    gender: 'unknown',
+    role: input.role ?? 'patient',
+    password_hash: input.password ? await hashPassword(input.password) : null,
+    wechat_openid: input.wechatOpenid ?? null,
+    created_at: at,
+    updated_at: at,
+    deleted_at: null,
+  }
+  try {
+    await db.insertInto('users').values(user).execute()
+  } catch (error) {
+    // Two registrations of one number racing: the unique index decides, the loser gets the same text.
+    if (isUniqueViolation(error)) throw badRequest(MOBILE_TAKEN)
+    throw error
+  }
+  return user
+}
+
+/** A live (not deleted) account by id. */
+export async function findUserById(db: DB, id: string): Promise<User | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst()
+}
+
+/** A live account by full phone number. */
+export async function findUserByMobile(db: DB, mobile: string): Promise<User | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('mobile', '=', mobile)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst()
+}
+
+export async function findUserByWechatOpenid(db: DB, openid: string): Promise<User | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('wechat_openid', '=', openid)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst()
+}
+
+export interface ProfileExtras {
+  /** Whether an ID card is bound; computed by the caller (see isRealNameVerified). */
+  realNameVerified: boolean
+}
+
+/** The contract's UserProfile: what the app may show, never the full phone number. */
+export function toProfile(user: User, extras: ProfileExtras): UserProfile {
+  return {
+    id: user.id,
+    mobileMasked: user.mobile ? maskMobile(user.mobile) : null,
+    nickname: user.nickname,
+    avatarUrl: user.avatar_url,
+    role: user.role === 'expert' ? 'expert' : 'patient',
+    realNameVerified: extras.realNameVerified,
+    hasPassword: user.password_hash !== null,
+    wechatBound: user.wechat_openid !== null,
+    createdAt: user.created_at,
+    gender: (GENDERS as readonly string[]).includes(user.gender)
+      ? (user.gender as Gender)
+      : 'unknown',
+  }
+}
+
+/** toProfile with realNameVerified read from the database. */
+export async function loadProfile(db: DB, user: User): Promise<UserProfile> {
+  return toProfile(user, { realNameVerified: await isRealNameVerified(db, user.id) })
+}
+
+/** Whether the user has a bound ID card (the profile side's id_cards table, migration 0003). */
+export async function isRealNameVerified(db: DB, userId: string): Promise<boolean> {
+  const card = await db
+    .selectFrom('id_cards')
+    .select('id')
+    .where('user_id', '=', userId)
+    .executeTakeFirst()
+  return card !== undefined
+}
+
+/** A unique-constraint violation on SQLite (better-sqlite3) or PostgreSQL. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code
+  return (
+    code === '23505' ||
+    code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  )
+}

@@ -1,0 +1,281 @@
+import { randomUUID } from 'node:crypto'
+import type { UserProfile } from '@contract/sso/auth'
+import type { DB } from '../../db'
+import { badRequest, unauthorized } from '../../http/errors'
+import {
+  consumeSmsCode,
+  findUserById,
+  findUserByMobile,
+  isUniqueViolation,
+  loadProfile,
+  SESSION_EXPIRED,
+  type User,
+} from '../identity'
+import { AVATAR_URL_REFUSED, isOwnAvatar, removeStoredFiles } from './avatars'
+
+export const MOBILE_IN_USE = '该手机号已被其他账号使用'
+export const SAME_MOBILE = '新手机号与当前手机号相同'
+export const NO_MOBILE_FOR_DELETE = '请先绑定手机号，再通过短信验证码注销账号'
+export const DELETED_NICKNAME = '已注销用户'
+
+async function liveUser(db: DB, userId: string): Promise<User> {
+  const user = await findUserById(db, userId)
+  // The session was valid a moment ago; the account was deleted or merged in between.
+  if (!user) throw unauthorized(SESSION_EXPIRED)
+  return user
+}
+
+export interface ProfileChanges {
+  nickname?: string
+  avatarUrl?: string | null
+  gender?: 'male' | 'female' | 'unknown'
+}
+
+/**
+ * Edits the profile. An avatar must be one this person uploaded (POST /main/upload/avatar): other
+ * people see avatars, so an arbitrary URL would let an account make them load any address.
+ */
+export async function modifyUser(
+  db: DB,
+  userId: string,
+  changes: ProfileChanges,
+  now: Date,
+): Promise<UserProfile> {
+  await liveUser(db, userId)
+  if (changes.avatarUrl && !(await isOwnAvatar(db, userId, changes.avatarUrl))) {
+    throw badRequest(AVATAR_URL_REFUSED)
+  }
+  const set = {
+    ...(changes.nickname !== undefined ? { nickname: changes.nickname } : {}),
+    ...(changes.avatarUrl !== undefined ? { avatar_url: changes.avatarUrl } : {}),
+    ...(changes.gender !== undefined ? { gender: changes.gender } : {}),
+  }
+  if (Object.keys(set).length > 0) {
+    await db
+      .updateTable('users')
+      .set({ ...set, updated_at: now.toISOString() })
+      .where('id', '=', userId)
+      .execute()
+  }
+  return loadProfile(db, await liveUser(db, userId))
+}
+
+/**
+ * Binds or changes the phone number. The code was sent to the NEW number (purpose 'bind'), which
+ * proves the person holds it. It is checked before anything else, so nobody can learn whether a
+ * number has an account without holding that phone.
+ */
+export async function bindPhone(
+  db: DB,
+  userId: string,
+  input: { mobile: string; code: string },
+  now: Date,
+): Promise<UserProfile> {
+  const user = await liveUser(db, userId)
+  if (user.mobile === input.mobile) throw badRequest(SAME_MOBILE)
+  await consumeSmsCode(db, { mobile: input.mobile, purpose: 'bind', code: input.code, now })
+  const holder = await findUserByMobile(db, input.mobile)
+  if (holder && holder.id !== userId) throw badRequest(MOBILE_IN_USE)
+  try {
+    await db
+      .updateTable('users')
+      .set({ mobile: input.mobile, updated_at: now.toISOString() })
+      .where('id', '=', userId)
+      .execute()
+  } catch (error) {
+    if (isUniqueViolation(error)) throw badRequest(MOBILE_IN_USE)
+    throw error
+  }
+  return loadProfile(db, await liveUser(db, userId))
+}
+
+export const MERGE_UNKNOWN_MOBILE = '该手机号没有注册账号，无需合并，请直接绑定手机号'
+export const MERGE_SELF = '该手机号已是当前账号的手机号'
+export const MERGE_CALLER_HAS_MOBILE = '当前账号已绑定其他手机号，无法再合并手机号账号'
+export const MERGE_ID_CARD_CONFLICT = '两个账号绑定了不同的身份证，无法合并'
+export const MERGE_WECHAT_CONFLICT = '两个账号绑定了不同的微信，无法合并'
+
+/**
+ * Merges the account registered with `mobile` into the caller's (typically a WeChat-registered
+ * account), after the caller proved holding the phone with a 'merge' code. The phone account's
+ * data moves to the caller; its row stays, marked deleted and without personal data, and
+ * user_merges records the link so both histories remain traceable.
+ *
+ * Tables holding a user's data must be handled here when they are added (consultations, reports,
+ * ...): moved to the caller, or explicitly left with the merged account.
+ */
+export async function mergeUser(
+  db: DB,
+  callerId: string,
+  input: { mobile: string; code: string },
+  now: Date,
+): Promise<UserProfile> {
+  const caller = await liveUser(db, callerId)
+  if (caller.mobile === input.mobile) throw badRequest(MERGE_SELF)
+  if (caller.mobile !== null) throw badRequest(MERGE_CALLER_HAS_MOBILE)
+  // Outside the transaction: a wrong code must count as a try even though the merge then fails.
+  await consumeSmsCode(db, { mobile: input.mobile, purpose: 'merge', code: input.code, now })
+
+  await db.transaction().execute(async (trx) => {
+    const other = await findUserByMobile(trx, input.mobile)
+    if (!other) throw badRequest(MERGE_UNKNOWN_MOBILE)
+    if (other.id === callerId) throw badRequest(MERGE_SELF)
+    if (
+      caller.wechat_openid &&
+      other.wechat_openid &&
+      caller.wechat_openid !== other.wechat_openid
+    ) {
+      throw badRequest(MERGE_WECHAT_CONFLICT)
+    }
+    const cards = await trx
+      .selectFrom('id_cards')
+      .select(['user_id', 'number_hash'])
+      .where('user_id', 'in', [callerId, other.id])
+      .execute()
+    // Two different real names on one account would make real-name verification meaningless.
+    if (cards.length === 2) throw badRequest(MERGE_ID_CARD_CONFLICT)
+
+    const at = now.toISOString()
+    // The merged account first gives up its unique identifiers, so the caller can take them.
+    await trx
+      .updateTable('users')
+      .set({
+        mobile: null,
+        wechat_openid: null,
+        password_hash: null,
+        avatar_url: null,
+        nickname: DELETED_NICKNAME,
+        deleted_at: at,
+        updated_at: at,
+      })
+      .where('id', '=', other.id)
+      .execute()
+    await trx
+      .updateTable('users')
+      .set({
+        mobile: other.mobile,
+        wechat_openid: caller.wechat_openid ?? other.wechat_openid,
+        // The phone's password keeps working for phone-and-password login.
+        password_hash: caller.password_hash ?? other.password_hash,
+        avatar_url: caller.avatar_url ?? other.avatar_url,
+        // An expert certification is not lost by merging with a patient account.
+        role: caller.role === 'expert' || other.role === 'expert' ? 'expert' : caller.role,
+        updated_at: at,
+      })
+      .where('id', '=', callerId)
+      .execute()
+
+    await trx
+      .updateTable('sessions')
+      .set({ revoked_at: at })
+      .where('user_id', '=', other.id)
+      .where('revoked_at', 'is', null)
+      .execute()
+    await trx
+      .updateTable('id_cards')
+      .set({ user_id: callerId })
+      .where('user_id', '=', other.id)
+      .execute()
+    await trx
+      .updateTable('tracks')
+      .set({ user_id: callerId })
+      .where('user_id', '=', other.id)
+      .execute()
+    await trx
+      .updateTable('files')
+      .set({ user_id: callerId })
+      .where('user_id', '=', other.id)
+      .execute()
+    await trx
+      .updateTable('consents')
+      .set({ user_id: callerId })
+      .where('user_id', '=', other.id)
+      .execute()
+    const callerNotices = await trx
+      .selectFrom('notice_settings')
+      .select('user_id')
+      .where('user_id', '=', callerId)
+      .executeTakeFirst()
+    if (callerNotices) {
+      await trx.deleteFrom('notice_settings').where('user_id', '=', other.id).execute()
+    } else {
+      await trx
+        .updateTable('notice_settings')
+        .set({ user_id: callerId })
+        .where('user_id', '=', other.id)
+        .execute()
+    }
+    await trx
+      .insertInto('user_merges')
+      .values({ id: randomUUID(), from_user_id: other.id, into_user_id: callerId, created_at: at })
+      .execute()
+  })
+  return loadProfile(db, await liveUser(db, callerId))
+}
+
+export interface StorageOptions {
+  /** UPLOAD_DIR: the person's uploaded files are deleted from it. */
+  uploadDir: string
+}
+
+/**
+ * Deletes the account after a 'delete' code sent to the person's own phone. In one transaction the
+ * profile is anonymised (the row stays so records that must be kept point at 已注销用户, not at a
+ * person), the ID card, notice settings, analytics events and file records are deleted, the SMS
+ * traces of the phone are removed and every session is revoked. The phone is free to register again.
+ * What is kept and why: server/README.md, "Account deletion".
+ */
+export async function deleteAccount(
+  db: DB,
+  userId: string,
+  input: { code: string },
+  options: StorageOptions,
+  now: Date,
+): Promise<void> {
+  const user = await liveUser(db, userId)
+  if (!user.mobile) throw badRequest(NO_MOBILE_FOR_DELETE)
+  const mobile = user.mobile
+  await consumeSmsCode(db, { mobile, purpose: 'delete', code: input.code, now })
+
+  const storageKeys = await db.transaction().execute(async (trx) => {
+    const at = now.toISOString()
+    await trx
+      .updateTable('users')
+      .set({
+        nickname: DELETED_NICKNAME,
+        avatar_url: null,
+        mobile: null,
+        password_hash: null,
+        wechat_openid: null,
+        gender: 'unknown',
+        deleted_at: at,
+        updated_at: at,
+      })
+      .where('id', '=', userId)
+      .execute()
+    await trx
+      .updateTable('sessions')
+      .set({ revoked_at: at })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .execute()
+    await trx.deleteFrom('id_cards').where('user_id', '=', userId).execute()
+    await trx.deleteFrom('notice_settings').where('user_id', '=', userId).execute()
+    await trx.deleteFrom('tracks').where('user_id', '=', userId).execute()
+    await trx.deleteFrom('qr_logins').where('user_id', '=', userId).execute()
+    const files = await trx
+      .selectFrom('files')
+      .select('storage_key')
+      .where('user_id', '=', userId)
+      .execute()
+    await trx.deleteFrom('files').where('user_id', '=', userId).execute()
+    // The phone number itself: codes, the demo outbox, tickets and login-failure counters.
+    await trx.deleteFrom('sms_codes').where('mobile', '=', mobile).execute()
+    await trx.deleteFrom('sms_outbox').where('mobile', '=', mobile).execute()
+    await trx.deleteFrom('code_tickets').where('mobile', '=', mobile).execute()
+    await trx.deleteFrom('login_failures').where('mobile', '=', mobile).execute()
+    return files.map((file) => file.storage_key)
+  })
+  // After the commit: a failed transaction must not have removed files its rows still point at.
+  await removeStoredFiles(options.uploadDir, storageKeys)
+}

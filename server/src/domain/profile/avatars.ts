@@ -1,0 +1,120 @@
+import { randomBytes, randomUUID } from 'node:crypto'
+import { mkdir, unlink, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { AVATAR_MAX_BYTES } from '@contract/main/upload'
+import type { DB } from '../../db'
+import { badRequest, tooManyRequests } from '../../http/errors'
+import { describeWait, HOUR, rateLimitWait, recordRateEvent, type RateRule } from '../identity'
+
+/** Where uploads are served (read-only); the rest of the URL is the file's storage key. */
+export const UPLOADS_URL_PREFIX = '/uploads/'
+/** A person re-cropping a few times is fine; a script filling the disk is not. */
+export const AVATAR_UPLOADS_PER_HOUR = 20
+
+export type ImageType = 'image/jpeg' | 'image/png' | 'image/webp'
+const EXTENSIONS: Record<ImageType, string> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+}
+
+export const AVATAR_TYPE_REFUSED = '头像只支持 JPG、PNG 或 WebP 图片'
+export const AVATAR_TOO_LARGE = '头像图片不能超过 2 MB，请裁剪或压缩后重试'
+export const AVATAR_URL_REFUSED = '头像地址无效，请重新上传头像'
+
+/**
+ * The image type from the file's first bytes. The client's Content-Type and file name are not
+ * trusted: a file served from our origin must really be the image it claims to be.
+ */
+export function sniffImageType(bytes: Buffer): ImageType | null {
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) {
+    return 'image/jpeg'
+  }
+  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) {
+    return 'image/png'
+  }
+  if (
+    bytes.length >= 12 &&
+    bytes.subarray(0, 4).toString('latin1') === 'RIFF' &&
+    bytes.subarray(8, 12).toString('latin1') === 'WEBP'
+  ) {
+    return 'image/webp'
+  }
+  return null
+}
+
+/** Checked before the upload is read, so a refused person does not send 2 MB for nothing. */
+export async function checkAvatarRate(db: DB, userId: string, now: Date): Promise<RateRule> {
+  const rule: RateRule = {
+    bucket: `avatar-user:${userId}`,
+    limit: AVATAR_UPLOADS_PER_HOUR,
+    windowMs: HOUR,
+  }
+  const wait = await rateLimitWait(db, rule, now)
+  if (wait > 0) throw tooManyRequests(`上传过于频繁，请 ${describeWait(wait)}后再试`)
+  return rule
+}
+
+/**
+ * Stores an avatar under UPLOAD_DIR/avatars with a random name (never the client's) and records
+ * whose it is, so deleting the account can delete the file. Answers its public URL.
+ */
+export async function saveAvatar(
+  db: DB,
+  uploadDir: string,
+  input: { userId: string; bytes: Buffer },
+  now: Date,
+): Promise<{ url: string }> {
+  if (input.bytes.length > AVATAR_MAX_BYTES) throw badRequest(AVATAR_TOO_LARGE)
+  const type = sniffImageType(input.bytes)
+  if (!type) throw badRequest(AVATAR_TYPE_REFUSED)
+  const rule = await checkAvatarRate(db, input.userId, now)
+
+  const storageKey = `avatars/${randomBytes(16).toString('hex')}.${EXTENSIONS[type]}`
+  const file = path.join(uploadDir, storageKey)
+  await mkdir(path.dirname(file), { recursive: true })
+  await writeFile(file, input.bytes, { flag: 'wx', mode: 0o644 })
+  try {
+    await db
+      .insertInto('files')
+      .values({
+        id: randomUUID(),
+        user_id: input.userId,
+        kind: 'avatar',
+        storage_key: storageKey,
+        mime_type: type,
+        size_bytes: input.bytes.length,
+        created_at: now.toISOString(),
+      })
+      .execute()
+    await recordRateEvent(db, rule, now)
+  } catch (error) {
+    await unlink(file).catch(() => undefined)
+    throw error
+  }
+  return { url: `${UPLOADS_URL_PREFIX}${storageKey}` }
+}
+
+/** Whether `url` is an avatar this user uploaded (the only avatars a profile may point at). */
+export async function isOwnAvatar(db: DB, userId: string, url: string): Promise<boolean> {
+  if (!url.startsWith(UPLOADS_URL_PREFIX)) return false
+  const row = await db
+    .selectFrom('files')
+    .select('id')
+    .where('storage_key', '=', url.slice(UPLOADS_URL_PREFIX.length))
+    .where('user_id', '=', userId)
+    .where('kind', '=', 'avatar')
+    .executeTakeFirst()
+  return row !== undefined
+}
+
+/** Removes stored files (after their rows are gone); a file already missing is not an error. */
+export async function removeStoredFiles(uploadDir: string, storageKeys: string[]): Promise<void> {
+  await Promise.all(
+    storageKeys.map((key) =>
+      unlink(path.join(uploadDir, key)).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error
+      }),
+    ),
+  )
+}

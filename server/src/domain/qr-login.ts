@@ -1,0 +1,237 @@
+import { randomUUID } from 'node:crypto'
+import type { z } from 'zod/mini'
+import type { Session } from '@contract/sso/auth'
+import { QR_LOGIN_PREFIX, type QrStatusSchema } from '@contract/main/qr-login'
+import type { DB } from '../db'
+import type { QrLoginsTable } from '../db/schema'
+import { badRequest, forbidden, notFound, tooManyRequests } from '../http/errors'
+import { rateLimitWait, recordRateEvent, type RateRule } from './identity/rate-limit'
+import { hashSecret, randomToken, sameHash } from './identity/secrets'
+import { createSession } from './identity/sessions'
+import { describeWait, HOUR, isoAfter, MINUTE, SECOND } from './identity/time'
+
+type QrStatus = z.infer<typeof QrStatusSchema>
+
+/** Short enough that a photographed QR code is useless soon after; the desktop shows a refresh. */
+export const QR_TTL_MS = 2 * MINUTE
+/**
+ * How long after the phone confirmed the desktop may still collect its session. The desktop polls
+ * every second, so a desktop that has not collected it by then has gone away.
+ */
+export const QR_DELIVERY_GRACE_MS = 60 * SECOND
+/** Requests a client address may create per hour: a login page refreshes one every 2 minutes. */
+export const QR_CREATE_PER_HOUR = 60
+
+export const QR_INVALID = '二维码已失效，请在电脑上刷新'
+export const QR_UNKNOWN = '二维码不存在，请在电脑上刷新'
+export const QR_WRONG_SECRET = '无权查询该登录请求'
+export const QR_OTHER_SCANNER = '请使用扫码的账号确认登录'
+
+export interface CreatedQrLogin {
+  id: string
+  pollSecret: string
+  content: string
+  expiresAt: string
+}
+
+/**
+ * A new login request for a desktop browser. The poll secret stays with that browser (stored only
+ * hashed): the QR content, which anyone nearby may photograph, is the id alone and cannot collect
+ * the session.
+ */
+export async function createQrLogin(
+  db: DB,
+  input: { userAgent: string | undefined; ip: string },
+  now: Date,
+): Promise<CreatedQrLogin> {
+  const rule: RateRule = {
+    bucket: `qr-ip:${hashSecret(input.ip)}`,
+    limit: QR_CREATE_PER_HOUR,
+    windowMs: HOUR,
+  }
+  const wait = await rateLimitWait(db, rule, now)
+  if (wait > 0) throw tooManyRequests(`操作过于频繁，请 ${describeWait(wait)}后再刷新二维码`)
+  await recordRateEvent(db, rule, now)
+
+  // Housekeeping: requests long past their expiry are of no use to anyone.
+  await db.deleteFrom('qr_logins').where('expires_at', '<', isoAfter(now, -HOUR)).execute()
+
+  const id = randomUUID()
+  const pollSecret = randomToken()
+  const expiresAt = isoAfter(now, QR_TTL_MS)
+  await db
+    .insertInto('qr_logins')
+    .values({
+      id,
+      poll_secret_hash: hashSecret(pollSecret),
+      status: 'pending',
+      user_id: null,
+      browser: describeBrowser(input.userAgent),
+      ip_masked: maskIp(input.ip),
+      created_at: now.toISOString(),
+      expires_at: expiresAt,
+      scanned_at: null,
+      answered_at: null,
+      session_delivered_at: null,
+    })
+    .execute()
+  return { id, pollSecret, content: `${QR_LOGIN_PREFIX}${id}`, expiresAt }
+}
+
+/** The status the request has now: pending and scanned requests expire with the QR code. */
+function currentStatus(row: QrLoginsTable, now: Date): QrStatus {
+  if (
+    (row.status === 'pending' || row.status === 'scanned') &&
+    row.expires_at <= now.toISOString()
+  ) {
+    return 'expired'
+  }
+  return row.status as QrStatus
+}
+
+async function findRequest(db: DB, id: string): Promise<QrLoginsTable> {
+  const row = await db.selectFrom('qr_logins').selectAll().where('id', '=', id).executeTakeFirst()
+  if (!row) throw notFound(QR_UNKNOWN)
+  return row
+}
+
+/**
+ * The desktop's poll. After the phone confirmed, the first poll gets a new session for the
+ * confirming person and every later one only the status: the session is made at delivery, so no
+ * usable token is ever stored, and a conditional update makes sure it is handed out once.
+ */
+export async function pollQrLogin(
+  db: DB,
+  input: { id: string; pollSecret: string },
+  now: Date,
+): Promise<{ status: QrStatus; session?: Session }> {
+  const row = await findRequest(db, input.id)
+  if (!sameHash(hashSecret(input.pollSecret), row.poll_secret_hash)) {
+    throw forbidden(QR_WRONG_SECRET)
+  }
+  const status = currentStatus(row, now)
+  if (status !== 'confirmed' || row.session_delivered_at !== null || row.user_id === null) {
+    return { status }
+  }
+  if (
+    row.answered_at &&
+    isoAfter(new Date(row.answered_at), QR_DELIVERY_GRACE_MS) <= now.toISOString()
+  ) {
+    return { status: 'expired' }
+  }
+  const userId = row.user_id
+  return db.transaction().execute(async (trx) => {
+    const claimed = await trx
+      .updateTable('qr_logins')
+      .set({ session_delivered_at: now.toISOString() })
+      .where('id', '=', row.id)
+      .where('session_delivered_at', 'is', null)
+      .executeTakeFirst()
+    if (Number(claimed.numUpdatedRows) === 0) return { status }
+    return { status, session: await createSession(trx, userId, now) }
+  })
+}
+
+export interface QrRequester {
+  id: string
+  browser: string
+  ipMasked: string
+  createdAt: string
+  expiresAt: string
+}
+
+/**
+ * The phone scanned the code: the request becomes the scanner's, and the phone is told who asks.
+ * Scanning again with the same account answers the same (the app may be reopened); any other state,
+ * or another account's scan, means the code is spent.
+ */
+export async function scanQrLogin(
+  db: DB,
+  input: { id: string; userId: string },
+  now: Date,
+): Promise<QrRequester> {
+  const row = await findRequest(db, input.id)
+  const status = currentStatus(row, now)
+  const requester = {
+    id: row.id,
+    browser: row.browser,
+    ipMasked: row.ip_masked,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+  }
+  if (status === 'scanned' && row.user_id === input.userId) return requester
+  if (status !== 'pending') throw badRequest(QR_INVALID)
+  const scanned = await db
+    .updateTable('qr_logins')
+    .set({ status: 'scanned', user_id: input.userId, scanned_at: now.toISOString() })
+    .where('id', '=', row.id)
+    .where('status', '=', 'pending')
+    .executeTakeFirst()
+  if (Number(scanned.numUpdatedRows) === 0) throw badRequest(QR_INVALID)
+  return requester
+}
+
+/** The scanner confirms (the desktop gets a session at its next poll) or refuses. */
+export async function answerQrLogin(
+  db: DB,
+  input: { id: string; userId: string; approve: boolean },
+  now: Date,
+): Promise<void> {
+  const row = await findRequest(db, input.id)
+  const status = currentStatus(row, now)
+  if (status === 'scanned' && row.user_id !== input.userId) throw forbidden(QR_OTHER_SCANNER)
+  if (status !== 'scanned') throw badRequest(QR_INVALID)
+  const answered = await db
+    .updateTable('qr_logins')
+    .set({ status: input.approve ? 'confirmed' : 'refused', answered_at: now.toISOString() })
+    .where('id', '=', row.id)
+    .where('status', '=', 'scanned')
+    .where('user_id', '=', input.userId)
+    .where('expires_at', '>', now.toISOString())
+    .executeTakeFirst()
+  if (Number(answered.numUpdatedRows) === 0) throw badRequest(QR_INVALID)
+}
+
+/**
+ * "Chrome 120 · Windows": enough for a person to recognise their own computer, without storing
+ * the whole User-Agent (a fingerprinting aid).
+ */
+export function describeBrowser(userAgent: string | undefined): string {
+  const ua = userAgent ?? ''
+  const browsers: [string, RegExp][] = [
+    ['微信', /MicroMessenger\/(\d+)/],
+    ['Edge', /Edg(?:e|A|iOS)?\/(\d+)/],
+    ['Opera', /OPR\/(\d+)/],
+    ['Firefox', /(?:Firefox|FxiOS)\/(\d+)/],
+    ['Chrome', /(?:Chrome|CriOS)\/(\d+)/],
+    ['Safari', /Version\/(\d+)[\d.]* (?:Mobile\/\S+ )?Safari\//],
+  ]
+  const systems: [string, RegExp][] = [
+    ['Windows', /Windows/],
+    ['Android', /Android/],
+    ['iOS', /iPhone|iPad|iPod/],
+    ['macOS', /Mac OS X|Macintosh/],
+    ['ChromeOS', /CrOS/],
+    ['Linux', /Linux/],
+  ]
+  const browser = browsers
+    .map(([name, pattern]) => {
+      const match = pattern.exec(ua)
+      return match ? `${name} ${match[1]}` : undefined
+    })
+    .find(Boolean)
+  const system = systems.find(([, pattern]) => pattern.test(ua))?.[0]
+  if (!browser && !system) return '未知浏览器'
+  return [browser ?? '未知浏览器', system].filter(Boolean).join(' · ')
+}
+
+/** 203.0.113.* / 2001:db8:85a3:8d3:* : the network, not the machine. */
+export function maskIp(ip: string): string {
+  const v4 = /^(?:::ffff:)?(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.\d{1,3}$/i.exec(ip)
+  if (v4) return `${v4[1]}.${v4[2]}.${v4[3]}.*`
+  if (ip.includes(':')) {
+    const groups = ip.split(':').filter((group) => group !== '')
+    return `${groups.slice(0, 4).join(':')}:*`
+  }
+  return '*'
+}

@@ -1,0 +1,93 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import {
+  addTrack,
+  bindIdCard,
+  bindPhone,
+  deleteAccount,
+  getIdCardByPhone,
+  getNoticeSettings,
+  listBoundCards,
+  saveNoticeSettings,
+} from '@contract/main/account'
+import { createFieldCipher } from '../../crypto/field-cipher'
+import { findSessionByAccessToken, findUserById, SESSION_EXPIRED } from '../../domain/identity'
+import * as account from '../../domain/profile/account'
+import * as idCards from '../../domain/profile/id-cards'
+import * as notices from '../../domain/profile/notice-settings'
+import * as tracks from '../../domain/profile/tracks'
+import { bearerToken, currentUser } from '../../http/auth'
+import { unauthorized } from '../../http/errors'
+import { route } from '../../http/route'
+
+/**
+ * Main service, account family, profile side: phone binding, ID card, notice settings, analytics
+ * events and account deletion. (Login, registration, codes, password and the profile read are the
+ * identity side's, in main/account.ts.)
+ */
+export default async function mainProfileRoutes(app: FastifyInstance): Promise<void> {
+  const cipher = createFieldCipher(app.config.idCardKey)
+  if (app.config.idCardKeyIsDevelopment) {
+    app.log.warn(
+      'ID_CARD_KEY is not set: ID card numbers are encrypted with the public development key. Set ID_CARD_KEY (openssl rand -base64 32) before storing real data.',
+    )
+  }
+
+  route(app, bindPhone, async (input, { request }) =>
+    account.bindPhone(app.db, currentUser(request).id, input, app.now()),
+  )
+
+  route(app, bindIdCard, async (input, { request }) =>
+    idCards.bindIdCard(app.db, cipher, currentUser(request).id, input, app.now()),
+  )
+
+  route(app, getIdCardByPhone, async ({ mobile }, { request }) => {
+    const user = await findUserById(app.db, currentUser(request).id)
+    if (!user) throw unauthorized(SESSION_EXPIRED)
+    return idCards.findBoundCardByPhone(app.db, cipher, user, mobile)
+  })
+
+  route(app, listBoundCards, async (_input, { request }) =>
+    idCards.listBoundCards(app.db, cipher, currentUser(request).id),
+  )
+
+  route(app, deleteAccount, async ({ code }, { request }) => {
+    const { id } = currentUser(request)
+    await account.deleteAccount(
+      app.db,
+      id,
+      { code },
+      { uploadDir: app.config.uploadDir },
+      app.now(),
+    )
+    request.log.info('account deleted')
+    return { ok: true as const }
+  })
+
+  route(app, getNoticeSettings, async (_input, { request }) =>
+    notices.getNoticeSettings(app.db, currentUser(request).id),
+  )
+
+  route(app, saveNoticeSettings, async (input, { request }) =>
+    notices.saveNoticeSettings(app.db, currentUser(request).id, input, app.now()),
+  )
+
+  route(app, addTrack, async ({ event, page }, { request }) => {
+    const userId = await optionalUserId(app, request)
+    await tracks.addTrack(app.db, { event, page, userId, ip: request.ip }, app.now())
+    return { ok: true as const }
+  })
+}
+
+/**
+ * The caller of an endpoint that works with or without a token. A stale token is not an error
+ * there: the event is recorded as anonymous rather than sending the person to the login page.
+ */
+async function optionalUserId(
+  app: FastifyInstance,
+  request: FastifyRequest,
+): Promise<string | undefined> {
+  const token = bearerToken(request)
+  if (!token) return undefined
+  const session = await findSessionByAccessToken(app.db, token, app.now())
+  return session?.user.id
+}

@@ -1,0 +1,104 @@
+import { mkdirSync } from 'node:fs'
+import multipart from '@fastify/multipart'
+import fastifyStatic from '@fastify/static'
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify'
+import { envelope, ErrorEnvelopeSchema } from '@contract/envelope'
+import { AVATAR_MAX_BYTES, UPLOAD_AVATAR_PATH, UploadedFileSchema } from '@contract/main/upload'
+import {
+  AVATAR_TOO_LARGE,
+  checkAvatarRate,
+  saveAvatar,
+  UPLOADS_URL_PREFIX,
+} from '../../domain/profile/avatars'
+import { authenticate, currentUser } from '../../http/auth'
+import { failure, ok } from '../../http/envelope'
+import { ApiError, badRequest } from '../../http/errors'
+
+export const UPLOAD_NOT_MULTIPART = '请以 multipart/form-data 格式上传，文件字段名为 file'
+export const UPLOAD_NO_FILE = '请选择要上传的图片'
+
+/**
+ * Uploads and the files they stored. An upload's input is a multipart body, not a zod object, so
+ * these routes cannot go through route(): they are declared here by hand, with the same envelope
+ * as response schema (checked on the way out), `authenticate` as preHandler, ApiError for refusals,
+ * and the handler returning ok(data). Multipart parsing is registered in this plugin only, so no
+ * other route accepts multipart bodies.
+ */
+export default async function mainUploadRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(multipart, {
+    // One file of at most 2 MB and no other fields: anything more is refused while streaming.
+    limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 0, parts: 1 },
+  })
+
+  app.route({
+    method: 'POST',
+    url: UPLOAD_AVATAR_PATH,
+    schema: {
+      summary: '上传头像（multipart 字段 file：JPG/PNG/WebP，不超过 2 MB），返回图片地址',
+      tags: ['main'],
+      consumes: ['multipart/form-data'],
+      security: [{ bearerAuth: [] }],
+      response: {
+        200: envelope(UploadedFileSchema),
+        '4xx': ErrorEnvelopeSchema,
+        '5xx': ErrorEnvelopeSchema,
+      },
+    },
+    preHandler: async (request: FastifyRequest) => authenticate(request),
+    handler: async (request) => {
+      const { id } = currentUser(request)
+      const now = app.now()
+      // Refused before reading: a rate-limited person does not stream 2 MB for nothing.
+      await checkAvatarRate(app.db, id, now)
+      const bytes = await readSingleFile(request)
+      return ok(await saveAvatar(app.db, app.config.uploadDir, { userId: id, bytes }, now))
+    },
+  })
+
+  // Stored files, read-only, in a child context so its error handler covers them alone.
+  mkdirSync(app.config.uploadDir, { recursive: true })
+  await app.register(async (files) => {
+    // send's own refusals (a `..` path is 403 Forbidden) say nothing useful; answer as for a
+    // missing file instead of letting them become a 500.
+    files.setErrorHandler((error: FastifyError, _request, reply) => {
+      const status = error.statusCode ?? 500
+      if (status >= 400 && status < 500) {
+        return reply.code(404).send(failure(404, '请求的资源不存在'))
+      }
+      throw error
+    })
+    // Names are random and never reused, so they may be cached for good; the CSP keeps a file
+    // opened directly from running anything, whatever its bytes.
+    await files.register(fastifyStatic, {
+      root: app.config.uploadDir,
+      prefix: UPLOADS_URL_PREFIX,
+      decorateReply: false,
+      index: false,
+      list: false,
+      cacheControl: false,
+      setHeaders(res) {
+        res.setHeader('cache-control', 'public, max-age=31536000, immutable')
+        res.setHeader('content-security-policy', "default-src 'none'; sandbox")
+      },
+    })
+  })
+}
+
+async function readSingleFile(request: FastifyRequest): Promise<Buffer> {
+  if (!request.isMultipart()) throw badRequest(UPLOAD_NOT_MULTIPART)
+  try {
+    const file = await request.file()
+    if (!file) throw badRequest(UPLOAD_NO_FILE)
+    if (file.fieldname !== 'file') throw badRequest(UPLOAD_NOT_MULTIPART)
+    return await file.toBuffer()
+  } catch (error) {
+    if (error instanceof ApiError) throw error
+    const code = (error as { code?: unknown }).code
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, AVATAR_TOO_LARGE)
+    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
+      throw badRequest('一次只能上传一张图片，且不要附带其他字段')
+    }
+    if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw badRequest(UPLOAD_NOT_MULTIPART)
+    throw error
+  }
+}

@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify'
+import { issueToken, register, resetPassword, sendSmsCode } from '@contract/sso/auth'
+import {
+  issueSmsCode,
+  loginWithPassword,
+  loginWithSmsCode,
+  refreshSession,
+  registerWithSmsCode,
+  resetPasswordWithSmsCode,
+} from '../../domain/identity'
+import { route } from '../../http/route'
+
+/** Sign-on service: codes, tokens (password, SMS code, refresh), registration, password reset. */
+export default async function ssoAuthRoutes(app: FastifyInstance): Promise<void> {
+  route(app, sendSmsCode, async ({ mobile, purpose }, { request }) =>
+    issueSmsCode(app.db, app.providers.sms, { mobile, purpose, ip: request.ip, now: app.now() }),
+  )
+
+  route(app, issueToken, async (input, { request }) => {
+    const now = app.now()
+    switch (input.grant_type) {
+      case 'password':
+        return loginWithPassword(app.db, {
+          mobile: input.username,
+          password: input.password,
+          now,
+          ip: request.ip,
+        })
+      case 'sms_code':
+        return loginWithSmsCode(app.db, { mobile: input.mobile, code: input.code, now })
+      case 'refresh_token':
+        return refreshSession(app.db, input.refresh_token, now)
+    }
+  })
+
+  route(app, register, async ({ mobile, code, password }) =>
+    registerWithSmsCode(app.db, { mobile, code, password, now: app.now() }),
+  )
+
+  route(app, resetPassword, async ({ mobile, code, password }) => {
+    await resetPasswordWithSmsCode(app.db, { mobile, code, password, now: app.now() })
+    return { ok: true as const }
+  })
+}

@@ -1,0 +1,234 @@
+import assert from 'node:assert/strict'
+import { before, test } from 'node:test'
+import type { DB } from '../../../src/db'
+import {
+  consumeCodeTicket,
+  consumeSmsCode,
+  issueSmsCode,
+  SMS_LIMITS,
+  validateSmsCode,
+} from '../../../src/domain/identity'
+import { freshIp, freshMobile, migratedDb, recordingSms, TestClock } from './support'
+
+let db: DB
+before(async () => {
+  db = await migratedDb()
+})
+
+const rejectsWith = (promise: Promise<unknown>, statusCode: number, message: string | RegExp) =>
+  assert.rejects(promise, (error: { statusCode?: number; userMessage?: string }) => {
+    assert.equal(error.statusCode, statusCode)
+    if (typeof message === 'string') assert.equal(error.userMessage, message)
+    else assert.match(error.userMessage ?? '', message)
+    return true
+  })
+
+test('a code is 6 digits, stored only as a hash, valid once', async () => {
+  const clock = new TestClock()
+  const sms = recordingSms()
+  const mobile = freshMobile()
+  const answer = await issueSmsCode(db, sms, {
+    mobile,
+    purpose: 'register',
+    ip: freshIp(),
+    now: clock.now(),
+  })
+  assert.deepEqual(answer, { cooldownSeconds: 60, expiresInSeconds: 300 })
+  const code = sms.last(mobile)
+  assert.match(code, /^\d{6}$/)
+  const rows = await db.selectFrom('sms_codes').selectAll().where('mobile', '=', mobile).execute()
+  assert.equal(rows.length, 1)
+  assert.ok(!JSON.stringify(rows).includes(code), 'the code is not stored in clear')
+
+  await consumeSmsCode(db, { mobile, purpose: 'register', code, now: clock.now() })
+  await rejectsWith(
+    consumeSmsCode(db, { mobile, purpose: 'register', code, now: clock.now() }),
+    400,
+    '验证码已失效，请重新获取',
+  )
+})
+
+test('a code is bound to its purpose and expires after 5 minutes', async () => {
+  const clock = new TestClock()
+  const sms = recordingSms()
+  const mobile = freshMobile()
+  await issueSmsCode(db, sms, { mobile, purpose: 'login', ip: freshIp(), now: clock.now() })
+  const code = sms.last(mobile)
+  await rejectsWith(
+    consumeSmsCode(db, { mobile, purpose: 'reset', code, now: clock.now() }),
+    400,
+    '请先获取验证码',
+  )
+  clock.advance(SMS_LIMITS.ttlMs)
+  await rejectsWith(
+    consumeSmsCode(db, { mobile, purpose: 'login', code, now: clock.now() }),
+    400,
+    '验证码已失效，请重新获取',
+  )
+})
+
+test('five wrong tries kill the code, even the right one afterwards', async () => {
+  const clock = new TestClock()
+  const sms = recordingSms()
+  const mobile = freshMobile()
+  await issueSmsCode(db, sms, { mobile, purpose: 'login', ip: freshIp(), now: clock.now() })
+  const code = sms.last(mobile)
+  const wrong = code === '000000' ? '111111' : '000000'
+  for (let left = 4; left >= 1; left -= 1) {
+    await rejectsWith(
+      consumeSmsCode(db, { mobile, purpose: 'login', code: wrong, now: clock.now() }),
+      400,
+      `验证码错误，还可尝试 ${left} 次`,
+    )
+  }
+  await rejectsWith(
+    consumeSmsCode(db, { mobile, purpose: 'login', code: wrong, now: clock.now() }),
+    400,
+    '验证码错误次数过多，请重新获取',
+  )
+  await rejectsWith(
+    consumeSmsCode(db, { mobile, purpose: 'login', code, now: clock.now() }),
+    400,
+    '验证码错误次数过多，请重新获取',
+  )
+})
+
+test('only the latest code of a phone counts', async () => {
+  const clock = new TestClock()
+  const sms = recordingSms()
+  const mobile = freshMobile()
+  await issueSmsCode(db, sms, { mobile, purpose: 'login', ip: freshIp(), now: clock.now() })
+  const first = sms.last(mobile)
+  clock.advance(SMS_LIMITS.cooldownMs)
+  await issueSmsCode(db, sms, { mobile, purpose: 'login', ip: freshIp(), now: clock.now() })
+  const second = sms.last(mobile)
+  if (first !== second) {
+    await assert.rejects(
+      consumeSmsCode(db, { mobile, purpose: 'login', code: first, now: clock.now() }),
+    )
+  }
+  await consumeSmsCode(db, { mobile, purpose: 'login', code: second, now: clock.now() })
+})
+
+test('one send per phone per 60 s, answered 429 with the wait', async () => {
+  const clock = new TestClock()
+  const sms = recordingSms()
+  const mobile = freshMobile()
+  await issueSmsCode(db, sms, { mobile, purpose: 'login', ip: freshIp(), now: clock.now() })
+  clock.advance(15_000)
+  await rejectsWith(
+    issueSmsCode(db, sms, { mobile, purpose: 'register', ip: freshIp(), now: clock.now() }),
+    429,
+    '操作过于频繁，请 45 秒后再获取验证码',
+  )
+  clock.advance(45_000)
+  await issueSmsCode(db, sms, { mobile, purpose: 'register', ip: freshIp(), now: clock.now() })
+  assert.equal(sms.sent.length, 2)
+})
+
+test('ten sends per phone in 24 hours', async () => {
+  const clock = new TestClock()
+  const sms = recordingSms()
+  const mobile = freshMobile()
+  for (let i = 0; i < SMS_LIMITS.perPhonePerDay; i += 1) {
+    await issueSmsCode(db, sms, { mobile, purpose: 'login', ip: freshIp(), now: clock.now() })
+    clock.advance(10 * 60_000)
+  }
+  // Ten sends took 100 minutes; the first leaves the window 24 h after it was sent.
+  await rejectsWith(
+    issueSmsCode(db, sms, { mobile, purpose: 'login', ip: freshIp(), now: clock.now() }),
+    429,
+    '操作过于频繁，该手机号今日获取验证码次数已达上限，请 23 小时后再试',
+  )
+  clock.advance(24 * 3_600_000 - 100 * 60_000)
+  await issueSmsCode(db, sms, { mobile, purpose: 'login', ip: freshIp(), now: clock.now() })
+})
+
+test('twenty sends per client address per hour, whatever the phones', async () => {
+  const clock = new TestClock()
+  const sms = recordingSms()
+  const ip = freshIp()
+  for (let i = 0; i < SMS_LIMITS.perIpPerHour; i += 1) {
+    await issueSmsCode(db, sms, { mobile: freshMobile(), purpose: 'login', ip, now: clock.now() })
+    clock.advance(60_000)
+  }
+  await rejectsWith(
+    issueSmsCode(db, sms, { mobile: freshMobile(), purpose: 'login', ip, now: clock.now() }),
+    429,
+    '操作过于频繁，当前网络获取验证码次数过多，请 40 分钟后再试',
+  )
+  await issueSmsCode(db, sms, {
+    mobile: freshMobile(),
+    purpose: 'login',
+    ip: freshIp(),
+    now: clock.now(),
+  })
+  clock.advance(40 * 60_000)
+  await issueSmsCode(db, sms, { mobile: freshMobile(), purpose: 'login', ip, now: clock.now() })
+  const stored = await db.selectFrom('sms_codes').select('ip_hash').execute()
+  assert.ok(
+    stored.every((row) => !row.ip_hash.includes(ip)),
+    'addresses are stored hashed',
+  )
+})
+
+test('a failing provider leaves nothing counted against the phone', async () => {
+  const clock = new TestClock()
+  const mobile = freshMobile()
+  const failing = {
+    send: async () => {
+      throw new Error('gateway down')
+    },
+  }
+  await assert.rejects(
+    issueSmsCode(db, failing, { mobile, purpose: 'login', ip: freshIp(), now: clock.now() }),
+  )
+  const sms = recordingSms()
+  await issueSmsCode(db, sms, { mobile, purpose: 'login', ip: freshIp(), now: clock.now() })
+  assert.equal(sms.sent.length, 1)
+})
+
+test('validateSmsCode hands out a single-use ticket for the same phone and purpose', async () => {
+  const clock = new TestClock()
+  const sms = recordingSms()
+  const mobile = freshMobile()
+  await issueSmsCode(db, sms, { mobile, purpose: 'bind', ip: freshIp(), now: clock.now() })
+  const { ticket, expiresInSeconds } = await validateSmsCode(db, {
+    mobile,
+    purpose: 'bind',
+    code: sms.last(mobile),
+    now: clock.now(),
+  })
+  assert.equal(expiresInSeconds, 600)
+  assert.match(ticket, /^[A-Za-z0-9_-]{43}$/)
+  await rejectsWith(
+    consumeCodeTicket(db, { ticket, mobile, purpose: 'reset', now: clock.now() }),
+    400,
+    '验证已过期，请重新获取验证码',
+  )
+  await consumeCodeTicket(db, { ticket, mobile, purpose: 'bind', now: clock.now() })
+  await rejectsWith(
+    consumeCodeTicket(db, { ticket, mobile, purpose: 'bind', now: clock.now() }),
+    400,
+    '验证已过期，请重新获取验证码',
+  )
+})
+
+test('a ticket expires after 10 minutes', async () => {
+  const clock = new TestClock()
+  const sms = recordingSms()
+  const mobile = freshMobile()
+  await issueSmsCode(db, sms, { mobile, purpose: 'bind', ip: freshIp(), now: clock.now() })
+  const { ticket } = await validateSmsCode(db, {
+    mobile,
+    purpose: 'bind',
+    code: sms.last(mobile),
+    now: clock.now(),
+  })
+  clock.advance(10 * 60_000)
+  await rejectsWith(
+    consumeCodeTicket(db, { ticket, mobile, purpose: 'bind', now: clock.now() }),
+    400,
+    '验证已过期，请重新获取验证码',
+  )
+})
