@@ -13,7 +13,18 @@ export interface SyncStorageApi {
  * then hydrate while they are created, so the launch checks read the stored policy version and the
  * http layer reads the token without waiting for a hydration promise.
  */
-export function createTaroStorage(api: SyncStorageApi = Taro): StateStorage<void> {
+/**
+ * Each call written as `Taro.x(...)`: the H5 build turns those member calls into imports of the web
+ * implementation, while its default `Taro` object has no storage APIs, so passing `Taro` itself
+ * made every write throw (and be swallowed below) and nothing persisted across a reload.
+ */
+const taroStorageApi: SyncStorageApi = {
+  getStorageSync: (key) => Taro.getStorageSync(key),
+  setStorageSync: (key, data) => Taro.setStorageSync(key, data),
+  removeStorageSync: (key) => Taro.removeStorageSync(key),
+}
+
+export function createTaroStorage(api: SyncStorageApi = taroStorageApi): StateStorage<void> {
   return {
     getItem: (name) => {
       try {

@@ -10,7 +10,7 @@ import { useSessionStore } from './session-store'
 export function resetStores(): void {
   useSessionStore.setState({ token: null })
   useSessionStore.persist.clearStorage()
-  useAppStore.setState({ forcedLogin: false, hasLogin: false, userName: '' })
+  useAppStore.setState({ forcedLogin: false, hasLogin: false, userName: '', profile: null })
   useAppStore.persist.clearStorage()
   usePolicyStore.setState({ acceptedVersion: null })
   usePolicyStore.persist.clearStorage()

@@ -1,3 +1,5 @@
+import type { Role } from '@contract/sso/auth'
+
 /** The Mine page's menu, grouped as a Chinese medical app shows it. Every path is a spec route. */
 export interface MineEntry {
   key: string
@@ -5,7 +7,11 @@ export interface MineEntry {
   path: string
   /** Entries that only make sense once signed in go to login first. */
   needsLogin: boolean
+  /** Shown only to this role (the role-right tree decides when it is loaded). */
+  role?: Role
 }
+
+export const EXPERT_ENTRY_KEY = 'expert'
 
 export const MINE_GROUPS: readonly (readonly MineEntry[])[] = [
   [
@@ -33,12 +39,25 @@ export const MINE_GROUPS: readonly (readonly MineEntry[])[] = [
   ],
   [
     {
-      key: 'expert',
+      key: 'patientQuestions',
+      text: '患者咨询',
+      path: '/pages/docQuestList/docQuestList',
+      needsLogin: true,
+      role: 'expert',
+    },
+    {
+      key: 'wallet',
+      text: '我的钱包',
+      path: '/pages/myWallet/myWallet',
+      needsLogin: true,
+      role: 'expert',
+    },
+    {
+      key: EXPERT_ENTRY_KEY,
       text: '专家认证',
       path: '/pages/expertPerfect/expertPerfect',
       needsLogin: true,
     },
-    { key: 'wallet', text: '我的钱包', path: '/pages/myWallet/myWallet', needsLogin: true },
   ],
   [
     { key: 'feedback', text: '意见反馈', path: '/pages/feedback/feedback', needsLogin: false },
@@ -46,3 +65,24 @@ export const MINE_GROUPS: readonly (readonly MineEntry[])[] = [
     { key: 'about', text: '关于我们', path: '/pages/about/about', needsLogin: false },
   ],
 ]
+
+/**
+ * The groups one person sees. A role-only entry shows when the role-right tree lists its page, or,
+ * before the tree has loaded (or when signed out), when the person's role matches.
+ */
+export function visibleGroups(role: Role, allowedPaths: ReadonlySet<string> | null): MineEntry[][] {
+  return MINE_GROUPS.map((group) =>
+    group.filter((entry) => {
+      if (!entry.role) return true
+      if (allowedPaths) return allowedPaths.has(entry.path.replace(/^\//, ''))
+      return entry.role === role
+    }),
+  ).filter((group) => group.length > 0)
+}
+
+/** What 专家认证 says: a patient is invited to apply, an expert sees the state. */
+export function expertEntryText(role: Role): { text: string; extra: string } {
+  return role === 'expert'
+    ? { text: '专家认证', extra: '已认证' }
+    : { text: '申请成为专家', extra: '' }
+}

@@ -1,5 +1,7 @@
-import { UnderConstruction } from '../../components/under-construction'
+import { AboutView } from '../../features/settings/components/about-view'
+import { useAppVersion } from '../../features/settings/hooks/use-about'
 
-export default function AboutAboutPage() {
-  return <UnderConstruction />
+export default function AboutPage() {
+  const version = useAppVersion()
+  return <AboutView version={version} />
 }

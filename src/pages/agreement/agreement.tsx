@@ -1,5 +1,14 @@
-import { UnderConstruction } from '../../components/under-construction'
+import { AgreementDocument } from '../../features/auth/components/agreement-document'
+import { useAgreement } from '../../features/auth/hooks/use-agreement'
+import { formatUpdatedAt, splitParagraphs } from '../../features/launch/privacy-consent'
 
-export default function AgreementAgreementPage() {
-  return <UnderConstruction />
+export default function UserAgreementPage() {
+  const view = useAgreement('user')
+  return (
+    <AgreementDocument
+      view={view}
+      splitParagraphs={splitParagraphs}
+      formatUpdatedAt={formatUpdatedAt}
+    />
+  )
 }

@@ -1,5 +1,6 @@
-import { UnderConstruction } from '../../components/under-construction'
+import { DeleteAccountView } from '../../features/auth/components/delete-account-view'
+import { useDeleteAccount } from '../../features/auth/hooks/use-delete-account'
 
-export default function DelAccountDelAccountPage() {
-  return <UnderConstruction />
+export default function DeleteAccountPage() {
+  return <DeleteAccountView view={useDeleteAccount()} />
 }

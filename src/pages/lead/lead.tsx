@@ -1,5 +1,5 @@
-import { UnderConstruction } from '../../components/under-construction'
+import { LeadView } from '../../features/settings/components/lead-view'
 
-export default function LeadLeadPage() {
-  return <UnderConstruction />
+export default function LeadPage() {
+  return <LeadView />
 }

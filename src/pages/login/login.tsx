@@ -1,5 +1,13 @@
-import { UnderConstruction } from '../../components/under-construction'
+import { useRouter } from '@tarojs/taro'
+import { useState } from 'react'
+import { LoginView } from '../../features/auth/components/login-view'
+import { isDesktopScreen } from '../../features/auth/desktop'
+import { useLogin } from '../../features/auth/hooks/use-login'
 
-export default function LoginLoginPage() {
-  return <UnderConstruction />
+export default function LoginPage() {
+  const { params } = useRouter()
+  // Decided once: the tabs should not jump when the window is resized.
+  const [desktop] = useState(isDesktopScreen)
+  const view = useLogin(params, { thirdParty: true, qr: desktop })
+  return <LoginView view={view} />
 }

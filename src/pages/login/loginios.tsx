@@ -1,5 +1,10 @@
-import { UnderConstruction } from '../../components/under-construction'
+import { useRouter } from '@tarojs/taro'
+import { LoginView } from '../../features/auth/components/login-view'
+import { useLogin } from '../../features/auth/hooks/use-login'
 
-export default function LoginLoginiosPage() {
-  return <UnderConstruction />
+/** The iOS variant: the same login, without any third-party sign-in. */
+export default function LoginIosPage() {
+  const { params } = useRouter()
+  const view = useLogin(params, { thirdParty: false, qr: false })
+  return <LoginView view={view} />
 }

@@ -1,5 +1,24 @@
-import { UnderConstruction } from '../../components/under-construction'
+import { useRouter } from '@tarojs/taro'
+import {
+  ChangePasswordForm,
+  ForgotPasswordForm,
+} from '../../features/auth/components/password-view'
+import {
+  passwordModeOf,
+  useChangePassword,
+  useForgotPassword,
+} from '../../features/auth/hooks/use-password'
 
-export default function PwdPwdPage() {
-  return <UnderConstruction />
+function ChangePassword() {
+  return <ChangePasswordForm view={useChangePassword()} />
+}
+
+function ForgotPassword() {
+  return <ForgotPasswordForm view={useForgotPassword()} />
+}
+
+/** 修改密码, or with `?mode=forgot` 找回密码 (a code to the phone and a new password). */
+export default function PasswordPage() {
+  const { params } = useRouter()
+  return passwordModeOf(params) === 'forgot' ? <ForgotPassword /> : <ChangePassword />
 }

@@ -1,5 +1,7 @@
-import { UnderConstruction } from '../../components/under-construction'
+import { ScanView } from '../../features/scan/components/scan-view'
+import { useScanner } from '../../features/scan/hooks/use-scanner'
 
-export default function ScanPageScanPagePage() {
-  return <UnderConstruction />
+export default function ScanPage() {
+  const scanner = useScanner()
+  return <ScanView scanner={scanner} />
 }

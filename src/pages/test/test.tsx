@@ -1,5 +1,7 @@
-import { UnderConstruction } from '../../components/under-construction'
+import { DiagnosticsView } from '../../features/diagnostics/components/diagnostics-view'
+import { useDiagnostics } from '../../features/diagnostics/hooks/use-diagnostics'
 
-export default function TestTestPage() {
-  return <UnderConstruction />
+export default function DiagnosticsPage() {
+  const model = useDiagnostics()
+  return <DiagnosticsView model={model} />
 }

@@ -1,5 +1,7 @@
-import { UnderConstruction } from '../../components/under-construction'
+import { SetupView } from '../../features/settings/components/setup-view'
+import { useSetup } from '../../features/settings/hooks/use-setup'
 
 export default function UserSetupPage() {
-  return <UnderConstruction />
+  const model = useSetup()
+  return <SetupView model={model} />
 }

@@ -1,8 +1,7 @@
 import { MineView } from '../../features/mine/components/mine-view'
-import { useAppStore } from '../../stores/app-store'
+import { useMine } from '../../features/mine/hooks/use-mine'
 
 export default function MinePage() {
-  const hasLogin = useAppStore((state) => state.hasLogin)
-  const userName = useAppStore((state) => state.userName)
-  return <MineView loggedIn={hasLogin} userName={userName} />
+  const model = useMine()
+  return <MineView {...model} />
 }

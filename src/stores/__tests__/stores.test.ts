@@ -53,12 +53,12 @@ describe('persistence over Taro storage', () => {
     })
   })
 
-  it('persists only hasLogin and userName of the app state (allow-list)', () => {
+  it('persists only hasLogin, userName and profile of the app state (allow-list)', () => {
     useAppStore.getState().login('张三')
     expect(useAppStore.getState()).toMatchObject({ hasLogin: true, userName: '张三' })
     expect(stored(APP_STORAGE_KEY)).toEqual({
-      state: { hasLogin: true, userName: '张三' },
-      version: 1,
+      state: { hasLogin: true, userName: '张三', profile: null },
+      version: 2,
     })
     useAppStore.getState().logout()
     expect(useAppStore.getState()).toMatchObject({ hasLogin: false, userName: '' })

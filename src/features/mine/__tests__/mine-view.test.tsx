@@ -1,8 +1,32 @@
-import { fireEvent, render, screen } from '@testing-library/react'
+import { act, fireEvent, render, screen } from '@testing-library/react'
 import Taro from '@tarojs/taro'
+import type { UserProfile } from '@contract/sso/auth'
+import { getRoleRights, refreshProfile } from '@/services/profile'
+import { useAppStore } from '@/stores/app-store'
+import { resetStores } from '@/stores/reset-stores'
 import { findRoute } from '../../../routes'
 import { MineView } from '../components/mine-view'
 import { MINE_GROUPS } from '../entries'
+import { useMine } from '../hooks/use-mine'
+
+jest.mock('@/services/profile', () => ({
+  ...jest.requireActual<typeof import('@/services/profile')>('@/services/profile'),
+  getRoleRights: jest.fn(),
+  refreshProfile: jest.fn(),
+}))
+
+const PATIENT: UserProfile = {
+  id: 'u1',
+  mobileMasked: '138****0001',
+  nickname: '张三',
+  avatarUrl: null,
+  role: 'patient',
+  realNameVerified: false,
+  hasPassword: true,
+  wechatBound: false,
+  createdAt: '2026-01-01T00:00:00.000Z',
+}
+const EXPERT: UserProfile = { ...PATIENT, id: 'u2', nickname: '李医生', role: 'expert' }
 
 describe('MineView', () => {
   let navigateTo: jest.SpyInstance
@@ -30,11 +54,78 @@ describe('MineView', () => {
     expect(navigateTo).toHaveBeenLastCalledWith({ url: '/pages/about/about' })
   })
 
-  it('greets a signed-in user by name and opens entries directly', () => {
-    render(<MineView loggedIn userName="张三" />)
+  it('a patient sees name, masked phone and 申请成为专家, but no expert entries', () => {
+    render(<MineView loggedIn userName="张三" profile={PATIENT} role="patient" />)
     expect(screen.getByText('张三')).toBeTruthy()
+    expect(screen.getByText('手机号 138****0001')).toBeTruthy()
     expect(screen.queryByText('登录 / 注册')).toBeNull()
+    expect(screen.getByText('申请成为专家')).toBeTruthy()
+    expect(screen.queryByText('患者咨询')).toBeNull()
+    expect(screen.queryByText('我的钱包')).toBeNull()
+    fireEvent.click(screen.getByText('张三'))
+    expect(navigateTo).toHaveBeenLastCalledWith({ url: '/pages/userInfo/userInfo' })
+  })
+
+  it('an expert sees 患者咨询, 我的钱包 and the certification state', () => {
+    render(<MineView loggedIn userName="李医生" profile={EXPERT} role="expert" />)
+    expect(screen.getByText('专家')).toBeTruthy()
+    expect(screen.getByText('已认证')).toBeTruthy()
+    fireEvent.click(screen.getByText('患者咨询'))
+    expect(navigateTo).toHaveBeenLastCalledWith({ url: '/pages/docQuestList/docQuestList' })
     fireEvent.click(screen.getByText('我的钱包'))
     expect(navigateTo).toHaveBeenLastCalledWith({ url: '/pages/myWallet/myWallet' })
+  })
+
+  it('the role-right tree decides which role entries show', () => {
+    render(
+      <MineView
+        loggedIn
+        userName="李医生"
+        profile={EXPERT}
+        role="expert"
+        allowedPaths={new Set(['pages/myWallet/myWallet'])}
+      />,
+    )
+    expect(screen.getByText('我的钱包')).toBeTruthy()
+    expect(screen.queryByText('患者咨询')).toBeNull()
+  })
+})
+
+describe('useMine', () => {
+  function Page() {
+    return <MineView {...useMine()} />
+  }
+
+  beforeEach(() => {
+    resetStores()
+  })
+
+  it('takes the role from the server when signed in', async () => {
+    useAppStore.getState().setProfile(PATIENT)
+    jest.mocked(refreshProfile).mockResolvedValue(PATIENT)
+    jest.mocked(getRoleRights).mockResolvedValue({
+      role: 'expert',
+      tree: [
+        {
+          key: 'doctorConsult',
+          title: '患者咨询',
+          children: [{ key: 'd', title: '患者咨询', path: 'pages/docQuestList/docQuestList' }],
+        },
+      ],
+    })
+    render(<Page />)
+    expect(screen.getByText('申请成为专家')).toBeTruthy()
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 0))
+    })
+    expect(refreshProfile).toHaveBeenCalled()
+    expect(screen.getByText('患者咨询')).toBeTruthy()
+    expect(screen.queryByText('我的钱包')).toBeNull()
+  })
+
+  it('signed out: no calls, patient entries', () => {
+    render(<Page />)
+    expect(screen.getByText('登录 / 注册')).toBeTruthy()
+    expect(getRoleRights).not.toHaveBeenCalled()
   })
 })

@@ -1,16 +1,25 @@
-import { View, Text } from '@tarojs/components'
+import { Image, Text, View } from '@tarojs/components'
 import Taro from '@tarojs/taro'
 import { Cell } from '@nutui/nutui-react-taro'
 import { ArrowRight } from '@nutui/icons-react-taro'
-import { MINE_GROUPS, type MineEntry } from '../entries'
+import type { Role, UserProfile } from '@contract/sso/auth'
+import { fileUrl } from '@/services/profile'
+import { EXPERT_ENTRY_KEY, expertEntryText, visibleGroups, type MineEntry } from '../entries'
 import './mine-view.scss'
 
 export interface MineViewProps {
   loggedIn: boolean
   userName: string
+  /** The signed-in person; null while signed out or before the first profile arrives. */
+  profile?: UserProfile | null
+  /** Default patient. */
+  role?: Role
+  /** Pages the role-right tree allows; null (default) decides by role. */
+  allowedPaths?: ReadonlySet<string> | null
 }
 
 const LOGIN_PATH = '/pages/login/login'
+const USER_INFO_PATH = '/pages/userInfo/userInfo'
 
 function open(entry: MineEntry, loggedIn: boolean) {
   const url =
@@ -20,32 +29,72 @@ function open(entry: MineEntry, loggedIn: boolean) {
   void Taro.navigateTo({ url })
 }
 
-export function MineView({ loggedIn, userName }: MineViewProps) {
+function EntryExtra({ text }: { text: string }) {
+  return (
+    <View className="mine__extra">
+      {text !== '' && <Text className="mine__extra-text">{text}</Text>}
+      <ArrowRight size={12} color="#c8c9cc" />
+    </View>
+  )
+}
+
+export function MineView({
+  loggedIn,
+  userName,
+  profile = null,
+  role = 'patient',
+  allowedPaths = null,
+}: MineViewProps) {
+  const expert = expertEntryText(role)
+  const name = loggedIn ? userName || '用户' : '登录 / 注册'
   return (
     <View className="mine">
       <View
         className="mine__header"
-        onClick={loggedIn ? undefined : () => Taro.navigateTo({ url: LOGIN_PATH })}
+        onClick={() => void Taro.navigateTo({ url: loggedIn ? USER_INFO_PATH : LOGIN_PATH })}
       >
-        <View className="mine__avatar">{loggedIn && userName ? userName.slice(0, 1) : '医'}</View>
+        <View className="mine__avatar">
+          {loggedIn && profile?.avatarUrl ? (
+            <Image
+              className="mine__avatar-image"
+              src={fileUrl(profile.avatarUrl)}
+              mode="aspectFill"
+            />
+          ) : (
+            <Text>{loggedIn && userName ? userName.slice(0, 1) : '医'}</Text>
+          )}
+        </View>
         <View className="mine__who">
-          <Text className="mine__name">{loggedIn ? userName || '用户' : '登录 / 注册'}</Text>
+          <View className="mine__name-row">
+            <Text className="mine__name">{name}</Text>
+            {loggedIn && role === 'expert' && <Text className="mine__badge">专家</Text>}
+          </View>
           <Text className="mine__hint">
-            {loggedIn ? '查看和管理您的影像、报告与咨询' : '登录后查看您在各医院的影像和报告'}
+            {loggedIn
+              ? profile?.mobileMasked
+                ? `手机号 ${profile.mobileMasked}`
+                : '查看和管理您的影像、报告与咨询'
+              : '登录后查看您在各医院的影像和报告'}
           </Text>
         </View>
+        <View className="mine__header-arrow">
+          <ArrowRight size={14} color="rgba(255,255,255,0.8)" />
+        </View>
       </View>
-      {MINE_GROUPS.map((group, index) => (
+      {visibleGroups(role, allowedPaths).map((group, index) => (
         <Cell.Group key={index} className="mine__group">
-          {group.map((entry) => (
-            <Cell
-              key={entry.key}
-              title={entry.text}
-              extra={<ArrowRight size={12} color="#c8c9cc" />}
-              clickable
-              onClick={() => open(entry, loggedIn)}
-            />
-          ))}
+          {group.map((entry) => {
+            const isExpert = entry.key === EXPERT_ENTRY_KEY
+            return (
+              <Cell
+                key={entry.key}
+                title={isExpert ? expert.text : entry.text}
+                extra={<EntryExtra text={isExpert && loggedIn ? expert.extra : ''} />}
+                clickable
+                onClick={() => open(entry, loggedIn)}
+              />
+            )
+          })}
         </Cell.Group>
       ))}
     </View>

@@ -1,5 +1,5 @@
-import { UnderConstruction } from '../../../components/under-construction'
+import { AvatarCropperView } from '../../../features/profile/components/avatar-cropper-view'
 
-export default function UAvatarCropperUAvatarCropperPage() {
-  return <UnderConstruction />
+export default function AvatarCropperPage() {
+  return <AvatarCropperView />
 }

@@ -1,0 +1,49 @@
+import type { ReactNode } from 'react'
+import { Text, View } from '@tarojs/components'
+import Taro, { useRouter } from '@tarojs/taro'
+import { Button } from '@nutui/nutui-react-taro'
+import { useAppStore } from '../../stores/app-store'
+import './index.scss'
+
+const LOGIN_PAGE = '/pages/login/login'
+
+export interface SignInNeededProps {
+  /** Where to come back to after logging in (a spec path such as /pages/user/notice). */
+  redirect: string
+  /** Defaults to 请先登录. */
+  text?: string
+}
+
+/** What a page that acts on the account shows to someone not signed in. */
+export function SignInNeeded({ redirect, text = '请先登录' }: SignInNeededProps) {
+  const url = `${LOGIN_PAGE}?redirect=${encodeURIComponent(redirect)}`
+  return (
+    <View className="sign-in-needed">
+      <Text className="sign-in-needed__text">{text}</Text>
+      <Button
+        type="primary"
+        className="sign-in-needed__button"
+        onClick={() => void Taro.navigateTo({ url }).catch(() => undefined)}
+      >
+        去登录
+      </Button>
+    </View>
+  )
+}
+
+export interface RequireLoginProps {
+  children: ReactNode
+  text?: string
+}
+
+/**
+ * Renders an account page only for a signed-in person. Signed out, it asks them to log in (and come
+ * back) instead of calling the server only to be answered 401 and shown 请重新登录！.
+ */
+export function RequireLogin({ children, text }: RequireLoginProps) {
+  const hasLogin = useAppStore((state) => state.hasLogin)
+  // Outside a mounted page (tests, previews) Taro has no router yet.
+  const router = useRouter() as ReturnType<typeof useRouter> | null
+  if (hasLogin) return <>{children}</>
+  return <SignInNeeded redirect={(router?.path || '/').split('?')[0]} text={text} />
+}

@@ -1,0 +1,47 @@
+import { Text, View } from '@tarojs/components'
+import Taro from '@tarojs/taro'
+import { Checkbox } from '@nutui/nutui-react-taro'
+import { PAGES } from '../auth-navigation'
+import './auth-form.scss'
+
+export interface AgreementCheckProps {
+  checked: boolean
+  onChange: (checked: boolean) => void
+  error: string | null
+}
+
+function open(url: string) {
+  void Taro.navigateTo({ url }).catch(() => undefined)
+}
+
+/** 我已阅读并同意《用户协议》和《隐私政策》: the links open the texts, the rest ticks the box. */
+export function AgreementCheck({ checked, onChange, error }: AgreementCheckProps) {
+  return (
+    <View className="auth-agreement">
+      <View className="auth-agreement__line">
+        <Checkbox
+          className="auth-agreement__box"
+          checked={checked}
+          onChange={(value) => onChange(value)}
+        />
+        <Text className="auth-agreement__text" onClick={() => onChange(!checked)}>
+          我已阅读并同意
+        </Text>
+        <Text className="auth-agreement__link" onClick={() => open(PAGES.userAgreement)}>
+          《用户协议》
+        </Text>
+        <Text className="auth-agreement__text" onClick={() => onChange(!checked)}>
+          和
+        </Text>
+        <Text className="auth-agreement__link" onClick={() => open(PAGES.privacyPolicy)}>
+          《隐私政策》
+        </Text>
+      </View>
+      {error && (
+        <View className="auth-agreement__error" role="alert">
+          {error}
+        </View>
+      )}
+    </View>
+  )
+}

@@ -1,0 +1,74 @@
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { useDidShow } from '@tarojs/taro'
+import type { Role, UserProfile } from '@contract/sso/auth'
+import type { RightNode } from '@contract/sso/directory'
+import { getRoleRights, refreshProfile } from '@/services/profile'
+import { useAppStore } from '@/stores/app-store'
+
+export interface MineModel {
+  loggedIn: boolean
+  /** nickname, else masked phone (the store's display name). */
+  userName: string
+  profile: UserProfile | null
+  role: Role
+  /** Pages the role-right tree allows; null until it has loaded. */
+  allowedPaths: ReadonlySet<string> | null
+}
+
+const REFRESH_GAP_MS = 1000
+
+function pathsOf(nodes: readonly RightNode[], into = new Set<string>()): Set<string> {
+  for (const node of nodes) {
+    if (node.path) into.add(node.path.replace(/^\//, ''))
+    if (node.children) pathsOf(node.children, into)
+  }
+  return into
+}
+
+/**
+ * 我的: the stored profile at once, refreshed from the server each time the tab shows (a name
+ * changed elsewhere, an expert certified since), with the role-right tree deciding the entries.
+ */
+export function useMine(): MineModel {
+  const loggedIn = useAppStore((state) => state.hasLogin)
+  const userName = useAppStore((state) => state.userName)
+  const profile = useAppStore((state) => state.profile)
+  const [rights, setRights] = useState<{ role: Role; paths: Set<string> } | null>(null)
+
+  const lastRefresh = useRef(0)
+
+  const refresh = useCallback(() => {
+    if (!useAppStore.getState().hasLogin) {
+      setRights(null)
+      return
+    }
+    // The first show and the mount (or a sign-in) arrive together: one refresh is enough.
+    const now = Date.now()
+    if (now - lastRefresh.current < REFRESH_GAP_MS) return
+    lastRefresh.current = now
+    // Background refresh: no 请求中... over a tab the person is already looking at.
+    refreshProfile({ loading: false }).catch(() => undefined)
+    getRoleRights({ loading: false }).then(
+      (answer) => setRights({ role: answer.role, paths: pathsOf(answer.tree) }),
+      () => undefined,
+    )
+  }, [])
+
+  useDidShow(refresh)
+  const wasLoggedIn = useRef(loggedIn)
+  useEffect(() => {
+    // A sign-in or sign-out while the tab is open changes whose data to show.
+    if (wasLoggedIn.current !== loggedIn) lastRefresh.current = 0
+    wasLoggedIn.current = loggedIn
+    refresh()
+  }, [loggedIn, refresh])
+
+  const signedInRights = loggedIn ? rights : null
+  return {
+    loggedIn,
+    userName,
+    profile: loggedIn ? profile : null,
+    role: signedInRights?.role ?? (loggedIn ? profile?.role : undefined) ?? 'patient',
+    allowedPaths: signedInRights?.paths ?? null,
+  }
+}

@@ -1,0 +1,122 @@
+import { act, fireEvent, render, screen } from '@testing-library/react'
+import { HttpError } from '@/services/http'
+import { bindIdCard, listBoundCards, refreshProfile, type BoundCard } from '@/services/profile'
+import { idCardCheckChar } from '@/utils/validators'
+import { IdCardView } from '../components/idcard-view'
+import { useIdCard } from '../hooks/use-idcard'
+import { ID_CARD_CHECK_MESSAGE } from '../validation'
+
+jest.mock('@/services/profile', () => {
+  const actual: Record<string, unknown> = jest.requireActual('@/services/profile')
+  return {
+    ...actual,
+    bindIdCard: jest.fn(),
+    listBoundCards: jest.fn(),
+    refreshProfile: jest.fn(),
+  }
+})
+
+const mockedList = jest.mocked(listBoundCards)
+const mockedBind = jest.mocked(bindIdCard)
+
+function Page() {
+  return <IdCardView model={useIdCard()} />
+}
+
+const FIRST17 = '11010519491231002'
+const VALID = `${FIRST17}${idCardCheckChar(FIRST17)}`
+const WRONG = `${FIRST17}${idCardCheckChar(FIRST17) === '1' ? '2' : '1'}`
+const CARD: BoundCard = {
+  id: 'c1',
+  kind: 'idcard',
+  holderMasked: '张*',
+  numberMasked: '110***********002X',
+  createdAt: '2026-01-05T08:00:00.000Z',
+}
+
+function type(placeholder: string, value: string) {
+  fireEvent.input(screen.getAllByPlaceholderText(placeholder).at(-1) as HTMLElement, {
+    target: { value },
+  })
+}
+
+async function flush() {
+  await act(async () => {
+    await Promise.resolve()
+  })
+}
+
+describe('实名认证', () => {
+  beforeEach(() => {
+    jest.mocked(refreshProfile).mockResolvedValue({} as never)
+  })
+
+  it('shows the bound card masked when one exists', async () => {
+    mockedList.mockResolvedValue([CARD])
+    render(<Page />)
+    expect(await screen.findByText('110***********002X')).toBeTruthy()
+    expect(screen.getByText('张*')).toBeTruthy()
+    expect(screen.queryByText('提交认证')).toBeNull()
+  })
+
+  it('says the check digit is wrong as soon as 18 characters are typed, and sends nothing', async () => {
+    mockedList.mockResolvedValue([])
+    render(<Page />)
+    await screen.findByText('提交认证')
+    type('与身份证一致', '张三')
+    type('18 位居民身份证号', WRONG.slice(0, 17))
+    expect(screen.queryByRole('alert')).toBeNull()
+    type('18 位居民身份证号', WRONG)
+    expect(screen.getByText(ID_CARD_CHECK_MESSAGE)).toBeTruthy()
+    fireEvent.click(screen.getByText('提交认证'))
+    expect(mockedBind).not.toHaveBeenCalled()
+  })
+
+  it('upper-cases x, binds a valid card and shows it masked', async () => {
+    mockedList.mockResolvedValue([])
+    mockedBind.mockResolvedValue(CARD)
+    render(<Page />)
+    await screen.findByText('提交认证')
+    type('与身份证一致', '张三')
+    type('18 位居民身份证号', VALID.toLowerCase())
+    expect(screen.queryByRole('alert')).toBeNull()
+    fireEvent.click(screen.getByText('提交认证'))
+    await flush()
+    expect(mockedBind).toHaveBeenCalledWith('张三', VALID.toUpperCase())
+    expect(await screen.findByText('110***********002X')).toBeTruthy()
+    expect(refreshProfile).toHaveBeenCalled()
+  })
+
+  it("shows the server's message when it refuses, and keeps what was typed", async () => {
+    mockedList.mockResolvedValue([])
+    mockedBind.mockRejectedValue(
+      new HttpError(
+        {
+          statusCode: 400,
+          header: {},
+          data: {
+            code: 400,
+            message: 'Bad Request',
+            data: null,
+            error: '该身份证已被其他账号绑定',
+          },
+        },
+        'business',
+      ),
+    )
+    render(<Page />)
+    await screen.findByText('提交认证')
+    type('与身份证一致', '张三')
+    type('18 位居民身份证号', VALID)
+    fireEvent.click(screen.getByText('提交认证'))
+    expect(await screen.findByText('该身份证已被其他账号绑定')).toBeTruthy()
+    expect(screen.getByText('提交认证')).toBeTruthy()
+  })
+
+  it('offers a retry when the card list cannot load', async () => {
+    mockedList.mockRejectedValueOnce(new Error('offline')).mockResolvedValueOnce([])
+    render(<Page />)
+    fireEvent.click(await screen.findByText('重试'))
+    expect(await screen.findByText('提交认证')).toBeTruthy()
+  })
+})

@@ -1,0 +1,63 @@
+import { useCallback, useState } from 'react'
+import Taro from '@tarojs/taro'
+import { showModal, showToast } from '@/platform/ui'
+import { signOut } from '@/services/auth'
+import { useAppStore } from '@/stores/app-store'
+import { LOGIN_PATH, MINE_PATH, type SetupEntry } from '../entries'
+
+export interface SetupModel {
+  signedIn: boolean
+  /** 138****8000, or null when no phone is bound or signed out. */
+  mobileMasked: string | null
+  realNameVerified: boolean
+  busy: boolean
+  open: (entry: SetupEntry) => void
+  logout: () => void
+}
+
+/** 设置: opens each entry (through login when needed) and signs out after a confirmation. */
+export function useSetup(): SetupModel {
+  const signedIn = useAppStore((state) => state.hasLogin)
+  const profile = useAppStore((state) => state.profile)
+  const [busy, setBusy] = useState(false)
+
+  const open = useCallback(
+    (entry: SetupEntry) => {
+      const url =
+        entry.needsLogin && !signedIn
+          ? `${LOGIN_PATH}?redirect=${encodeURIComponent(entry.path)}`
+          : entry.path
+      void Taro.navigateTo({ url })
+    },
+    [signedIn],
+  )
+
+  const logout = useCallback(() => {
+    if (busy) return
+    setBusy(true)
+    void (async () => {
+      try {
+        const confirmed = await showModal({
+          title: '退出登录',
+          content: '确定要退出当前账号吗？',
+          confirmText: '退出',
+        })
+        if (!confirmed) return
+        await signOut()
+        showToast('已退出登录')
+        await Taro.switchTab({ url: MINE_PATH }).catch(() => undefined)
+      } finally {
+        setBusy(false)
+      }
+    })()
+  }, [busy])
+
+  return {
+    signedIn,
+    mobileMasked: signedIn ? (profile?.mobileMasked ?? null) : null,
+    realNameVerified: signedIn && profile?.realNameVerified === true,
+    busy,
+    open,
+    logout,
+  }
+}

@@ -1,0 +1,61 @@
+import Taro from '@tarojs/taro'
+import { taroStorage } from '@/platform/storage'
+
+/**
+ * The first-run intro. Launch does not open it yet: a start-up hook can call `hasSeenLead()` and
+ * reLaunch `/pages/lead/lead` when false. Once seen (立即体验 or 跳过) it never shows again.
+ */
+export const LEAD_STORAGE_KEY = 'yx-lead-seen'
+export const HOME_PATH = '/pages/main/main'
+
+export interface LeadSlide {
+  key: string
+  title: string
+  text: string
+  mark: string
+}
+
+export const LEAD_SLIDES: readonly LeadSlide[] = [
+  {
+    key: 'images',
+    title: '影像报告，随身可查',
+    text: '在各家医院做过的检查，影像和报告都能在手机上查看',
+    mark: '影',
+  },
+  {
+    key: 'experts',
+    title: '专家会诊，足不出户',
+    text: '把影像分享给专家，在线咨询，获得专业解读',
+    mark: '诊',
+  },
+  {
+    key: 'privacy',
+    title: '您的数据，由您做主',
+    text: '授权谁可以查看，随时可以收回，身份信息加密保存',
+    mark: '安',
+  },
+]
+
+export function hasSeenLead(): boolean {
+  return taroStorage.getItem(LEAD_STORAGE_KEY) === '1'
+}
+
+export function markLeadSeen(): void {
+  taroStorage.setItem(LEAD_STORAGE_KEY, '1')
+}
+
+/** 立即体验 / 跳过: remember, then the home tab. */
+export function finishLead(): void {
+  markLeadSeen()
+  void Taro.switchTab({ url: HOME_PATH }).catch(() => undefined)
+}
+
+/** Height of the phone's status bar in px, so a page without the navigation bar avoids it. */
+export function statusBarHeight(): number {
+  try {
+    const info = typeof Taro.getWindowInfo === 'function' ? Taro.getWindowInfo() : null
+    return info?.statusBarHeight ?? 0
+  } catch {
+    return 0
+  }
+}

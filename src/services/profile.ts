@@ -1,0 +1,145 @@
+import { z } from 'zod/mini'
+import { envelope } from '@contract/envelope'
+import {
+  bindIdCard as bindIdCardEndpoint,
+  bindPhone as bindPhoneEndpoint,
+  getNoticeSettings as getNoticeSettingsEndpoint,
+  getProfile as getProfileEndpoint,
+  listBoundCards as listBoundCardsEndpoint,
+  saveNoticeSettings as saveNoticeSettingsEndpoint,
+  sendCode as sendCodeEndpoint,
+  type BoundCard,
+  type NoticeSettings,
+} from '@contract/main/account'
+import {
+  answerQrLogin as answerQrLoginEndpoint,
+  scanQrLogin as scanQrLoginEndpoint,
+} from '@contract/main/qr-login'
+import { UPLOAD_AVATAR_PATH, UploadedFileSchema, type UploadedFile } from '@contract/main/upload'
+import { SERVICES } from '@contract/services'
+import type { UserProfile } from '@contract/sso/auth'
+import { getRoleRights as getRoleRightsEndpoint } from '@contract/sso/directory'
+import { getHealth } from '@contract/system/health'
+import type { OutputOf } from '@contract/endpoint'
+import { showToast } from '@/platform/ui'
+import { useAppStore } from '@/stores/app-store'
+import { DRIFT_MESSAGE, ResponseDriftError, callEndpoint, type CallOptions } from './api'
+import { apiOrigin, hostOf } from './hosts'
+import { HttpError, MESSAGES, NetworkError, http } from './http'
+
+/**
+ * Typed calls of the signed-in person's own account: profile, avatar, phone, ID card, notice
+ * settings, role rights and the phone side of scan login. Sign-in, sign-out and modifyUser live in
+ * auth.ts.
+ */
+
+export type { BoundCard, NoticeSettings, UserProfile }
+export type RoleRights = OutputOf<typeof getRoleRightsEndpoint>
+export type QrLoginRequest = OutputOf<typeof scanQrLoginEndpoint>
+
+/**
+ * Reloads the signed-in person and keeps the stored profile in step, so every page shows what the
+ * server says now (a name changed on another device, a card bound a moment ago).
+ */
+export async function refreshProfile(options?: CallOptions): Promise<UserProfile> {
+  const profile = await callEndpoint(getProfileEndpoint, {}, options)
+  // A sign-out while the call was on its way wins: do not sign the person back in.
+  if (useAppStore.getState().hasLogin) useAppStore.getState().setProfile(profile)
+  return profile
+}
+
+export function getRoleRights(options?: CallOptions): Promise<RoleRights> {
+  return callEndpoint(getRoleRightsEndpoint, {}, options)
+}
+
+/** Sends a 6-digit code to the new number before binding it. */
+export function sendBindCode(mobile: string): Promise<OutputOf<typeof sendCodeEndpoint>> {
+  return callEndpoint(sendCodeEndpoint, { mobile, purpose: 'bind' })
+}
+
+export async function bindPhone(mobile: string, code: string): Promise<UserProfile> {
+  const profile = await callEndpoint(bindPhoneEndpoint, { mobile, code })
+  if (useAppStore.getState().hasLogin) useAppStore.getState().setProfile(profile)
+  return profile
+}
+
+export function bindIdCard(realName: string, idCard: string): Promise<BoundCard> {
+  return callEndpoint(bindIdCardEndpoint, { realName, idCard })
+}
+
+export function listBoundCards(options?: CallOptions): Promise<BoundCard[]> {
+  return callEndpoint(listBoundCardsEndpoint, {}, options)
+}
+
+export function getNoticeSettings(options?: CallOptions): Promise<NoticeSettings> {
+  return callEndpoint(getNoticeSettingsEndpoint, {}, options)
+}
+
+export function saveNoticeSettings(change: Partial<NoticeSettings>): Promise<NoticeSettings> {
+  // A switch saves in the background; a loading mask over it would block the next tap.
+  return callEndpoint(saveNoticeSettingsEndpoint, change, { loading: false })
+}
+
+/** Registers the scan of a desktop login QR and tells who is asking. */
+export function scanQrLogin(id: string): Promise<QrLoginRequest> {
+  return callEndpoint(scanQrLoginEndpoint, { id })
+}
+
+export function answerQrLogin(id: string, approve: boolean): Promise<void> {
+  return callEndpoint(answerQrLoginEndpoint, { id, approve }).then(() => undefined)
+}
+
+/** The product version the server reports (the root package.json's), for 关于我们. */
+export function getServerVersion(options?: CallOptions): Promise<string> {
+  return callEndpoint(getHealth, {}, options).then((health) => health.version)
+}
+
+/**
+ * An uploaded file's address as an <Image> can load it: the server answers paths on its own
+ * origin, which the mini-program (no page origin) must be told.
+ */
+export function fileUrl(url: string): string {
+  return url.startsWith('/') && !url.startsWith('//') ? `${apiOrigin()}${url}` : url
+}
+
+const uploadEnvelope = envelope(UploadedFileSchema)
+
+/**
+ * Sends a cropped avatar (a temp file path on weapp, a blob or data URL on H5) as the multipart
+ * field `file`. Uploads do not go through callEndpoint (their input is a file, not JSON), so the
+ * answer is checked against the contract here.
+ */
+export async function uploadAvatar(filePath: string): Promise<UploadedFile> {
+  const body = await http.upload<unknown>({
+    baseUrl: hostOf('main'),
+    // The contract gives the path on the reference server; the main host already carries /main.
+    url: UPLOAD_AVATAR_PATH.slice(SERVICES.main.length),
+    filePath,
+    name: 'file',
+  })
+  const parsed = z.safeParse(uploadEnvelope, body)
+  if (!parsed.success) {
+    showToast(DRIFT_MESSAGE)
+    throw new ResponseDriftError(`POST ${UPLOAD_AVATAR_PATH}`, parsed.error.issues)
+  }
+  return parsed.data.data
+}
+
+/**
+ * What to tell the person about a failed call, in their words: the server's own `error` or
+ * `message` when it answered (the reason it refused), otherwise the network problem.
+ */
+export function describeError(error: unknown, fallback = '操作失败，请稍后重试'): string {
+  if (error instanceof HttpError) {
+    const body: unknown = error.response.data
+    if (typeof body === 'object' && body !== null) {
+      const { error: reason, message } = body as { error?: unknown; message?: unknown }
+      if (typeof reason === 'string' && reason.trim() !== '') return reason
+      if (typeof message === 'string' && message.trim() !== '' && message !== 'ok') return message
+    }
+    return MESSAGES.status(error.statusCode)
+  }
+  if (error instanceof NetworkError) return error.timedOut ? MESSAGES.timeout : MESSAGES.network
+  if (error instanceof ResponseDriftError) return DRIFT_MESSAGE
+  return fallback
+}
