@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import { Text, View } from '@tarojs/components'
-import Taro, { useRouter } from '@tarojs/taro'
+import Taro from '@tarojs/taro'
 import { Button } from '@nutui/nutui-react-taro'
 import { useAppStore } from '../../stores/app-store'
 import './index.scss'
@@ -42,8 +42,8 @@ export interface RequireLoginProps {
  */
 export function RequireLogin({ children, text }: RequireLoginProps) {
   const hasLogin = useAppStore((state) => state.hasLogin)
-  // Outside a mounted page (tests, previews) Taro has no router yet.
-  const router = useRouter() as ReturnType<typeof useRouter> | null
   if (hasLogin) return <>{children}</>
-  return <SignInNeeded redirect={(router?.path || '/').split('?')[0]} text={text} />
+  // Outside a mounted page (tests, previews) Taro has no router yet.
+  const path = Taro.getCurrentInstance().router?.path ?? '/'
+  return <SignInNeeded redirect={path.split('?')[0]} text={text} />
 }
