@@ -1,0 +1,30 @@
+import { fireEvent, render, screen } from '@testing-library/react'
+import { LeadView } from '../components/lead-view'
+import { LEAD_SLIDES } from '../lead'
+
+describe('欢迎', () => {
+  it('turns the pages with 下一步 and ends on 立即体验', () => {
+    const { container } = render(<LeadView />)
+    const track = container.querySelector('.lead__track') as HTMLElement
+    expect(track.style.transform).toBe('translateX(-0%)')
+    expect(screen.queryByText('立即体验')).not.toBeNull()
+    for (let page = 1; page < LEAD_SLIDES.length; page += 1) {
+      fireEvent.click(screen.getAllByText('下一步')[page - 1])
+      expect(track.style.transform).toBe(`translateX(-${page * 100}%)`)
+    }
+    const dots = container.querySelectorAll('.lead__dot')
+    expect(dots[LEAD_SLIDES.length - 1].className).toContain('lead__dot--active')
+  })
+
+  it('turns a page on a swipe, not on a short drag', () => {
+    const { container } = render(<LeadView />)
+    const lead = container.querySelector('.lead') as HTMLElement
+    const track = container.querySelector('.lead__track') as HTMLElement
+    fireEvent.touchStart(lead, { touches: [{ clientX: 300 }] })
+    fireEvent.touchEnd(lead, { changedTouches: [{ clientX: 280 }] })
+    expect(track.style.transform).toBe('translateX(-0%)')
+    fireEvent.touchStart(lead, { touches: [{ clientX: 300 }] })
+    fireEvent.touchEnd(lead, { changedTouches: [{ clientX: 100 }] })
+    expect(track.style.transform).toBe('translateX(-100%)')
+  })
+})
