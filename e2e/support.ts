@@ -32,5 +32,16 @@ export async function openPhone(): Promise<Phone> {
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {
+  // Page transitions (Taro slides pages in over 300 ms) must finish, or the picture shows two pages.
+  // Endless ones (loading spinners) never finish and are not waited for.
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (animation) =>
+          animation.playState !== 'running' ||
+          animation.effect?.getTiming().iterations === Infinity,
+      ),
+  )
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) })
 }
