@@ -55,6 +55,14 @@ export async function buildApp(
     },
     genReqId,
     bodyLimit: BODY_LIMIT,
+    // A hop count trusts that many proxies nearest to the server (Fastify's typings take it as a function).
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (
+            (hops: number) => (_address: string, hop: number) =>
+              hop < hops
+          )(config.trustProxy)
+        : config.trustProxy,
   })
 
   const database = options.database ?? createDatabase(config.database)

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import { isIP } from 'node:net'
 import path from 'node:path'
 import { z } from 'zod'
 
@@ -40,6 +41,11 @@ export interface Config {
   idCardKeyIsDevelopment: boolean
   /** Where uploaded files are stored (UPLOAD_DIR); served read-only under /uploads. */
   uploadDir: string
+  /**
+   * Which proxies' X-Forwarded-For to believe (TRUST_PROXY), so per-address limits see the client and
+   * not the load balancer: false (default), a hop count, or a list of proxy addresses/CIDRs.
+   */
+  trustProxy: boolean | number | string[]
 }
 
 /** Bad configuration: the message is meant for the operator as is, without a stack trace. */
@@ -84,7 +90,32 @@ const EnvSchema = z.object({
     )
     .optional(),
   UPLOAD_DIR: z.string().default('data/uploads'),
+  TRUST_PROXY: z
+    .string()
+    .transform((value, ctx) => parseTrustProxy(value, ctx))
+    .optional(),
 })
+
+/** `1` (hops), `true`/`false`, or `10.0.0.0/8,127.0.0.1` (proxy addresses or CIDRs). */
+function parseTrustProxy(value: string, ctx: z.RefinementCtx): boolean | number | string[] {
+  const text = value.trim().toLowerCase()
+  if (text === 'true') return true
+  if (text === 'false') return false
+  if (/^\d+$/.test(text)) return Number(text)
+  const entries = text.split(',').map((entry) => entry.trim())
+  const bad = entries.filter((entry) => {
+    const [address, prefix] = entry.split('/')
+    return isIP(address) === 0 || (prefix !== undefined && !/^\d{1,3}$/.test(prefix))
+  })
+  if (bad.length > 0) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `应为 true/false、代理层数，或以逗号分隔的代理 IP/CIDR（无法识别：${bad.join('、')}）`,
+    })
+    return z.NEVER
+  }
+  return entries
+}
 
 /**
  * Outside production a missing ID_CARD_KEY falls back to this fixed key so a newcomer can run the
@@ -136,6 +167,7 @@ export function loadConfig(env: Env = process.env): Config {
       : DEVELOPMENT_ID_CARD_KEY,
     idCardKeyIsDevelopment: !values.ID_CARD_KEY,
     uploadDir: path.resolve(REPO_ROOT, values.UPLOAD_DIR),
+    trustProxy: values.TRUST_PROXY ?? false,
   }
 }
 

@@ -116,3 +116,14 @@ test('UPLOAD_DIR defaults to data/uploads under the repository root', () => {
   assert.equal(loadConfig({}).uploadDir, path.join(REPO_ROOT, 'data', 'uploads'))
   assert.equal(loadConfig({ UPLOAD_DIR: '/srv/uploads' }).uploadDir, '/srv/uploads')
 })
+
+test('TRUST_PROXY: off by default, a hop count, true, or proxy addresses', () => {
+  assert.equal(loadConfig({}).trustProxy, false)
+  assert.equal(loadConfig({ TRUST_PROXY: '1' }).trustProxy, 1)
+  assert.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true)
+  assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy, [
+    '10.0.0.0/8',
+    '127.0.0.1',
+  ])
+  assert.match(configErrorOf({ TRUST_PROXY: 'nginx' }).message, /TRUST_PROXY：.*nginx/)
+})
