@@ -1,7 +1,14 @@
 import { z } from 'zod/mini'
 import { MobileSchema, OkSchema, PasswordSchema, SmsCodeSchema } from '../common'
 import { defineEndpoint } from '../endpoint'
-import { SessionSchema, SmsPurposeSchema, UserProfileSchema } from '../sso/auth'
+import {
+  register,
+  resetPassword,
+  sendSmsCode,
+  SessionSchema,
+  SmsPurposeSchema,
+  UserProfileSchema,
+} from '../sso/auth'
 
 /**
  * The main service's account family (SPEC section 7). App login and register answer exactly as the
@@ -27,13 +34,8 @@ export const appRegister = defineEndpoint({
   service: 'main',
   method: 'POST',
   path: '/account/register',
-  input: z.object({
-    mobile: MobileSchema,
-    code: SmsCodeSchema,
-    password: PasswordSchema,
-    agreed: z.literal(true, '请阅读并同意用户协议和隐私政策'),
-  }),
-  output: SessionSchema,
+  input: register.input,
+  output: register.output,
   auth: false,
   summary: 'App 注册',
 })
@@ -42,8 +44,8 @@ export const sendCode = defineEndpoint({
   service: 'main',
   method: 'POST',
   path: '/account/code/send',
-  input: z.object({ mobile: MobileSchema, purpose: SmsPurposeSchema }),
-  output: z.object({ cooldownSeconds: z.number(), expiresInSeconds: z.number() }),
+  input: sendSmsCode.input,
+  output: sendSmsCode.output,
   auth: false,
   summary: '发送验证码',
 })
@@ -186,8 +188,8 @@ export const getPassword = defineEndpoint({
   service: 'main',
   method: 'POST',
   path: '/account/password/forgot',
-  input: z.object({ mobile: MobileSchema, code: SmsCodeSchema, password: PasswordSchema }),
-  output: OkSchema,
+  input: resetPassword.input,
+  output: resetPassword.output,
   auth: false,
   summary: '忘记密码：验证码重设',
 })
