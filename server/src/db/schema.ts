@@ -53,6 +53,12 @@ export interface SessionsTable {
   refresh_expires_at: string
   created_at: string
   revoked_at: string | null
+  /** The login this session descends from by refreshes (0005); the first session's own id. */
+  family_id: string
+  /** When the family's login happened: the absolute session lifetime counts from here. */
+  family_started_at: string
+  /** Set when a refresh replaced this session; presenting its refresh token again is theft. */
+  rotated_at: string | null
 }
 
 /** An SMS verification code sent; only the hash of the code is kept. */
@@ -94,6 +100,16 @@ export interface RateEventsTable {
   created_at: string
 }
 
+/**
+ * One limit's counter (0004-limits, src/domain/limits.ts): reservations taken in the current fixed
+ * window. The key never contains a raw phone number or address (keyed HMACs only).
+ */
+export interface LimitCountersTable {
+  key: string
+  count: number
+  window_ends_at: string
+}
+
 /** The policy versions a person agreed to ('user', 'privacy'). */
 export interface ConsentsTable {
   id: string
@@ -123,6 +139,42 @@ export interface IdCardsTable {
   /** Keyed HMAC of the number, unique: a number binds to one account only. */
   number_hash: string
   created_at: string
+  /** When a real-name provider confirmed name and number (0005); null means bound, not verified. */
+  verified_at: string | null
+  /** Which provider verified it. */
+  verified_by: string | null
+}
+
+/** A security event of an account (0005): who, when, and from which masked address and client. */
+export interface AuditEventsTable {
+  id: string
+  /** Null when the event concerns no known account. */
+  user_id: string | null
+  /** contract AUDIT_KINDS */
+  kind: string
+  created_at: string
+  ip_masked: string
+  /** "Chrome 120 · Windows" */
+  client: string
+  /** 局域网, 本机, 未知位置 ... */
+  location: string
+  detail: string | null
+}
+
+/** An appeal against an ID number bound to another account (0005), for an operator to decide. */
+export interface IdCardAppealsTable {
+  id: string
+  user_id: string
+  number_hash: string
+  number_encrypted: string
+  holder_encrypted: string
+  reason: string
+  contact: string
+  /** 'pending' | 'resolved' | 'rejected' (contract APPEAL_STATUSES) */
+  status: string
+  operator_note: string | null
+  created_at: string
+  updated_at: string
 }
 
 /** Which notifications a person wants; booleans as 0/1. No row means all on. */
@@ -161,6 +213,10 @@ export interface QrLoginsTable {
   answered_at: string | null
   /** Set when the confirmed session was handed to the desktop: it is handed out once. */
   session_delivered_at: string | null
+  /** Where the desktop asked from, in words (局域网, 本机, 未知位置); null on rows before 0005. */
+  location: string | null
+  /** SHA-256 of the confirm ticket handed to the scanning phone (0005). */
+  ticket_hash: string | null
 }
 
 /** An uploaded file's metadata; the bytes live under UPLOAD_DIR at storage_key. */
@@ -211,6 +267,7 @@ export interface Database {
   sms_outbox: SmsOutboxTable
   login_failures: LoginFailuresTable
   rate_events: RateEventsTable
+  limit_counters: LimitCountersTable
   consents: ConsentsTable
   code_tickets: CodeTicketsTable
   id_cards: IdCardsTable
@@ -221,6 +278,8 @@ export interface Database {
   user_merges: UserMergesTable
   hospitals: HospitalsTable
   departments: DepartmentsTable
+  audit_events: AuditEventsTable
+  id_card_appeals: IdCardAppealsTable
 }
 
 export type DB = Kysely<Database>

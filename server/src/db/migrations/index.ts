@@ -2,6 +2,8 @@ import type { Migration, MigrationProvider } from 'kysely'
 import { foundation } from './0001-foundation'
 import { identity } from './0002-identity'
 import { profile } from './0003-profile'
+import { limits } from './0004-limits'
+import { sessionsAudit } from './0005-sessions-audit'
 
 /**
  * Every migration, in order. Names sort lexicographically (Kysely runs them in that order), so keep
@@ -11,6 +13,8 @@ export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-identity': identity,
   '0003-profile': profile,
+  '0004-limits': limits,
+  '0005-sessions-audit': sessionsAudit,
 }
 
 /** In-code provider: migrations travel with the bundle instead of being read from a folder at runtime. */

@@ -30,11 +30,14 @@ export {
   ACCESS_TTL_MS,
   createSession,
   findSessionByAccessToken,
+  REFRESH_REUSED,
   REFRESH_TTL_MS,
   refreshSession,
+  revokeFamily,
   revokeSession,
   revokeUserSessions,
   SESSION_EXPIRED,
+  SESSION_MAX_LIFETIME_MS,
   type AuthenticatedSession,
 } from './sessions'
 export {

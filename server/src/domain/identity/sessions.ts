@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto'
 import type { Session } from '@contract/sso/auth'
 import type { DB } from '../../db'
 import { unauthorized } from '../../http/errors'
+import { recordAudit } from '../audit'
+import type { ClientInfo } from '../client-info'
 import { DAY, HOUR, isoAfter } from './time'
 import { hashSecret, randomToken } from './secrets'
 import { findUserById, loadProfile, type User } from './users'
@@ -9,39 +11,63 @@ import { findUserById, loadProfile, type User } from './users'
 /** Access tokens live 2 hours; the refresh token 30 days, and each refresh replaces both. */
 export const ACCESS_TTL_MS = 2 * HOUR
 export const REFRESH_TTL_MS = 30 * DAY
+/**
+ * However often it is refreshed, a login ends this long after it was made: a stolen refresh token
+ * kept alive by its thief still dies, and the person proves who they are again now and then.
+ */
+export const SESSION_MAX_LIFETIME_MS = 90 * DAY
 
 export const SESSION_EXPIRED = '登录已过期，请重新登录'
 
 /**
- * Starts a session for the user: two fresh opaque tokens, of which only SHA-256 hashes are stored,
- * so a copy of the database cannot be used to sign in.
+ * Starts a session for the user (a login): two fresh opaque tokens, of which only SHA-256 hashes are
+ * stored, so a copy of the database cannot be used to sign in. The session starts a new family.
  */
 export async function createSession(db: DB, userId: string, now: Date): Promise<Session> {
   const user = await findUserById(db, userId)
   if (!user) throw unauthorized(SESSION_EXPIRED)
-  return startSession(db, user, now)
+  return startSession(db, user, now, undefined)
 }
 
-async function startSession(db: DB, user: User, now: Date): Promise<Session> {
+interface Family {
+  id: string
+  startedAt: string
+}
+
+async function startSession(
+  db: DB,
+  user: User,
+  now: Date,
+  family: Family | undefined,
+): Promise<Session> {
+  const id = randomUUID()
   const accessToken = randomToken()
   const refreshToken = randomToken()
+  const startedAt = family?.startedAt ?? now.toISOString()
+  // Neither token outlives the family's absolute lifetime.
+  const end = Date.parse(startedAt) + SESSION_MAX_LIFETIME_MS
+  const accessExpires = Math.min(now.getTime() + ACCESS_TTL_MS, end)
+  const refreshExpires = Math.min(now.getTime() + REFRESH_TTL_MS, end)
   await db
     .insertInto('sessions')
     .values({
-      id: randomUUID(),
+      id,
       user_id: user.id,
       access_hash: hashSecret(accessToken),
       refresh_hash: hashSecret(refreshToken),
-      access_expires_at: isoAfter(now, ACCESS_TTL_MS),
-      refresh_expires_at: isoAfter(now, REFRESH_TTL_MS),
+      access_expires_at: new Date(accessExpires).toISOString(),
+      refresh_expires_at: new Date(refreshExpires).toISOString(),
       created_at: now.toISOString(),
       revoked_at: null,
+      family_id: family?.id ?? id,
+      family_started_at: startedAt,
+      rotated_at: null,
     })
     .execute()
   return {
     access_token: accessToken,
     token_type: 'bearer',
-    expires_in: ACCESS_TTL_MS / 1000,
+    expires_in: Math.max(0, Math.floor((accessExpires - now.getTime()) / 1000)),
     refresh_token: refreshToken,
     user: await loadProfile(db, user),
   }
@@ -73,29 +99,76 @@ export async function findSessionByAccessToken(
   return { sessionId, user }
 }
 
+export const REFRESH_REUSED = '登录凭证已在其他设备使用，为保护账号安全请重新登录'
+
 /**
- * Exchanges a refresh token for a new session and revokes the old one (rotation): a refresh token
- * works once, so a stolen copy stops working as soon as either party uses it.
+ * Exchanges a refresh token for a new session of the same family and retires the old one (rotation):
+ * a refresh token works once. Presenting one that was already rotated means two parties hold it (the
+ * owner and a thief, and the server cannot tell which is which), so the whole family is revoked and
+ * both sign in again; the event is written to the account's audit log. A family ends
+ * SESSION_MAX_LIFETIME_MS after its login however often it was refreshed.
  */
-export async function refreshSession(db: DB, refreshToken: string, now: Date): Promise<Session> {
+export async function refreshSession(
+  db: DB,
+  refreshToken: string,
+  now: Date,
+  client?: ClientInfo,
+): Promise<Session> {
   const at = now.toISOString()
   const session = await db
     .selectFrom('sessions')
-    .select(['id', 'user_id'])
+    .select([
+      'id',
+      'user_id',
+      'family_id',
+      'family_started_at',
+      'revoked_at',
+      'rotated_at',
+      'refresh_expires_at',
+    ])
     .where('refresh_hash', '=', hashSecret(refreshToken))
-    .where('revoked_at', 'is', null)
-    .where('refresh_expires_at', '>', at)
     .executeTakeFirst()
   if (!session) throw unauthorized(SESSION_EXPIRED)
-  // The conditional update makes two concurrent refreshes with one token yield one new session.
-  const revoked = await db
+  if (session.rotated_at !== null) {
+    const revoked = await revokeFamily(db, session.family_id, now)
+    // Recorded once per theft: a second replay finds the family already dead.
+    if (revoked > 0 && client) {
+      await recordAudit(db, { userId: session.user_id, kind: 'refresh-reuse', client, now })
+    }
+    throw unauthorized(REFRESH_REUSED)
+  }
+  if (session.revoked_at !== null || session.refresh_expires_at <= at) {
+    throw unauthorized(SESSION_EXPIRED)
+  }
+  if (isoAfter(new Date(session.family_started_at), SESSION_MAX_LIFETIME_MS) <= at) {
+    throw unauthorized(SESSION_EXPIRED)
+  }
+  const user = await findUserById(db, session.user_id)
+  if (!user) throw unauthorized(SESSION_EXPIRED)
+  // The conditional update makes two concurrent refreshes with one token yield one new session; the
+  // loser is told to sign in again without treating its owner as a thief.
+  const rotated = await db
     .updateTable('sessions')
-    .set({ revoked_at: at })
+    .set({ revoked_at: at, rotated_at: at })
     .where('id', '=', session.id)
     .where('revoked_at', 'is', null)
     .executeTakeFirst()
-  if (Number(revoked.numUpdatedRows) === 0) throw unauthorized(SESSION_EXPIRED)
-  return createSession(db, session.user_id, now)
+  if (Number(rotated.numUpdatedRows) === 0) throw unauthorized(SESSION_EXPIRED)
+  return startSession(db, user, now, {
+    id: session.family_id,
+    startedAt: session.family_started_at,
+  })
+}
+
+/** Revokes every live session of a family; answers how many were live. */
+export async function revokeFamily(db: DB, familyId: string, now: Date): Promise<number> {
+  const result = await db
+    .updateTable('sessions')
+    .set({ revoked_at: now.toISOString() })
+    .where('family_id', '=', familyId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows)
 }
 
 /** Logout: the session stops working at once, access and refresh token alike. */

@@ -71,6 +71,8 @@ export async function bindIdCard(
     number_encrypted: cipher.encrypt(input.idCard),
     number_hash: numberHash,
     created_at: now.toISOString(),
+    verified_at: null,
+    verified_by: null,
   }
   try {
     await db.insertInto('id_cards').values(row).execute()

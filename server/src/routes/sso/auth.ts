@@ -8,6 +8,7 @@ import {
   registerWithSmsCode,
   resetPasswordWithSmsCode,
 } from '../../domain/identity'
+import { clientOf } from '../../http/client'
 import { route } from '../../http/route'
 
 /** Sign-on service: codes, tokens (password, SMS code, refresh), registration, password reset. */
@@ -29,7 +30,7 @@ export default async function ssoAuthRoutes(app: FastifyInstance): Promise<void>
       case 'sms_code':
         return loginWithSmsCode(app.db, { mobile: input.mobile, code: input.code, now })
       case 'refresh_token':
-        return refreshSession(app.db, input.refresh_token, now)
+        return refreshSession(app.db, input.refresh_token, now, clientOf(request))
     }
   })
 

@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto'
+import {
+  AUDIT_KIND_LABELS,
+  AUDIT_KINDS,
+  type AuditEvent,
+  type AuditKind,
+} from '@contract/main/security'
+import type { DB } from '../db'
+import { type ClientInfo, summariseClient } from './client-info'
+
+export interface AuditInput {
+  /** The account concerned; events about no known account are not recorded. */
+  userId: string
+  kind: AuditKind
+  client: ClientInfo
+  now: Date
+  /** A short, non-personal note (the login method); never a phone, number, token or password. */
+  detail?: string
+}
+
+/**
+ * Records a security event. Only the masked address, a rough place and a browser/system summary are
+ * kept with it, so the log helps a person spot a stranger's login without becoming a tracking record.
+ */
+export async function recordAudit(db: DB, input: AuditInput): Promise<void> {
+  const summary = summariseClient(input.client)
+  await db
+    .insertInto('audit_events')
+    .values({
+      id: randomUUID(),
+      user_id: input.userId,
+      kind: input.kind,
+      created_at: input.now.toISOString(),
+      ip_masked: summary.ipMasked,
+      client: summary.client,
+      location: summary.location,
+      detail: input.detail ?? null,
+    })
+    .execute()
+}
+
+export interface AuditPage {
+  items: AuditEvent[]
+  total: number
+  page: number
+  pageSize: number
+}
+
+export const AUDIT_PAGE_SIZE = 10
+
+/** The caller's own events, newest first. */
+export async function listAuditEvents(
+  db: DB,
+  userId: string,
+  paging: { page?: number | undefined; pageSize?: number | undefined },
+): Promise<AuditPage> {
+  const page = paging.page ?? 1
+  const pageSize = paging.pageSize ?? AUDIT_PAGE_SIZE
+  const counted = await db
+    .selectFrom('audit_events')
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+    .where('user_id', '=', userId)
+    .where('kind', 'in', AUDIT_KINDS)
+    .executeTakeFirst()
+  const rows = await db
+    .selectFrom('audit_events')
+    .selectAll()
+    .where('user_id', '=', userId)
+    // Kinds a newer server wrote and this one does not know are left out, not mislabelled.
+    .where('kind', 'in', AUDIT_KINDS)
+    // The id breaks ties between events of the same millisecond, so pages never overlap.
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+    .execute()
+  return {
+    items: rows.map((row) => {
+      const kind = row.kind as AuditKind
+      return {
+        id: row.id,
+        kind,
+        label: AUDIT_KIND_LABELS[kind],
+        createdAt: row.created_at,
+        ipMasked: row.ip_masked,
+        location: row.location,
+        client: row.client,
+        detail: row.detail,
+      }
+    }),
+    total: Number(counted?.n ?? 0),
+    page,
+    pageSize,
+  }
+}
