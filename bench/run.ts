@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { h5InitialJs, kb, weappPackageSizes } from '../scripts/lib/sizes'
+import { describeLcp, measureLcp } from './lcp'
 
 const ROOT = path.resolve(__dirname, '..')
 
@@ -95,6 +96,8 @@ async function main(): Promise<void> {
   console.log(
     `| H5 / first content in Chromium (loopback, no throttling) | ${initial.contentMs} ms |`,
   )
+
+  console.log(`\n${describeLcp(await measureLcp())}`)
 
   console.log('\n## Server\n')
   const server = await serverStartup()
