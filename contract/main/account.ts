@@ -58,7 +58,7 @@ export const sendOwnCode = defineEndpoint({
   service: 'main',
   method: 'POST',
   path: '/account/code/send-own',
-  input: z.object({ purpose: z.enum(['delete']) }),
+  input: z.object({ purpose: z.enum(['delete', 'verify-old']) }),
   output: z.object({
     cooldownSeconds: z.number(),
     expiresInSeconds: z.number(),
@@ -66,7 +66,7 @@ export const sendOwnCode = defineEndpoint({
     mobileMasked: z.string(),
   }),
   auth: true,
-  summary: '向当前账号绑定的手机号发送验证码（注销账号）',
+  summary: '向当前账号绑定的手机号发送验证码（注销账号、更换手机号前验证身份）',
 })
 
 export const validateCode = defineEndpoint({
@@ -104,10 +104,21 @@ export const bindPhone = defineEndpoint({
   service: 'main',
   method: 'POST',
   path: '/account/phone/bind',
-  input: z.object({ mobile: MobileSchema, code: SmsCodeSchema }),
+  input: z.object({
+    mobile: MobileSchema,
+    /** The 'bind' code sent to the NEW number. */
+    code: SmsCodeSchema,
+    /**
+     * Proof of the current identity, one of the two, required when the account has a phone or a
+     * password: the login password, or a 'verify-old' code sent to the current phone (sendOwnCode).
+     */
+    password: z.optional(z.string().check(z.maxLength(64, '密码最多 64 位'))),
+    oldCode: z.optional(SmsCodeSchema),
+  }),
   output: UserProfileSchema,
   auth: true,
-  summary: '绑定或更换手机号（验证码发到新号码）',
+  summary:
+    '绑定或更换手机号：先验证当前身份（密码或原手机号验证码），验证码发到新号码；其他设备将退出登录，原手机号会收到通知',
 })
 
 export const IdCardNumberSchema = z

@@ -38,7 +38,19 @@ export const SessionSchema = z.object({
 })
 export type Session = z.infer<typeof SessionSchema>
 
-export const SMS_PURPOSES = ['register', 'login', 'reset', 'bind', 'delete', 'merge'] as const
+/**
+ * `verify-old`: a code to the account's CURRENT phone (sent with sendOwnCode) proving the owner
+ * before the phone is changed.
+ */
+export const SMS_PURPOSES = [
+  'register',
+  'login',
+  'reset',
+  'bind',
+  'delete',
+  'merge',
+  'verify-old',
+] as const
 export const SmsPurposeSchema = z.enum(SMS_PURPOSES)
 export type SmsPurpose = z.infer<typeof SmsPurposeSchema>
 
@@ -128,7 +140,15 @@ export const mergeUser = defineEndpoint({
   service: 'sso',
   method: 'POST',
   path: '/user/merge',
-  input: z.object({ mobile: MobileSchema, code: SmsCodeSchema }),
+  input: z.object({
+    mobile: MobileSchema,
+    code: SmsCodeSchema,
+    /**
+     * The phone account's login password: required when that account has one (a recycled number
+     * receives the code, only the owner knows the password). Other sessions are signed out after.
+     */
+    password: z.optional(z.string().check(z.maxLength(64, '密码最多 64 位'))),
+  }),
   output: UserProfileSchema,
   auth: true,
   summary: '合并账号：把用该手机号注册的账号并入当前（微信）账号，保留两边记录',

@@ -3,12 +3,20 @@ import type { Config } from '../config'
 import type { DB } from '../db'
 import type { WechatAuth } from '../domain/identity/accounts'
 import type { SmsProvider } from '../domain/identity/sms'
-import { outboxSmsProvider, unconfiguredSmsProvider } from './sms'
+import {
+  outboxSmsNotifier,
+  outboxSmsProvider,
+  type SmsNotifier,
+  unconfiguredSmsNotifier,
+  unconfiguredSmsProvider,
+} from './sms'
 import { unconfiguredWechatAuth } from './wechat'
 
 /** Outside services behind interfaces; the app decorates itself with one set (app.providers). */
 export interface Providers {
   sms: SmsProvider
+  /** Security notices to a phone (the old number after a change), same gateway as `sms`. */
+  smsNotices: SmsNotifier
   wechat: WechatAuth
 }
 
@@ -23,9 +31,8 @@ export function createProviders(
   log: FastifyBaseLogger,
   now: () => Date,
 ): Providers {
-  const sms =
-    config.demoMode || config.smsProvider === 'outbox'
-      ? outboxSmsProvider(db, log, now)
-      : unconfiguredSmsProvider(log)
-  return { sms, wechat: unconfiguredWechatAuth }
+  const outbox = config.demoMode || config.smsProvider === 'outbox'
+  const sms = outbox ? outboxSmsProvider(db, log, now) : unconfiguredSmsProvider(log)
+  const smsNotices = outbox ? outboxSmsNotifier(db, log, now) : unconfiguredSmsNotifier(log)
+  return { sms, smsNotices, wechat: unconfiguredWechatAuth }
 }

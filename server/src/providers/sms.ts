@@ -36,3 +36,46 @@ export function unconfiguredSmsProvider(log: FastifyBaseLogger): SmsProvider {
     },
   }
 }
+
+/**
+ * Plain notices to a phone (no code): "your phone number was changed". A real gateway sends them
+ * with a notice template; the outbox keeps them beside the codes (purpose `notice`, the text in the
+ * `code` column), which is where a demo reads them. `notify` throws when the message was not handed
+ * over; callers treat a notice as best effort once the change it reports has been made.
+ */
+export interface SmsNotifier {
+  notify(mobile: string, text: string): Promise<void>
+}
+
+export const SMS_NOTICE_PURPOSE = 'notice'
+
+export function outboxSmsNotifier(
+  db: DB,
+  log: FastifyBaseLogger,
+  now: () => Date = () => new Date(),
+): SmsNotifier {
+  return {
+    async notify(mobile: string, text: string) {
+      await db
+        .insertInto('sms_outbox')
+        .values({
+          id: randomUUID(),
+          mobile,
+          purpose: SMS_NOTICE_PURPOSE,
+          code: text,
+          created_at: now().toISOString(),
+        })
+        .execute()
+      log.info({ mobile: maskMobile(mobile) }, '通知短信已发送（演示）')
+    },
+  }
+}
+
+export function unconfiguredSmsNotifier(log: FastifyBaseLogger): SmsNotifier {
+  return {
+    async notify() {
+      log.warn('短信服务未配置：安全通知短信未发送')
+      throw smsNotConfigured()
+    },
+  }
+}

@@ -1,14 +1,21 @@
 import { randomUUID } from 'node:crypto'
 import type { UserProfile } from '@contract/sso/auth'
 import type { DB } from '../../db'
-import { badRequest, unauthorized } from '../../http/errors'
+import { badRequest, tooManyRequests, unauthorized } from '../../http/errors'
 import {
   consumeSmsCode,
+  describeWait,
   findUserById,
   findUserByMobile,
   isUniqueViolation,
   loadProfile,
+  MINUTE,
+  rateLimitWait,
+  recordRateEvent,
+  revokeUserSessions,
   SESSION_EXPIRED,
+  verifyPassword,
+  type RateRule,
   type User,
 } from '../identity'
 import { AVATAR_URL_REFUSED, isOwnAvatar, removeStoredFiles } from './avatars'
@@ -60,19 +67,102 @@ export async function modifyUser(
   return loadProfile(db, await liveUser(db, userId))
 }
 
+export const PROOF_REQUIRED = '请先验证身份：输入登录密码，或获取原手机号的验证码'
+export const PROOF_WRONG_PASSWORD = '登录密码错误'
+export const PROOF_NO_PASSWORD = '当前账号未设置密码，请使用原手机号验证码验证'
+export const PROOF_NO_MOBILE = '当前账号未绑定手机号，请使用登录密码验证'
+export const MERGE_PASSWORD_REQUIRED = '请输入该手机号账号的登录密码'
+export const MERGE_WRONG_PASSWORD = '该手机号账号的登录密码错误'
+
+/** What proves the person at the keyboard is the account's owner, not just someone holding its session. */
+export interface IdentityProof {
+  /** The account's login password. */
+  password?: string | undefined
+  /** A 'verify-old' code sent to the account's current phone (sendOwnCode). */
+  oldCode?: string | undefined
+}
+
+/** Wrong passwords given as proof, per account: a stolen session must not become a guessing oracle. */
+export const PROOF_PASSWORD_LIMIT = { limit: 5, windowMs: 15 * MINUTE } as const
+
+function proofRule(userId: string): RateRule {
+  return { bucket: `identity-proof:${userId}`, ...PROOF_PASSWORD_LIMIT }
+}
+
+async function checkPassword(
+  db: DB,
+  rule: RateRule,
+  passwordHash: string,
+  password: string,
+  wrong: string,
+  now: Date,
+): Promise<void> {
+  const wait = await rateLimitWait(db, rule, now)
+  if (wait > 0) throw tooManyRequests(`密码错误次数过多，请 ${describeWait(wait)}后再试`)
+  if (!(await verifyPassword(passwordHash, password))) {
+    await recordRateEvent(db, rule, now)
+    throw badRequest(wrong)
+  }
+}
+
 /**
- * Binds or changes the phone number. The code was sent to the NEW number (purpose 'bind'), which
- * proves the person holds it. It is checked before anything else, so nobody can learn whether a
- * number has an account without holding that phone.
+ * A session alone does not allow changing who the account is (a phone left unlocked, a copied
+ * token): the person proves it with the password or a code to the CURRENT phone. An account with
+ * neither (a WeChat-only account without a password) has nothing more to prove than its WeChat login.
+ */
+export async function proveIdentity(
+  db: DB,
+  user: User,
+  proof: IdentityProof,
+  now: Date,
+): Promise<void> {
+  if (proof.oldCode) {
+    if (!user.mobile) throw badRequest(PROOF_NO_MOBILE)
+    await consumeSmsCode(db, {
+      mobile: user.mobile,
+      purpose: 'verify-old',
+      code: proof.oldCode,
+      now,
+    })
+    return
+  }
+  if (proof.password) {
+    if (!user.password_hash) throw badRequest(PROOF_NO_PASSWORD)
+    await checkPassword(
+      db,
+      proofRule(user.id),
+      user.password_hash,
+      proof.password,
+      PROOF_WRONG_PASSWORD,
+      now,
+    )
+    return
+  }
+  if (user.mobile || user.password_hash) throw badRequest(PROOF_REQUIRED)
+}
+
+export interface IdentityChangeOptions {
+  /** The caller's session, kept when every other session of the account is signed out. */
+  keepSessionId?: string | undefined
+}
+
+/**
+ * Binds or changes the phone number. First the person proves the current identity (password or a
+ * 'verify-old' code to the old phone), then the code sent to the NEW number (purpose 'bind') proves
+ * holding it; both come before any answer about the new number, so nobody learns whether a number has
+ * an account without holding that phone. Every other session is signed out afterwards; telling the
+ * old phone is the caller's (route's) job, as it owns the SMS provider.
  */
 export async function bindPhone(
   db: DB,
   userId: string,
-  input: { mobile: string; code: string },
+  input: { mobile: string; code: string } & IdentityProof,
   now: Date,
+  options: IdentityChangeOptions = {},
 ): Promise<UserProfile> {
   const user = await liveUser(db, userId)
   if (user.mobile === input.mobile) throw badRequest(SAME_MOBILE)
+  await proveIdentity(db, user, input, now)
   await consumeSmsCode(db, { mobile: input.mobile, purpose: 'bind', code: input.code, now })
   const holder = await findUserByMobile(db, input.mobile)
   if (holder && holder.id !== userId) throw badRequest(MOBILE_IN_USE)
@@ -86,6 +176,7 @@ export async function bindPhone(
     if (isUniqueViolation(error)) throw badRequest(MOBILE_IN_USE)
     throw error
   }
+  await revokeUserSessions(db, userId, { except: options.keepSessionId, now })
   return loadProfile(db, await liveUser(db, userId))
 }
 
@@ -107,14 +198,29 @@ export const MERGE_WECHAT_CONFLICT = '两个账号绑定了不同的微信，无
 export async function mergeUser(
   db: DB,
   callerId: string,
-  input: { mobile: string; code: string },
+  input: { mobile: string; code: string; password?: string | undefined },
   now: Date,
+  options: IdentityChangeOptions = {},
 ): Promise<UserProfile> {
   const caller = await liveUser(db, callerId)
   if (caller.mobile === input.mobile) throw badRequest(MERGE_SELF)
   if (caller.mobile !== null) throw badRequest(MERGE_CALLER_HAS_MOBILE)
   // Outside the transaction: a wrong code must count as a try even though the merge then fails.
   await consumeSmsCode(db, { mobile: input.mobile, purpose: 'merge', code: input.code, now })
+  // The code proves holding the phone, which a carrier may have given to someone new; the phone
+  // account's password proves being its owner. (Accounts that never set one rely on the code.)
+  const absorbed = await findUserByMobile(db, input.mobile)
+  if (absorbed?.password_hash) {
+    if (!input.password) throw badRequest(MERGE_PASSWORD_REQUIRED)
+    await checkPassword(
+      db,
+      proofRule(absorbed.id),
+      absorbed.password_hash,
+      input.password,
+      MERGE_WRONG_PASSWORD,
+      now,
+    )
+  }
 
   await db.transaction().execute(async (trx) => {
     const other = await findUserByMobile(trx, input.mobile)
@@ -191,6 +297,17 @@ export async function mergeUser(
       .set({ user_id: callerId })
       .where('user_id', '=', other.id)
       .execute()
+    // One person, one security record: the phone account's 登录记录 and appeals follow it.
+    await trx
+      .updateTable('audit_events')
+      .set({ user_id: callerId })
+      .where('user_id', '=', other.id)
+      .execute()
+    await trx
+      .updateTable('id_card_appeals')
+      .set({ user_id: callerId })
+      .where('user_id', '=', other.id)
+      .execute()
     const callerNotices = await trx
       .selectFrom('notice_settings')
       .select('user_id')
@@ -210,6 +327,7 @@ export async function mergeUser(
       .values({ id: randomUUID(), from_user_id: other.id, into_user_id: callerId, created_at: at })
       .execute()
   })
+  await revokeUserSessions(db, callerId, { except: options.keepSessionId, now })
   return loadProfile(db, await liveUser(db, callerId))
 }
 
@@ -260,6 +378,8 @@ export async function deleteAccount(
       .where('revoked_at', 'is', null)
       .execute()
     await trx.deleteFrom('id_cards').where('user_id', '=', userId).execute()
+    // An appeal carries the number, name and a contact: personal data with no use after deletion.
+    await trx.deleteFrom('id_card_appeals').where('user_id', '=', userId).execute()
     await trx.deleteFrom('notice_settings').where('user_id', '=', userId).execute()
     await trx.deleteFrom('tracks').where('user_id', '=', userId).execute()
     await trx.deleteFrom('qr_logins').where('user_id', '=', userId).execute()

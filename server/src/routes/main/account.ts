@@ -13,7 +13,7 @@ import {
   validateCode,
   wechatLogin,
 } from '@contract/main/account'
-import type { SmsPurpose } from '@contract/sso/auth'
+import { SMS_PURPOSES, type SmsPurpose } from '@contract/sso/auth'
 import {
   changePassword as changeUserPassword,
   findUserById,
@@ -63,7 +63,13 @@ export default async function mainAccountRoutes(app: FastifyInstance): Promise<v
   route(app, sendOwnCode, async ({ purpose }, { request }) => {
     const user = await findUserById(app.db, currentUser(request).id)
     if (!user) throw unauthorized(SESSION_EXPIRED)
-    if (!user.mobile) throw badRequest('当前账号未绑定手机号，请先绑定手机号')
+    if (!user.mobile) {
+      throw badRequest(
+        purpose === 'verify-old'
+          ? '当前账号未绑定手机号，请使用登录密码验证'
+          : '当前账号未绑定手机号，请先绑定手机号',
+      )
+    }
     const sent = await issueSmsCode(app.db, app.providers.sms, {
       mobile: user.mobile,
       purpose,
@@ -120,6 +126,8 @@ export default async function mainAccountRoutes(app: FastifyInstance): Promise<v
         .selectFrom('sms_outbox')
         .selectAll()
         .where('mobile', '=', mobile)
+        // Codes only: security notices share the outbox (purpose 'notice') but are not codes.
+        .where('purpose', 'in', SMS_PURPOSES)
         .orderBy('created_at', 'desc')
         .limit(1)
         .executeTakeFirst()

@@ -15,7 +15,11 @@ import * as account from '../../domain/profile/account'
 import * as idCards from '../../domain/profile/id-cards'
 import * as notices from '../../domain/profile/notice-settings'
 import * as tracks from '../../domain/profile/tracks'
+import { recordAudit } from '../../domain/audit'
+import { phoneChangedNotice } from '../../domain/security-notices'
 import { bearerToken, currentUser } from '../../http/auth'
+import { clientOf } from '../../http/client'
+import { sendNotice } from '../../http/notices'
 import { unauthorized } from '../../http/errors'
 import { route } from '../../http/route'
 
@@ -32,9 +36,23 @@ export default async function mainProfileRoutes(app: FastifyInstance): Promise<v
     )
   }
 
-  route(app, bindPhone, async (input, { request }) =>
-    account.bindPhone(app.db, currentUser(request).id, input, app.now()),
-  )
+  route(app, bindPhone, async (input, { request }) => {
+    const { id, sessionId } = currentUser(request)
+    const before = await findUserById(app.db, id)
+    const now = app.now()
+    const profile = await account.bindPhone(app.db, id, input, now, { keepSessionId: sessionId })
+    await recordAudit(app.db, {
+      userId: id,
+      kind: 'phone-rebind',
+      client: clientOf(request),
+      now,
+      detail: before?.mobile ? '更换手机号' : '绑定手机号',
+    })
+    if (before?.mobile) {
+      await sendNotice(app, request, before.mobile, phoneChangedNotice(input.mobile, now))
+    }
+    return profile
+  })
 
   route(app, bindIdCard, async (input, { request }) =>
     idCards.bindIdCard(app.db, cipher, currentUser(request).id, input, app.now()),

@@ -71,12 +71,19 @@ test('modifyUser changes nickname and gender; an avatar must be one of the perso
 })
 
 test('bindPhone: the code goes to the new number; a number in use is refused', async () => {
-  const { user } = await signUp(db, clock.now())
+  const { user } = await signUp(db, clock.now(), { password: 'abc12345' })
   const next = freshMobile()
-  const wrong = await refusal(bindPhone(db, user.id, { mobile: next, code: '000000' }, clock.now()))
+  const wrong = await refusal(
+    bindPhone(db, user.id, { mobile: next, code: '000000', password: 'abc12345' }, clock.now()),
+  )
   assert.equal(wrong.userMessage, '请先获取验证码')
   const code = await smsCode(db, next, 'bind', clock.now())
-  const profile = await bindPhone(db, user.id, { mobile: next, code }, clock.now())
+  const profile = await bindPhone(
+    db,
+    user.id,
+    { mobile: next, code, password: 'abc12345' },
+    clock.now(),
+  )
   assert.equal(profile.mobileMasked, `${next.slice(0, 3)}****${next.slice(7)}`)
 
   const other = await signUp(db, clock.now())
@@ -84,7 +91,11 @@ test('bindPhone: the code goes to the new number; a number in use is refused', a
     bindPhone(
       db,
       other.user.id,
-      { mobile: next, code: await smsCode(db, next, 'bind', clock.now()) },
+      {
+        mobile: next,
+        code: await smsCode(db, next, 'bind', clock.now()),
+        oldCode: await smsCode(db, other.mobile!, 'verify-old', clock.now()),
+      },
       clock.now(),
     ),
   )
@@ -184,7 +195,14 @@ test('mergeUser: the phone account’s data moves to the WeChat account, both hi
   assert.equal(wrong.statusCode, 400)
 
   const code = await smsCode(db, phone.mobile!, 'merge', clock.now())
-  const profile = await mergeUser(db, wechat.user.id, { mobile: phone.mobile!, code }, clock.now())
+  const keep = (await findSessionByAccessToken(db, wechat.token, clock.now()))!.sessionId
+  const profile = await mergeUser(
+    db,
+    wechat.user.id,
+    { mobile: phone.mobile!, code, password: 'abc12345' },
+    clock.now(),
+    { keepSessionId: keep },
+  )
   assert.equal(profile.id, wechat.user.id)
   assert.equal(profile.wechatBound, true)
   assert.equal(profile.hasPassword, true, 'the phone’s password keeps working')

@@ -121,7 +121,7 @@ test('ID card endpoints need a valid token; someone else’s phone is refused', 
 })
 
 test('bindPhone: code to the new number; the profile shows it; a used number is refused', async () => {
-  const person = await signUp(ctx.app.db, ctx.clock.now())
+  const person = await signUp(ctx.app.db, ctx.clock.now(), { password: 'abc12345' })
   const next = freshMobile()
   const wrong = await post('/main/account/phone/bind', person.token, {
     mobile: next,
@@ -130,7 +130,11 @@ test('bindPhone: code to the new number; the profile shows it; a used number is 
   assert.equal(wrong.statusCode, 400)
   assert.equal(wrong.json().error, '请输入 6 位数字验证码')
   const code = await smsCode(ctx.app.db, next, 'bind', ctx.clock.now())
-  const res = await post('/main/account/phone/bind', person.token, { mobile: next, code })
+  const res = await post('/main/account/phone/bind', person.token, {
+    mobile: next,
+    code,
+    password: 'abc12345',
+  })
   assert.equal(res.statusCode, 200, res.body)
   assert.equal(res.json().data.mobileMasked, `${next.slice(0, 3)}****${next.slice(7)}`)
   assert.ok(!res.body.includes(next), 'never the full number')
@@ -138,7 +142,12 @@ test('bindPhone: code to the new number; the profile shows it; a used number is 
 
   const other = await signUp(ctx.app.db, ctx.clock.now())
   const again = await smsCode(ctx.app.db, next, 'bind', ctx.clock.now())
-  const taken = await post('/main/account/phone/bind', other.token, { mobile: next, code: again })
+  const oldCode = await smsCode(ctx.app.db, other.mobile!, 'verify-old', ctx.clock.now())
+  const taken = await post('/main/account/phone/bind', other.token, {
+    mobile: next,
+    code: again,
+    oldCode,
+  })
   assert.equal(taken.statusCode, 400)
   assert.equal(taken.json().error, '该手机号已被其他账号使用')
   assert.equal(

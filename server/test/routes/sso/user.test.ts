@@ -80,7 +80,7 @@ test('mergeUser: a WeChat account takes in the phone account after an SMS code',
   assert.equal(wrong.json().error, '请先获取验证码')
 
   const code = await smsCode(ctx.app.db, phone.mobile!, 'merge', ctx.clock.now())
-  const res = await merge(wechat.token, { mobile: phone.mobile, code })
+  const res = await merge(wechat.token, { mobile: phone.mobile, code, password: 'abc12345' })
   assert.equal(res.statusCode, 200, res.body)
   const profile = UserProfileSchema.parse(res.json().data)
   assert.equal(profile.id, wechat.user.id)
