@@ -160,7 +160,7 @@ describe('settings, profile and scan pages', () => {
 
     await type(page, '18 位居民身份证号', VALID_ID.toLowerCase())
     assert.equal(await view(page).getByText('身份证号校验位不正确', { exact: false }).count(), 0)
-    await view(page).locator('.profile-form__submit .nut-button').click()
+    await view(page).locator('.form-submit').click()
     const masked = `${VALID_ID.slice(0, 3)}***********${VALID_ID.slice(-4)}`
     await view(page).getByText(masked).waitFor()
     assert.equal(await view(page).getByText(VALID_ID).count(), 0)

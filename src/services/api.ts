@@ -4,7 +4,14 @@ import type { Endpoint, InputOf, OutputOf } from '@contract/endpoint'
 import { showToast } from '@/platform/ui'
 import './zod-setup'
 import { hostOf } from './hosts'
-import { http as defaultHttp, type Http, type RequestOptions } from './http'
+import {
+  HttpError,
+  MESSAGES,
+  NetworkError,
+  http as defaultHttp,
+  type Http,
+  type RequestOptions,
+} from './http'
 
 export const DRIFT_MESSAGE = '服务端数据异常'
 
@@ -101,3 +108,33 @@ export const callEndpoint: CallEndpoint = createCallEndpoint({
   toast: (title) => showToast(title),
   hostOf,
 })
+
+/** A failure whose message is written for the person (not from the server). */
+export class UserFacingError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'UserFacingError'
+  }
+}
+
+/**
+ * What to tell the person about a failed call, in their words: the server's own `error`, else its
+ * `message` (the reason it refused), so a refusal reads the same inline as in the toast; otherwise
+ * the network problem, a drifted answer, or `fallback`. The one place every form and page asks.
+ */
+export function describeError(error: unknown, fallback = '操作失败，请稍后重试'): string {
+  if (error instanceof HttpError) {
+    const body = error.response.data
+    if (isRecord(body)) {
+      if (typeof body.error === 'string' && body.error.trim() !== '') return body.error
+      if (typeof body.message === 'string' && body.message.trim() !== '' && body.message !== 'ok')
+        return body.message
+    }
+    if (error.reason === 'unauthorized') return MESSAGES.relogin
+    return MESSAGES.status(error.statusCode)
+  }
+  if (error instanceof UserFacingError) return error.message
+  if (error instanceof NetworkError) return error.timedOut ? MESSAGES.timeout : MESSAGES.network
+  if (error instanceof ResponseDriftError) return DRIFT_MESSAGE
+  return fallback
+}

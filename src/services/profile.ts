@@ -25,7 +25,10 @@ import { showToast } from '@/platform/ui'
 import { useAppStore } from '@/stores/app-store'
 import { DRIFT_MESSAGE, ResponseDriftError, callEndpoint, type CallOptions } from './api'
 import { apiOrigin, hostOf } from './hosts'
-import { HttpError, MESSAGES, NetworkError, http } from './http'
+import { http } from './http'
+
+// Kept here too for the pages that already import it from this module.
+export { describeError } from './api'
 
 /**
  * Typed calls of the signed-in person's own account: profile, avatar, phone, ID card, notice
@@ -123,23 +126,4 @@ export async function uploadAvatar(filePath: string): Promise<UploadedFile> {
     throw new ResponseDriftError(`POST ${UPLOAD_AVATAR_PATH}`, parsed.error.issues)
   }
   return parsed.data.data
-}
-
-/**
- * What to tell the person about a failed call, in their words: the server's own `error` or
- * `message` when it answered (the reason it refused), otherwise the network problem.
- */
-export function describeError(error: unknown, fallback = '操作失败，请稍后重试'): string {
-  if (error instanceof HttpError) {
-    const body: unknown = error.response.data
-    if (typeof body === 'object' && body !== null) {
-      const { error: reason, message } = body as { error?: unknown; message?: unknown }
-      if (typeof reason === 'string' && reason.trim() !== '') return reason
-      if (typeof message === 'string' && message.trim() !== '' && message !== 'ok') return message
-    }
-    return MESSAGES.status(error.statusCode)
-  }
-  if (error instanceof NetworkError) return error.timedOut ? MESSAGES.timeout : MESSAGES.network
-  if (error instanceof ResponseDriftError) return DRIFT_MESSAGE
-  return fallback
 }

@@ -5,9 +5,10 @@ import { createHarness, ok } from '@/services/__tests__/http-fakes'
 import { resetStores } from '@/stores/reset-stores'
 import { useAppStore } from '@/stores/app-store'
 import { getAccessToken } from '@/stores/session-store'
+import { FORM_MESSAGES as MESSAGES } from '@/components/form/rules'
 import { LoginView } from '../components/login-view'
 import { EXPIRED_NOTE, useLogin, type LoginOptions } from '../hooks/use-login'
-import { MESSAGES } from '../form-rules'
+import { AGREEMENT_REQUIRED } from '../hooks/use-consent'
 import { flush, refusal, session } from './fixtures'
 import { inputsDrawn, typeInto, valueOf } from './helpers'
 
@@ -65,10 +66,10 @@ describe('login page', () => {
     type('请输入手机号', '13800138000')
     type('请输入密码', 'abcd1234')
     fireEvent.click(screen.getByText('登录'))
-    expect(screen.getByText(MESSAGES.agreementRequired)).toBeTruthy()
+    expect(screen.getByText(AGREEMENT_REQUIRED)).toBeTruthy()
     expect(mocked.loginWithPassword).not.toHaveBeenCalled()
     agree()
-    expect(screen.queryByText(MESSAGES.agreementRequired)).toBeNull()
+    expect(screen.queryByText(AGREEMENT_REQUIRED)).toBeNull()
     fireEvent.click(screen.getByText('登录'))
     await act(flush)
     expect(mocked.loginWithPassword).toHaveBeenCalledWith('13800138000', 'abcd1234')
@@ -111,8 +112,8 @@ describe('login page', () => {
     agree()
     fireEvent.click(screen.getByText('登录'))
     await act(flush)
-    expect(screen.getByText('登录中...')).toBeTruthy()
-    fireEvent.click(screen.getByText('登录中...'))
+    expect(screen.getByText('登录中…')).toBeTruthy()
+    fireEvent.click(screen.getByText('登录中…'))
     expect(mocked.loginWithPassword).toHaveBeenCalledTimes(1)
     await act(async () => {
       refuse(refusal('手机号或密码错误，还可尝试 4 次'))
@@ -138,11 +139,11 @@ describe('login page', () => {
     fireEvent.click(screen.getByText('获取验证码'))
     await act(flush)
     expect(mocked.sendSmsCode).toHaveBeenCalledWith('13800138000', 'login')
-    expect(screen.getByText('30 秒后重发')).toBeTruthy()
-    fireEvent.click(screen.getByText('30 秒后重发'))
+    expect(screen.getByText('重新获取(30s)')).toBeTruthy()
+    fireEvent.click(screen.getByText('重新获取(30s)'))
     expect(mocked.sendSmsCode).toHaveBeenCalledTimes(1)
     await act(() => jest.advanceTimersByTimeAsync(1000))
-    expect(screen.getByText('29 秒后重发')).toBeTruthy()
+    expect(screen.getByText('重新获取(29s)')).toBeTruthy()
     await act(() => jest.advanceTimersByTimeAsync(29000))
     expect(screen.getByText('重新获取')).toBeTruthy()
     type('请输入验证码', '12345')

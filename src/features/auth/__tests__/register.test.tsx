@@ -4,11 +4,12 @@ import * as auth from '@/services/auth'
 import { useAppStore } from '@/stores/app-store'
 import { resetStores } from '@/stores/reset-stores'
 import { getAccessToken } from '@/stores/session-store'
+import { FORM_MESSAGES as MESSAGES } from '@/components/form/rules'
 import { RegInfoView } from '../components/reg-info-view'
 import { RegisterView } from '../components/register-view'
-import { MESSAGES } from '../form-rules'
 import { useRegInfo } from '../hooks/use-reg-info'
 import { useRegister } from '../hooks/use-register'
+import { AGREEMENT_REQUIRED } from '../hooks/use-consent'
 import { flush, profile, refusal, session } from './fixtures'
 import { typeInto, valueOf } from './helpers'
 
@@ -59,11 +60,11 @@ describe('register', () => {
     fireEvent.click(screen.getByText('获取验证码'))
     await act(flush)
     expect(mocked.sendSmsCode).toHaveBeenCalledWith('13800138000', 'register')
-    expect(screen.getByText('60 秒后重发')).toBeTruthy()
+    expect(screen.getByText('重新获取(60s)')).toBeTruthy()
     typeInto('请输入验证码', '123456')
     typeInto('8 位以上字母和数字', 'abcd1234')
     fireEvent.click(screen.getByText('注册'))
-    expect(screen.getByText(MESSAGES.agreementRequired)).toBeTruthy()
+    expect(screen.getByText(AGREEMENT_REQUIRED)).toBeTruthy()
     expect(mocked.register).not.toHaveBeenCalled()
     fireEvent.click(screen.getByText('我已阅读并同意'))
     fireEvent.click(screen.getByText('注册'))

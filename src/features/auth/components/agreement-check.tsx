@@ -2,20 +2,16 @@ import { Text, View } from '@tarojs/components'
 import Taro from '@tarojs/taro'
 import { Checkbox } from '@nutui/nutui-react-taro'
 import { PAGES } from '../auth-navigation'
+import type { Consent } from '../hooks/use-consent'
 import './auth-form.scss'
-
-export interface AgreementCheckProps {
-  checked: boolean
-  onChange: (checked: boolean) => void
-  error: string | null
-}
 
 function open(url: string) {
   void Taro.navigateTo({ url }).catch(() => undefined)
 }
 
 /** 我已阅读并同意《用户协议》和《隐私政策》: the links open the texts, the rest ticks the box. */
-export function AgreementCheck({ checked, onChange, error }: AgreementCheckProps) {
+export function AgreementCheck({ consent }: { consent: Consent }) {
+  const { agreed: checked, setAgreed: onChange, error } = consent
   return (
     <View className="auth-agreement">
       <View className="auth-agreement__line">

@@ -1,13 +1,13 @@
 import { Text, View } from '@tarojs/components'
 import Taro from '@tarojs/taro'
-import { Button, Checkbox } from '@nutui/nutui-react-taro'
-import { SignInNeeded } from '../../../components/require-login'
+import { Checkbox } from '@nutui/nutui-react-taro'
+import { FormError } from '@/components/form/form-error'
+import { SmsCodeField } from '@/components/form/fields'
+import { SubmitButton } from '@/components/form/submit-button'
+import { SignInNeeded } from '@/components/require-login'
 import { PAGES } from '../auth-navigation'
 import { AFTER_DELETION, DELETED_ITEMS, KEPT_ITEMS } from '../deletion-terms'
 import type { DeleteAccountView as Model } from '../hooks/use-delete-account'
-import { CodeButton } from './code-button'
-import { FormError } from './form-error'
-import { FormField } from './form-field'
 import './auth-form.scss'
 import './delete-account-view.scss'
 
@@ -46,47 +46,35 @@ export function DeleteAccountView({ view }: { view: Model }) {
             ? `验证码将发送至 ${view.mobileMasked}`
             : '验证码将发送至您账号绑定的手机号'}
         </Text>
-        <FormField
-          label="验证码"
-          field={view.code}
-          placeholder="请输入验证码"
-          type="number"
-          maxLength={6}
-          extra={<CodeButton sms={view.sms} />}
-        />
-        {view.sms.error && (
-          <View className="auth-field__error" role="alert">
-            {view.sms.error}
-          </View>
-        )}
+        <SmsCodeField field={view.code} sms={view.sms} />
         <View className="auth-agreement">
           <View className="auth-agreement__line">
             <Checkbox
               className="auth-agreement__box"
-              checked={view.agreed}
-              onChange={(value) => view.setAgreed(value)}
+              checked={view.consent.agreed}
+              onChange={(value) => view.consent.setAgreed(value)}
             />
-            <Text className="auth-agreement__text" onClick={() => view.setAgreed(!view.agreed)}>
+            <Text
+              className="auth-agreement__text"
+              onClick={() => view.consent.setAgreed(!view.consent.agreed)}
+            >
               我已阅读并同意注销
             </Text>
           </View>
-          {view.agreementError && (
+          {view.consent.error && (
             <View className="auth-agreement__error" role="alert">
-              {view.agreementError}
+              {view.consent.error}
             </View>
           )}
         </View>
         <FormError message={view.error} />
-        <Button
-          className="auth-page__submit delete-account__submit"
-          type="primary"
-          block
-          loading={view.submitting}
-          disabled={view.submitting}
+        <SubmitButton
+          text="注销账号"
+          busyText="注销中…"
+          tone="danger"
+          busy={view.submitting}
           onClick={view.submit}
-        >
-          {view.submitting ? '注销中...' : '注销账号'}
-        </Button>
+        />
       </View>
     </View>
   )

@@ -1,12 +1,12 @@
 import { Text, View } from '@tarojs/components'
 import Taro from '@tarojs/taro'
-import { Button } from '@nutui/nutui-react-taro'
 import { Weixin } from '@nutui/icons-react-taro'
+import { FormError } from '@/components/form/form-error'
+import { MobileField, SmsCodeField } from '@/components/form/fields'
+import { FormField } from '@/components/form/form-field'
+import { SubmitButton } from '@/components/form/submit-button'
 import type { LoginMode, LoginView as LoginViewModel } from '../hooks/use-login'
 import { AgreementCheck } from './agreement-check'
-import { CodeButton } from './code-button'
-import { FormError } from './form-error'
-import { FormField } from './form-field'
 import { QrLoginPanel } from './qr-login-panel'
 import './auth-form.scss'
 import './login-view.scss'
@@ -25,13 +25,7 @@ function CredentialsForm({ view }: { view: LoginViewModel }) {
   const byPassword = view.mode === 'password'
   return (
     <View className="login__form">
-      <FormField
-        label="手机号"
-        field={view.mobile}
-        placeholder="请输入手机号"
-        type="number"
-        maxLength={11}
-      />
+      <MobileField field={view.mobile} />
       {byPassword ? (
         <FormField
           label="密码"
@@ -41,32 +35,11 @@ function CredentialsForm({ view }: { view: LoginViewModel }) {
           maxLength={64}
         />
       ) : (
-        <FormField
-          label="验证码"
-          field={view.code}
-          placeholder="请输入验证码"
-          type="number"
-          maxLength={6}
-          extra={<CodeButton sms={view.sms} />}
-        />
+        <SmsCodeField field={view.code} sms={view.sms} />
       )}
-      {!byPassword && view.sms.error && (
-        <View className="auth-field__error" role="alert">
-          {view.sms.error}
-        </View>
-      )}
-      <AgreementCheck checked={view.agreed} onChange={view.setAgreed} error={view.agreementError} />
+      <AgreementCheck consent={view.consent} />
       <FormError message={view.error} />
-      <Button
-        className="auth-page__submit"
-        type="primary"
-        block
-        loading={view.submitting}
-        disabled={view.submitting}
-        onClick={view.submit}
-      >
-        {view.submitting ? '登录中...' : '登录'}
-      </Button>
+      <SubmitButton text="登录" busyText="登录中…" busy={view.submitting} onClick={view.submit} />
       <View className="auth-page__links">
         <Text className="auth-page__link" onClick={() => open(view.registerUrl)}>
           注册账号

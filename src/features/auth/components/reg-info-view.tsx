@@ -1,8 +1,9 @@
 import { Text, View } from '@tarojs/components'
 import { Button, Radio } from '@nutui/nutui-react-taro'
+import { FormError } from '@/components/form/form-error'
+import { FormField } from '@/components/form/form-field'
+import { SubmitButton } from '@/components/form/submit-button'
 import { GENDER_OPTIONS, type Gender, type RegInfoView as Model } from '../hooks/use-reg-info'
-import { FormError } from './form-error'
-import { FormField } from './form-field'
 import './auth-form.scss'
 
 export function RegInfoView({ view }: { view: Model }) {
@@ -13,9 +14,9 @@ export function RegInfoView({ view }: { view: Model }) {
           注册成功！完善以下信息，方便医生称呼您。也可以跳过，稍后在“个人信息”中修改。
         </Text>
         <FormField label="昵称" field={view.nickname} placeholder="请输入昵称" maxLength={20} />
-        <View className="auth-field">
-          <View className="auth-field__row">
-            <Text className="auth-field__label">性别</Text>
+        <View className="form-field">
+          <View className="form-field__row">
+            <Text className="form-field__label">性别</Text>
             <Radio.Group
               direction="horizontal"
               value={view.gender}
@@ -30,16 +31,7 @@ export function RegInfoView({ view }: { view: Model }) {
           </View>
         </View>
         <FormError message={view.error} />
-        <Button
-          className="auth-page__submit"
-          type="primary"
-          block
-          loading={view.submitting}
-          disabled={view.submitting}
-          onClick={view.save}
-        >
-          {view.submitting ? '保存中...' : '保存'}
-        </Button>
+        <SubmitButton text="保存" busyText="保存中…" busy={view.submitting} onClick={view.save} />
         <Button
           className="auth-page__secondary"
           fill="none"

@@ -9,12 +9,12 @@ import {
   wechatLogin,
   type Session,
 } from '@/services/auth'
+import { CODE_RULES, LOGIN_PASSWORD_RULES, MOBILE_RULES } from '@/components/form/rules'
+import { useForm, type FieldProps } from '@/components/form/use-form'
+import { usePhoneSmsCode, type SmsCode } from '@/components/form/use-sms-code'
+import { UserFacingError } from '@/services/api'
 import { goAfterLogin, PAGES, readRedirect, withRedirect } from '../auth-navigation'
-import { UserFacingError } from '../error-text'
-import { MESSAGES, codeRule, loginPasswordRule, mobileRule } from '../form-rules'
-import { useField, type Field } from './use-field'
-import { useSmsCode, type SmsCodeButton } from './use-sms-code'
-import { useSubmit } from './use-submit'
+import { useConsent, type Consent } from './use-consent'
 
 export type LoginMode = 'password' | 'sms' | 'qr'
 
@@ -33,13 +33,11 @@ export interface LoginView {
   setMode: (mode: LoginMode) => void
   /** Shown when the session expired (`autoLogin=1`). */
   expiredNote: string | null
-  mobile: Field
-  password: Field
-  code: Field
-  sms: SmsCodeButton
-  agreed: boolean
-  setAgreed: (agreed: boolean) => void
-  agreementError: string | null
+  mobile: FieldProps
+  password: FieldProps
+  code: FieldProps
+  sms: SmsCode
+  consent: Consent
   submitting: boolean
   error: string | null
   submit: () => void
@@ -61,35 +59,22 @@ export function useLogin(
     [options.qr],
   )
   const [mode, setModeState] = useState<LoginMode>(modes[0])
-  const [showAll, setShowAll] = useState(false)
-  const [agreed, setAgreedState] = useState(false)
-  const [agreementError, setAgreementError] = useState<string | null>(null)
-  const mobile = useField(mobileRule, showAll)
-  const password = useField(loginPasswordRule, showAll && mode === 'password')
-  const code = useField(codeRule, showAll && mode === 'sms')
-  const submission = useSubmit('登录失败，请稍后重试')
-
-  const ready = useCallback(() => {
-    if (mobile.valid) return true
-    mobile.reveal()
-    return false
-  }, [mobile])
-  const requestCode = useCallback(() => sendSmsCode(mobile.value, 'login'), [mobile.value])
-  const sms = useSmsCode(requestCode, ready)
-
-  const setMode = useCallback(
-    (next: LoginMode) => {
-      setModeState(next)
-      setShowAll(false)
-      submission.setError(null)
+  const consent = useConsent()
+  const form = useForm(
+    {
+      mobile: { rules: MOBILE_RULES },
+      password: { rules: LOGIN_PASSWORD_RULES },
+      code: { rules: CODE_RULES },
     },
-    [submission],
+    { fallback: '登录失败，请稍后重试' },
   )
+  const sms = usePhoneSmsCode(form, 'mobile', (mobile) => sendSmsCode(mobile, 'login'))
 
-  const setAgreed = useCallback((next: boolean) => {
-    setAgreedState(next)
-    if (next) setAgreementError(null)
-  }, [])
+  const setMode = (next: LoginMode) => {
+    setModeState(next)
+    form.hideErrors()
+    form.setSubmitError(null)
+  }
 
   const finish = useCallback(
     async (session: Session) => {
@@ -100,31 +85,23 @@ export function useLogin(
     [redirect],
   )
 
-  const checkAgreement = useCallback(() => {
-    if (agreed) return true
-    setAgreementError(MESSAGES.agreementRequired)
-    showToast(MESSAGES.agreementRequired)
-    return false
-  }, [agreed])
-
-  const submit = useCallback(() => {
+  const submit = () => {
     if (mode === 'qr') return
-    setShowAll(true)
-    const second = mode === 'password' ? password : code
-    if (!mobile.valid || !second.valid) return
-    if (!checkAgreement()) return
-    submission.run(async () => {
+    const { values } = form
+    if (!form.validate(['mobile', mode === 'password' ? 'password' : 'code'])) return
+    if (!consent.check()) return
+    form.run(async () => {
       const session =
         mode === 'password'
-          ? await loginWithPassword(mobile.value, password.value)
-          : await loginWithCode(mobile.value, code.value)
+          ? await loginWithPassword(values.mobile, values.password)
+          : await loginWithCode(values.mobile, values.code)
       await finish(session)
     })
-  }, [mode, mobile, password, code, checkAgreement, submission, finish])
+  }
 
-  const loginWithWechat = useCallback(() => {
-    if (!checkAgreement()) return
-    submission.run(async () => {
+  const loginWithWechat = () => {
+    if (!consent.check()) return
+    form.run(async () => {
       let wxCode: string
       try {
         wxCode = await getWechatLoginCode()
@@ -135,22 +112,20 @@ export function useLogin(
       }
       await finish(await wechatLogin(wxCode))
     })
-  }, [checkAgreement, submission, finish])
+  }
 
   return {
     modes,
     mode,
     setMode,
     expiredNote: params.autoLogin === '1' ? EXPIRED_NOTE : null,
-    mobile,
-    password,
-    code,
+    mobile: form.field('mobile'),
+    password: form.field('password'),
+    code: form.field('code'),
     sms,
-    agreed,
-    setAgreed,
-    agreementError,
-    submitting: submission.submitting,
-    error: submission.error,
+    consent,
+    submitting: form.submitting,
+    error: form.submitError,
     submit,
     wechat: { available: options.thirdParty && canLoginWithWechat(), login: loginWithWechat },
     finish,

@@ -1,22 +1,20 @@
 import Taro from '@tarojs/taro'
-import { useCallback, useEffect, useState } from 'react'
+import { useEffect } from 'react'
+import {
+  CODE_RULES,
+  FORM_MESSAGES,
+  MOBILE_RULES,
+  NEW_PASSWORD_RULES,
+  confirmRules,
+  differentFrom,
+  required,
+} from '@/components/form/rules'
+import { useForm, type FieldProps } from '@/components/form/use-form'
+import { usePhoneSmsCode, type SmsCode } from '@/components/form/use-sms-code'
 import { showToast } from '@/platform/ui'
 import { changePassword, getPassword, sendSmsCode, signIn, signOut } from '@/services/auth'
 import { useAppStore } from '@/stores/app-store'
 import { PAGES, authNavigation, goBackOr } from '../auth-navigation'
-import {
-  MESSAGES,
-  codeRule,
-  confirmRule,
-  mobileRule,
-  newPasswordRule,
-  passwordStrength,
-  type FieldRule,
-  type PasswordStrength,
-} from '../form-rules'
-import { useField, type Field } from './use-field'
-import { useSmsCode, type SmsCodeButton } from './use-sms-code'
-import { useSubmit } from './use-submit'
 
 export type PasswordMode = 'change' | 'forgot'
 
@@ -37,33 +35,15 @@ export function passwordModeOf(params: Record<string, string | undefined>): Pass
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 interface NewPasswordFields {
-  password: Field
-  confirm: Field
-  strength: PasswordStrength | null
-}
-
-function useNewPassword(showAll: boolean, extra?: (value: string) => string | null) {
-  const rule: FieldRule = {
-    check: (next) => newPasswordRule.check(next) ?? extra?.(next) ?? null,
-  }
-  const password = useField(rule, showAll)
-  const confirm = useField(
-    confirmRule(() => password.value),
-    showAll,
-  )
-  const fields: NewPasswordFields = {
-    password,
-    confirm,
-    strength: password.value === '' ? null : passwordStrength(password.value),
-  }
-  return fields
+  password: FieldProps
+  confirm: FieldProps
 }
 
 export interface ChangePasswordView extends NewPasswordFields {
   signedIn: boolean
   /** Accounts made through WeChat have no password yet: then there is no old one to ask for. */
   needsOld: boolean
-  old: Field
+  old: FieldProps
   submitting: boolean
   error: string | null
   submit: () => void
@@ -73,50 +53,51 @@ export interface ChangePasswordView extends NewPasswordFields {
 export function useChangePassword(): ChangePasswordView {
   const signedIn = useAppStore((state) => state.hasLogin)
   const needsOld = useAppStore((state) => state.profile?.hasPassword !== false)
-  const [showAll, setShowAll] = useState(false)
-  const old = useField(
-    { check: (value) => (value === '' ? MESSAGES.oldPasswordRequired : null) },
-    showAll,
+  const form = useForm(
+    {
+      old: { rules: needsOld ? [required(FORM_MESSAGES.oldPasswordRequired)] : [] },
+      password: {
+        rules: [...NEW_PASSWORD_RULES, differentFrom('old', FORM_MESSAGES.passwordSameAsOld)],
+      },
+      confirm: { rules: confirmRules('password') },
+    },
+    { fallback: '修改失败，请稍后重试' },
   )
-  const fields = useNewPassword(showAll, (value) =>
-    needsOld && value !== '' && value === old.value ? MESSAGES.passwordSameAsOld : null,
-  )
-  const submission = useSubmit('修改失败，请稍后重试')
 
   useEffect(() => authNavigation.setTitle(PASSWORD_TEXT.changeTitle), [])
 
-  const submit = useCallback(() => {
-    setShowAll(true)
-    if ((needsOld && !old.valid) || !fields.password.valid || !fields.confirm.valid) return
-    submission.run(async () => {
+  const submit = () => {
+    const { values } = form
+    form.submit(async () => {
       const session = await changePassword(
         needsOld
-          ? { oldPassword: old.value, newPassword: fields.password.value }
-          : { newPassword: fields.password.value },
+          ? { oldPassword: values.old, newPassword: values.password }
+          : { newPassword: values.password },
       )
       signIn(session)
       showToast(PASSWORD_TEXT.changed, { duration: LEAVE_DELAY_MS })
       await wait(LEAVE_DELAY_MS)
       await goBackOr(PAGES.mine)
     })
-  }, [needsOld, old, fields, submission])
+  }
 
   return {
-    ...fields,
     signedIn,
     needsOld,
-    old,
-    submitting: submission.submitting,
-    error: submission.error,
+    old: form.field('old'),
+    password: form.field('password'),
+    confirm: form.field('confirm'),
+    submitting: form.submitting,
+    error: form.submitError,
     submit,
     forgotUrl: PAGES.forgotPassword,
   }
 }
 
 export interface ForgotPasswordView extends NewPasswordFields {
-  mobile: Field
-  code: Field
-  sms: SmsCodeButton
+  mobile: FieldProps
+  code: FieldProps
+  sms: SmsCode
   submitting: boolean
   error: string | null
   submit: () => void
@@ -127,31 +108,24 @@ export interface ForgotPasswordView extends NewPasswordFields {
  * so a session on this device is cleared too, and the person logs in again with the new password.
  */
 export function useForgotPassword(): ForgotPasswordView {
-  const [showAll, setShowAll] = useState(false)
-  const mobile = useField(mobileRule, showAll)
-  const code = useField(codeRule, showAll)
-  const fields = useNewPassword(showAll)
-  const submission = useSubmit('重设失败，请稍后重试')
+  const form = useForm(
+    {
+      mobile: { rules: MOBILE_RULES },
+      code: { rules: CODE_RULES },
+      password: { rules: NEW_PASSWORD_RULES },
+      confirm: { rules: confirmRules('password') },
+    },
+    { fallback: '重设失败，请稍后重试' },
+  )
 
   useEffect(() => authNavigation.setTitle(PASSWORD_TEXT.forgotTitle), [])
 
-  const ready = useCallback(() => {
-    if (mobile.valid) return true
-    mobile.reveal()
-    return false
-  }, [mobile])
-  const requestCode = useCallback(() => sendSmsCode(mobile.value, 'reset'), [mobile.value])
-  const sms = useSmsCode(requestCode, ready)
+  const sms = usePhoneSmsCode(form, 'mobile', (mobile) => sendSmsCode(mobile, 'reset'))
 
-  const submit = useCallback(() => {
-    setShowAll(true)
-    if (!mobile.valid || !code.valid || !fields.password.valid || !fields.confirm.valid) return
-    submission.run(async () => {
-      await getPassword({
-        mobile: mobile.value,
-        code: code.value,
-        password: fields.password.value,
-      })
+  const submit = () => {
+    const { values } = form
+    form.submit(async () => {
+      await getPassword({ mobile: values.mobile, code: values.code, password: values.password })
       if (useAppStore.getState().hasLogin) await signOut({ revoke: false })
       showToast(PASSWORD_TEXT.reset, { duration: LEAVE_DELAY_MS })
       await wait(LEAVE_DELAY_MS)
@@ -159,15 +133,16 @@ export function useForgotPassword(): ForgotPasswordView {
       if (Taro.getCurrentPages().length > 1) await authNavigation.navigateBack()
       else await authNavigation.redirectTo(PAGES.login)
     })
-  }, [mobile, code, fields, submission])
+  }
 
   return {
-    ...fields,
-    mobile,
-    code,
+    mobile: form.field('mobile'),
+    code: form.field('code'),
+    password: form.field('password'),
+    confirm: form.field('confirm'),
     sms,
-    submitting: submission.submitting,
-    error: submission.error,
+    submitting: form.submitting,
+    error: form.submitError,
     submit,
   }
 }

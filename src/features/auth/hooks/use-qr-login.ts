@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { createQrLogin, pollQrLogin, type Session } from '@/services/auth'
+import { describeError } from '@/services/api'
 import { HttpError } from '@/services/http'
 import { qrDataUrl } from '../desktop'
-import { errorText } from '../error-text'
 
 /** The desktop learns the phone's answer within 2 s (issue 3); one poll a second does that. */
 export const QR_POLL_MS = 1000
@@ -55,7 +55,7 @@ export function useQrLogin(active: boolean, onSession: (session: Session) => voi
         setView({ status: 'expired', image })
         return
       }
-      setView({ status: 'error', message: errorText(error, '二维码加载失败') ?? '二维码加载失败' })
+      setView({ status: 'error', message: describeError(error, '二维码加载失败') })
     }
 
     // Expiry is the server's to say: a phone's clock may be minutes off the server's.

@@ -1,12 +1,11 @@
-import { useCallback, useMemo, useState } from 'react'
+import { useMemo, useState } from 'react'
 import { GENDERS } from '@contract/sso/auth'
+import { NICKNAME_RULES } from '@/components/form/rules'
+import { useForm, type FieldProps } from '@/components/form/use-form'
 import { showToast } from '@/platform/ui'
 import { modifyUser } from '@/services/auth'
 import { useAppStore } from '@/stores/app-store'
 import { goAfterLogin, readRedirect } from '../auth-navigation'
-import { nicknameRule } from '../form-rules'
-import { useField, type Field } from './use-field'
-import { useSubmit } from './use-submit'
 
 export type Gender = (typeof GENDERS)[number]
 
@@ -18,7 +17,7 @@ export const GENDER_OPTIONS: readonly { value: Gender; label: string }[] = [
 
 export interface RegInfoView {
   signedIn: boolean
-  nickname: Field
+  nickname: FieldProps
   gender: Gender
   setGender: (gender: Gender) => void
   submitting: boolean
@@ -32,34 +31,34 @@ export function useRegInfo(params: Record<string, string | undefined>): RegInfoV
   const redirect = useMemo(() => readRedirect(params.redirect), [params.redirect])
   const profile = useAppStore((state) => state.profile)
   const signedIn = useAppStore((state) => state.hasLogin)
-  const [showAll, setShowAll] = useState(false)
   // The server names new accounts itself (用户8000); offering that as the start is friendlier than empty.
-  const nickname = useField(nicknameRule, showAll, profile?.nickname ?? '')
+  const form = useForm(
+    { nickname: { rules: NICKNAME_RULES, initial: profile?.nickname ?? '' } },
+    { fallback: '保存失败，请稍后重试' },
+  )
   const [gender, setGender] = useState<Gender>('unknown')
-  const submission = useSubmit('保存失败，请稍后重试')
 
-  const save = useCallback(() => {
-    setShowAll(true)
-    if (!nickname.valid) return
-    submission.run(async () => {
-      await modifyUser({ nickname: nickname.value.trim(), gender })
+  const save = () => {
+    const nickname = form.values.nickname.trim()
+    form.submit(async () => {
+      await modifyUser({ nickname, gender })
       showToast('已保存')
       await goAfterLogin(redirect)
     })
-  }, [nickname, gender, submission, redirect])
+  }
 
-  const skip = useCallback(() => {
-    if (submission.submitting) return
+  const skip = () => {
+    if (form.submitting) return
     void goAfterLogin(redirect)
-  }, [submission.submitting, redirect])
+  }
 
   return {
     signedIn,
-    nickname,
+    nickname: form.field('nickname'),
     gender,
     setGender,
-    submitting: submission.submitting,
-    error: submission.error,
+    submitting: form.submitting,
+    error: form.submitError,
     save,
     skip,
   }

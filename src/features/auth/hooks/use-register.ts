@@ -1,30 +1,19 @@
 import Taro from '@tarojs/taro'
-import { useCallback, useMemo, useState } from 'react'
+import { useMemo } from 'react'
+import { CODE_RULES, MOBILE_RULES, NEW_PASSWORD_RULES } from '@/components/form/rules'
+import { useForm, type FieldProps } from '@/components/form/use-form'
+import { usePhoneSmsCode, type SmsCode } from '@/components/form/use-sms-code'
 import { showToast } from '@/platform/ui'
 import { register, sendSmsCode, signIn } from '@/services/auth'
 import { PAGES, authNavigation, readRedirect, withRedirect } from '../auth-navigation'
-import {
-  MESSAGES,
-  codeRule,
-  mobileRule,
-  newPasswordRule,
-  passwordStrength,
-  type PasswordStrength,
-} from '../form-rules'
-import { useField, type Field } from './use-field'
-import { useSmsCode, type SmsCodeButton } from './use-sms-code'
-import { useSubmit } from './use-submit'
+import { useConsent, type Consent } from './use-consent'
 
 export interface RegisterView {
-  mobile: Field
-  code: Field
-  password: Field
-  /** Null until something is typed. */
-  strength: PasswordStrength | null
-  sms: SmsCodeButton
-  agreed: boolean
-  setAgreed: (agreed: boolean) => void
-  agreementError: string | null
+  mobile: FieldProps
+  code: FieldProps
+  password: FieldProps
+  sms: SmsCode
+  consent: Consent
   submitting: boolean
   error: string | null
   submit: () => void
@@ -35,59 +24,41 @@ export interface RegisterView {
 /** Register: phone + code + password + agreement, then signed in and on to reg-info. */
 export function useRegister(params: Record<string, string | undefined>): RegisterView {
   const redirect = useMemo(() => readRedirect(params.redirect), [params.redirect])
-  const [showAll, setShowAll] = useState(false)
-  const [agreed, setAgreedState] = useState(false)
-  const [agreementError, setAgreementError] = useState<string | null>(null)
-  const mobile = useField(mobileRule, showAll)
-  const code = useField(codeRule, showAll)
-  const password = useField(newPasswordRule, showAll)
-  const submission = useSubmit('注册失败，请稍后重试')
+  const consent = useConsent()
+  const form = useForm(
+    {
+      mobile: { rules: MOBILE_RULES },
+      code: { rules: CODE_RULES },
+      password: { rules: NEW_PASSWORD_RULES },
+    },
+    { fallback: '注册失败，请稍后重试' },
+  )
+  const sms = usePhoneSmsCode(form, 'mobile', (mobile) => sendSmsCode(mobile, 'register'))
 
-  const ready = useCallback(() => {
-    if (mobile.valid) return true
-    mobile.reveal()
-    return false
-  }, [mobile])
-  const requestCode = useCallback(() => sendSmsCode(mobile.value, 'register'), [mobile.value])
-  const sms = useSmsCode(requestCode, ready)
-
-  const setAgreed = useCallback((next: boolean) => {
-    setAgreedState(next)
-    if (next) setAgreementError(null)
-  }, [])
-
-  const submit = useCallback(() => {
-    setShowAll(true)
-    if (!mobile.valid || !code.valid || !password.valid) return
-    if (!agreed) {
-      setAgreementError(MESSAGES.agreementRequired)
-      showToast(MESSAGES.agreementRequired)
-      return
-    }
-    submission.run(async () => {
+  const submit = () => {
+    const { values } = form
+    if (!form.validate() || !consent.check()) return
+    form.run(async () => {
       const session = await register({
-        mobile: mobile.value,
-        code: code.value,
-        password: password.value,
+        mobile: values.mobile,
+        code: values.code,
+        password: values.password,
         agreed: true,
       })
       signIn(session)
       showToast('注册成功')
       await authNavigation.redirectTo(withRedirect(PAGES.regInfo, redirect))
     })
-  }, [mobile, code, password, agreed, submission, redirect])
+  }
 
   return {
-    mobile,
-    code,
-    password,
-    strength: password.value === '' ? null : passwordStrength(password.value),
+    mobile: form.field('mobile'),
+    code: form.field('code'),
+    password: form.field('password'),
     sms,
-    agreed,
-    setAgreed,
-    agreementError,
-    submitting: submission.submitting,
-    error: submission.error,
+    consent,
+    submitting: form.submitting,
+    error: form.submitError,
     submit,
     goToLogin: () => {
       const stack = Taro.getCurrentPages()

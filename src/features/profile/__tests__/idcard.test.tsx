@@ -1,10 +1,10 @@
 import { act, fireEvent, render, screen } from '@testing-library/react'
+import { FORM_MESSAGES } from '@/components/form/rules'
 import { HttpError } from '@/services/http'
 import { bindIdCard, listBoundCards, refreshProfile, type BoundCard } from '@/services/profile'
 import { idCardCheckChar } from '@/utils/validators'
 import { IdCardView } from '../components/idcard-view'
 import { useIdCard } from '../hooks/use-idcard'
-import { ID_CARD_CHECK_MESSAGE } from '../validation'
 
 jest.mock('@/services/profile', () => {
   const actual: Record<string, unknown> = jest.requireActual('@/services/profile')
@@ -67,7 +67,7 @@ describe('实名认证', () => {
     type('18 位居民身份证号', WRONG.slice(0, 17))
     expect(screen.queryByRole('alert')).toBeNull()
     type('18 位居民身份证号', WRONG)
-    expect(screen.getByText(ID_CARD_CHECK_MESSAGE)).toBeTruthy()
+    expect(screen.getByText(FORM_MESSAGES.idCardCheck)).toBeTruthy()
     fireEvent.click(screen.getByText('提交认证'))
     expect(mockedBind).not.toHaveBeenCalled()
   })

@@ -1,10 +1,12 @@
 import { Text, View } from '@tarojs/components'
-import { Button } from '@nutui/nutui-react-taro'
+import { FormError } from '@/components/form/form-error'
+import { FormField } from '@/components/form/form-field'
+import { SubmitButton } from '@/components/form/submit-button'
 import { PageState } from '@/components/page-state'
 import { timeFormat } from '@/utils/time'
 import type { IdCardModel } from '../hooks/use-idcard'
-import { FormError, ProfileField } from './profile-field'
 import './idcard-view.scss'
+import './profile-form.scss'
 
 export interface IdCardViewProps {
   model: IdCardModel
@@ -40,13 +42,13 @@ export function IdCardView({ model }: IdCardViewProps) {
   return (
     <View className="profile-form">
       <View className="profile-form__card">
-        <ProfileField
+        <FormField
           label="真实姓名"
           field={model.realName}
           placeholder="与身份证一致"
           maxLength={20}
         />
-        <ProfileField
+        <FormField
           label="身份证号"
           field={model.idNumber}
           placeholder="18 位居民身份证号"
@@ -58,11 +60,7 @@ export function IdCardView({ model }: IdCardViewProps) {
       <Text className="profile-form__tip">
         实名认证后，可查询您在各医院的检查影像与报告。身份证号加密保存，页面仅显示部分号码。
       </Text>
-      <View className="profile-form__submit">
-        <Button type="primary" block loading={model.submitting} onClick={model.submit}>
-          提交认证
-        </Button>
-      </View>
+      <SubmitButton text="提交认证" busy={model.submitting} onClick={model.submit} />
     </View>
   )
 }

@@ -1,4 +1,6 @@
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
+import { ID_CARD_RULES, REAL_NAME_RULES, normaliseIdCard } from '@/components/form/rules'
+import { useForm, type FieldProps } from '@/components/form/use-form'
 import { showToast } from '@/platform/ui'
 import {
   bindIdCard,
@@ -7,8 +9,6 @@ import {
   refreshProfile,
   type BoundCard,
 } from '@/services/profile'
-import { idCardError, normaliseIdCard, realNameError } from '../validation'
-import { useField, type FieldModel } from './use-field'
 
 export type IdCardState =
   | { status: 'loading' }
@@ -18,8 +18,8 @@ export type IdCardState =
 
 export interface IdCardModel {
   state: IdCardState
-  realName: FieldModel
-  idNumber: FieldModel
+  realName: FieldProps
+  idNumber: FieldProps
   submitting: boolean
   /** The server refused the card: its message. */
   formError: string | null
@@ -35,10 +35,10 @@ export interface IdCardModel {
 export function useIdCard(): IdCardModel {
   const [state, setState] = useState<IdCardState>({ status: 'loading' })
   const [attempt, setAttempt] = useState(0)
-  const [submitting, setSubmitting] = useState(false)
-  const [formError, setFormError] = useState<string | null>(null)
-  const realName = useField(realNameError)
-  const idNumber = useField(idCardError, normaliseIdCard)
+  const form = useForm({
+    realName: { rules: REAL_NAME_RULES },
+    idNumber: { rules: ID_CARD_RULES, normalise: normaliseIdCard },
+  })
   const alive = useRef(true)
 
   useEffect(() => {
@@ -61,38 +61,26 @@ export function useIdCard(): IdCardModel {
     )
   }, [attempt])
 
-  const submit = useCallback(() => {
-    if (submitting) return
-    const nameOk = realName.validate()
-    const numberOk = idNumber.validate()
-    if (!nameOk || !numberOk) return
-    setSubmitting(true)
-    setFormError(null)
-    bindIdCard(realName.value.trim(), idNumber.value).then(
-      (card) => {
-        if (!alive.current) return
-        idNumber.reset()
-        realName.reset()
-        setSubmitting(false)
-        setState({ status: 'bound', card })
-        showToast('实名认证成功')
-        // 我的 and 设置 show 已认证 from the profile.
-        refreshProfile({ loading: false }).catch(() => undefined)
-      },
-      (error: unknown) => {
-        if (!alive.current) return
-        setSubmitting(false)
-        setFormError(describeError(error))
-      },
-    )
-  }, [submitting, realName, idNumber])
+  const submit = () => {
+    const { values } = form
+    form.submit(async () => {
+      const card = await bindIdCard(values.realName.trim(), values.idNumber)
+      if (!alive.current) return
+      form.setValue('idNumber', '')
+      form.setValue('realName', '')
+      setState({ status: 'bound', card })
+      showToast('实名认证成功')
+      // 我的 and 设置 show the card's state from the profile.
+      refreshProfile({ loading: false }).catch(() => undefined)
+    })
+  }
 
   return {
     state,
-    realName,
-    idNumber,
-    submitting,
-    formError,
+    realName: form.field('realName'),
+    idNumber: form.field('idNumber'),
+    submitting: form.submitting,
+    formError: form.submitError,
     submit,
     retry: () => setAttempt((n) => n + 1),
   }

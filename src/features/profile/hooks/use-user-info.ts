@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import Taro, { useDidShow } from '@tarojs/taro'
 import type { Gender } from '@contract/sso/auth'
+import { NICKNAME_RULES, messageOf } from '@/components/form/rules'
 import { showToast } from '@/platform/ui'
 import { modifyUser } from '@/services/auth'
 import { describeError, refreshProfile, uploadAvatar, type UserProfile } from '@/services/profile'
 import { useAppStore } from '@/stores/app-store'
 import { pickCroppedAvatar } from '../avatar-channel'
-import { nicknameError } from '../validation'
 
 export const GENDER_LABELS: Record<Gender, string> = {
   male: '男',
@@ -76,11 +76,11 @@ export function useUserInfo(): UserInfoModel {
   }, [profile])
 
   const typeNickname = useCallback((value: string) => {
-    setNickname((current) => ({ ...current, value, error: nicknameError(value) }))
+    setNickname((current) => ({ ...current, value, error: messageOf(NICKNAME_RULES, value) }))
   }, [])
 
   const saveNickname = useCallback(() => {
-    const error = nicknameError(nickname.value)
+    const error = messageOf(NICKNAME_RULES, nickname.value)
     if (error !== null || nickname.saving) {
       setNickname((current) => ({ ...current, error }))
       return

@@ -2,15 +2,15 @@ import { Text, View } from '@tarojs/components'
 import { Input } from '@nutui/nutui-react-taro'
 import { Eye, Marshalling } from '@nutui/icons-react-taro'
 import { useState, type ReactNode } from 'react'
-import type { Field } from '../hooks/use-field'
-import './auth-form.scss'
+import type { FieldProps } from './use-form'
+import './form.scss'
 
 export interface FormFieldProps {
   label: string
-  field: Field
+  field: FieldProps
   placeholder: string
   /** Default 'text'. 'password' adds a show/hide eye. */
-  type?: 'text' | 'number' | 'digit' | 'password'
+  type?: 'text' | 'number' | 'digit' | 'password' | 'idcard' | 'tel'
   maxLength?: number
   /** Right of the input: the 获取验证码 button. */
   extra?: ReactNode
@@ -19,7 +19,7 @@ export interface FormFieldProps {
   disabled?: boolean
 }
 
-/** One labelled input of the account forms with its message underneath. */
+/** One labelled NutUI input with its message underneath, for every form of the app. */
 export function FormField({
   label,
   field,
@@ -33,11 +33,11 @@ export function FormField({
   const [revealed, setRevealed] = useState(false)
   const secret = type === 'password'
   return (
-    <View className="auth-field">
-      <View className={`auth-field__row${field.error ? ' auth-field__row--error' : ''}`}>
-        <Text className="auth-field__label">{label}</Text>
+    <View className="form-field">
+      <View className={`form-field__row${field.error ? ' form-field__row--error' : ''}`}>
+        <Text className="form-field__label">{label}</Text>
         <Input
-          className="auth-field__input"
+          className="form-field__input"
           type={secret && revealed ? 'text' : type}
           value={field.value}
           placeholder={placeholder}
@@ -49,7 +49,7 @@ export function FormField({
         />
         {secret && (
           <View
-            className="auth-field__eye"
+            className="form-field__eye"
             aria-label={revealed ? '隐藏密码' : '显示密码'}
             onClick={() => setRevealed((value) => !value)}
           >
@@ -63,7 +63,7 @@ export function FormField({
         {extra}
       </View>
       {field.error && (
-        <View className="auth-field__error" role="alert">
+        <View className="form-field__error" role="alert">
           {field.error}
         </View>
       )}
