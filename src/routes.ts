@@ -6,6 +6,8 @@
  * "功能建设中" state instead of pretend content.
  */
 export interface RouteDef {
+  /** What code calls the page by (`navigate('login')`); no page or feature writes a path. */
+  name: string
   /** Exact spec path without the leading slash, as Taro wants it. */
   path: string
   title: string
@@ -29,90 +31,168 @@ export const THEME = {
 
 const LATER = 0 // scheduled in a later issue, not yet filed
 
-export const ROUTES: readonly RouteDef[] = [
-  { path: 'pages/main/main', title: PRODUCT_NAME, tab: 0 },
-  { path: 'pages/user/user', title: '我的', tab: 1 },
-  { path: 'pages/login/login', title: '登录' },
-  { path: 'pages/login/loginios', title: '登录' },
-  { path: 'pages/reg/reg', title: '注册' },
-  { path: 'pages/reg/reg-info', title: '完善注册信息' },
-  { path: 'pages/agreement/agreement', title: '用户协议' },
-  { path: 'pages/agreement/expertAgreement', title: '专家协议' },
-  { path: 'pages/userAgreement/userAgreement', title: '用户协议' },
-  { path: 'pages/privacyPolicy/privacyPolicy', title: '隐私政策' },
-  { path: 'pages/userInfo/userInfo', title: '个人信息' },
-  { path: 'pages/integration/integration', title: '应用中心', issue: LATER },
-  { path: 'pages/test/test', title: '诊断信息' },
-  { path: 'pages/test/index', title: '诊断信息' },
-  { path: 'pages/setup/setup', title: '设置' },
-  { path: 'pages/user/setup', title: '设置' },
-  { path: 'pages/user/user-ol', title: '我的', customNavigation: true },
-  { path: 'pages/user/notice', title: '通知设置' },
-  { path: 'pages/infoDetail/infoDetail', title: '资讯详情', issue: LATER },
-  { path: 'pages/infoList/infoList', title: '健康资讯', issue: LATER },
-  { path: 'pages/infoList/index', title: '健康资讯', issue: LATER },
-  { path: 'pages/search/search', title: '搜索', issue: LATER },
-  { path: 'pages/hospitalList/hospitalList', title: '数据切换中心', issue: LATER },
-  { path: 'pages/msg/list', title: '我的消息', issue: LATER },
-  { path: 'pages/scanLogin/scanLogin', title: '扫码登录' },
-  { path: 'pages/lead/lead', title: '欢迎', customNavigation: true },
-  { path: 'pages/expertPerfect/expertPerfect', title: '专家认证', issue: LATER },
-  { path: 'pages/expertPerfect/selectHos', title: '选择医院', issue: LATER },
+const TABLE = [
+  { name: 'main', path: 'pages/main/main', title: PRODUCT_NAME, tab: 0 },
+  { name: 'user', path: 'pages/user/user', title: '我的', tab: 1 },
+  { name: 'login', path: 'pages/login/login', title: '登录' },
+  { name: 'loginIos', path: 'pages/login/loginios', title: '登录' },
+  { name: 'reg', path: 'pages/reg/reg', title: '注册' },
+  { name: 'regInfo', path: 'pages/reg/reg-info', title: '完善注册信息' },
+  { name: 'agreement', path: 'pages/agreement/agreement', title: '用户协议' },
+  { name: 'expertAgreement', path: 'pages/agreement/expertAgreement', title: '专家协议' },
+  { name: 'userAgreement', path: 'pages/userAgreement/userAgreement', title: '用户协议' },
+  { name: 'privacyPolicy', path: 'pages/privacyPolicy/privacyPolicy', title: '隐私政策' },
+  { name: 'userInfo', path: 'pages/userInfo/userInfo', title: '个人信息' },
+  { name: 'integration', path: 'pages/integration/integration', title: '应用中心', issue: LATER },
+  { name: 'test', path: 'pages/test/test', title: '诊断信息' },
+  { name: 'testIndex', path: 'pages/test/index', title: '诊断信息' },
+  { name: 'setup', path: 'pages/setup/setup', title: '设置' },
+  { name: 'userSetup', path: 'pages/user/setup', title: '设置' },
+  { name: 'userOl', path: 'pages/user/user-ol', title: '我的', customNavigation: true },
+  { name: 'notice', path: 'pages/user/notice', title: '通知设置' },
+  { name: 'infoDetail', path: 'pages/infoDetail/infoDetail', title: '资讯详情', issue: LATER },
+  { name: 'infoList', path: 'pages/infoList/infoList', title: '健康资讯', issue: LATER },
+  { name: 'infoListIndex', path: 'pages/infoList/index', title: '健康资讯', issue: LATER },
+  { name: 'search', path: 'pages/search/search', title: '搜索', issue: LATER },
   {
+    name: 'hospitalList',
+    path: 'pages/hospitalList/hospitalList',
+    title: '数据切换中心',
+    issue: LATER,
+  },
+  { name: 'msgList', path: 'pages/msg/list', title: '我的消息', issue: LATER },
+  { name: 'scanLogin', path: 'pages/scanLogin/scanLogin', title: '扫码登录' },
+  { name: 'lead', path: 'pages/lead/lead', title: '欢迎', customNavigation: true },
+  {
+    name: 'expertPerfect',
+    path: 'pages/expertPerfect/expertPerfect',
+    title: '专家认证',
+    issue: LATER,
+  },
+  { name: 'selectHos', path: 'pages/expertPerfect/selectHos', title: '选择医院', issue: LATER },
+  {
+    name: 'avatarCropper',
     path: 'uview-ui/components/u-avatar-cropper/u-avatar-cropper',
     title: '裁剪头像',
   },
-  { path: 'pages/personalReport/index', title: '个人报告', issue: LATER },
-  { path: 'pages/personalReport/index-weixin', title: '个人报告', issue: LATER },
-  { path: 'pages/personalReport/detail', title: '报告详情', issue: LATER },
-  { path: 'pages/personalReport/detail2', title: '报告详情', issue: LATER },
-  { path: 'pages/personalReport/detail-ys', title: '报告详情', issue: LATER },
-  { path: 'pages/personalReport/index-ys', title: '我的报告', issue: LATER },
-  { path: 'pages/personalReport/shouquan-list', title: '授权记录', issue: LATER },
-  { path: 'pages/personalImage/index', title: '个人影像', issue: LATER },
-  { path: 'pages/personalImage/index-weixin', title: '影像查询', issue: LATER },
-  { path: 'pages/personalImage/imageHospital', title: '选择地区或医院', issue: LATER },
-  { path: 'pages/personalImage/detail', title: '影像详情', issue: LATER },
-  { path: 'pages/personalImage/list', title: '院内查询', issue: LATER },
-  { path: 'pages/personalDetail/personalDetail', title: '个人详情', issue: LATER },
-  { path: 'pages/feedback/feedback', title: '意见反馈', issue: LATER },
-  { path: 'pages/bindTel/bindTel', title: '绑定手机号' },
-  { path: 'pages/pwd/pwd', title: '修改密码' },
-  { path: 'pages/webview/webview', title: '网页', issue: LATER },
-  { path: 'pages/webview/webview-head', title: '网页', issue: LATER },
-  { path: 'pages/docQuestList/docQuestList', title: '患者咨询', issue: LATER },
-  { path: 'pages/questionList/questionList', title: '我的咨询', issue: LATER },
-  { path: 'pages/question/question', title: '咨询详情', issue: LATER },
-  { path: 'pages/myMessage/myMessage', title: '咨询消息', issue: LATER },
-  { path: 'pages/myMessage/detail', title: '消息详情', issue: LATER },
-  { path: 'pages/message/docDo', title: '消息处理', issue: LATER },
-  { path: 'pages/message/detail', title: '消息详情', issue: LATER },
-  { path: 'pages/collectList/collectList', title: '我的收藏', issue: LATER },
-  { path: 'pages/myWallet/myWallet', title: '我的钱包', issue: LATER },
-  { path: 'pages/myWallet/withdraw', title: '提现', issue: LATER },
-  { path: 'pages/myWallet/withdrawList', title: '提现记录', issue: LATER },
-  { path: 'pages/idcard/idcard', title: '绑定身份证' },
-  { path: 'pages/delAccount/delAccount', title: '注销账号' },
-  { path: 'pages/report/report', title: '报告', issue: LATER },
-  { path: 'pages/report/reportNew', title: '检查申请单', issue: LATER },
-  { path: 'pages/report/reportIn', title: '院内报告', issue: LATER },
-  { path: 'components/bar-code/bar-code', title: '条形码', issue: LATER },
-  { path: 'pages/about/about', title: '关于我们' },
-  { path: 'pages/scanPage/scanPage', title: '扫一扫' },
-  { path: 'pages/scanPage/scanPage2', title: '扫一扫' },
-  { path: 'pages/middleRemote/middleRemote', title: '选择会诊方式', issue: LATER },
-  { path: 'pages/videoShow/videoShow', title: '健康视频', issue: LATER },
-  { path: 'pages/videoShow/videoShowDetail', title: '视频详情', issue: LATER },
-  { path: 'pages/videoShow/videoShowJJ', title: '急救讲堂', issue: LATER },
-  { path: 'pages/videoShow/videoShowYs', title: '药膳视频', issue: LATER },
-  { path: 'pages/videoShow/videoShowYsDetail', title: '药膳视频详情', issue: LATER },
-  { path: 'pages/relationCard/relationCard', title: '亲情卡', issue: LATER },
-  { path: 'pages/consult/consult', title: '会诊申请信息', issue: LATER },
-  { path: 'pages/consult/applyPatInfo', title: '会诊申请', issue: LATER },
-  { path: 'pages/consult/examine', title: '检查信息', issue: LATER },
-  { path: 'choose-location', title: '选择位置', issue: LATER },
-  { path: 'open-location', title: '查看位置', issue: LATER },
-]
+  { name: 'personalReport', path: 'pages/personalReport/index', title: '个人报告', issue: LATER },
+  {
+    name: 'personalReportWeixin',
+    path: 'pages/personalReport/index-weixin',
+    title: '个人报告',
+    issue: LATER,
+  },
+  { name: 'reportDetail', path: 'pages/personalReport/detail', title: '报告详情', issue: LATER },
+  { name: 'reportDetail2', path: 'pages/personalReport/detail2', title: '报告详情', issue: LATER },
+  {
+    name: 'reportDetailYs',
+    path: 'pages/personalReport/detail-ys',
+    title: '报告详情',
+    issue: LATER,
+  },
+  { name: 'myReports', path: 'pages/personalReport/index-ys', title: '我的报告', issue: LATER },
+  {
+    name: 'grantList',
+    path: 'pages/personalReport/shouquan-list',
+    title: '授权记录',
+    issue: LATER,
+  },
+  { name: 'personalImage', path: 'pages/personalImage/index', title: '个人影像', issue: LATER },
+  { name: 'imageQuery', path: 'pages/personalImage/index-weixin', title: '影像查询', issue: LATER },
+  {
+    name: 'imageHospital',
+    path: 'pages/personalImage/imageHospital',
+    title: '选择地区或医院',
+    issue: LATER,
+  },
+  { name: 'imageDetail', path: 'pages/personalImage/detail', title: '影像详情', issue: LATER },
+  { name: 'imageList', path: 'pages/personalImage/list', title: '院内查询', issue: LATER },
+  {
+    name: 'personalDetail',
+    path: 'pages/personalDetail/personalDetail',
+    title: '个人详情',
+    issue: LATER,
+  },
+  { name: 'feedback', path: 'pages/feedback/feedback', title: '意见反馈', issue: LATER },
+  { name: 'bindTel', path: 'pages/bindTel/bindTel', title: '绑定手机号' },
+  { name: 'pwd', path: 'pages/pwd/pwd', title: '修改密码' },
+  { name: 'webview', path: 'pages/webview/webview', title: '网页', issue: LATER },
+  { name: 'webviewHead', path: 'pages/webview/webview-head', title: '网页', issue: LATER },
+  {
+    name: 'docQuestList',
+    path: 'pages/docQuestList/docQuestList',
+    title: '患者咨询',
+    issue: LATER,
+  },
+  {
+    name: 'questionList',
+    path: 'pages/questionList/questionList',
+    title: '我的咨询',
+    issue: LATER,
+  },
+  { name: 'question', path: 'pages/question/question', title: '咨询详情', issue: LATER },
+  { name: 'myMessage', path: 'pages/myMessage/myMessage', title: '咨询消息', issue: LATER },
+  { name: 'myMessageDetail', path: 'pages/myMessage/detail', title: '消息详情', issue: LATER },
+  { name: 'messageDocDo', path: 'pages/message/docDo', title: '消息处理', issue: LATER },
+  { name: 'messageDetail', path: 'pages/message/detail', title: '消息详情', issue: LATER },
+  { name: 'collectList', path: 'pages/collectList/collectList', title: '我的收藏', issue: LATER },
+  { name: 'myWallet', path: 'pages/myWallet/myWallet', title: '我的钱包', issue: LATER },
+  { name: 'withdraw', path: 'pages/myWallet/withdraw', title: '提现', issue: LATER },
+  { name: 'withdrawList', path: 'pages/myWallet/withdrawList', title: '提现记录', issue: LATER },
+  { name: 'idcard', path: 'pages/idcard/idcard', title: '绑定身份证' },
+  { name: 'delAccount', path: 'pages/delAccount/delAccount', title: '注销账号' },
+  { name: 'report', path: 'pages/report/report', title: '报告', issue: LATER },
+  { name: 'reportNew', path: 'pages/report/reportNew', title: '检查申请单', issue: LATER },
+  { name: 'reportIn', path: 'pages/report/reportIn', title: '院内报告', issue: LATER },
+  { name: 'barCode', path: 'components/bar-code/bar-code', title: '条形码', issue: LATER },
+  { name: 'about', path: 'pages/about/about', title: '关于我们' },
+  { name: 'scanPage', path: 'pages/scanPage/scanPage', title: '扫一扫' },
+  { name: 'scanPage2', path: 'pages/scanPage/scanPage2', title: '扫一扫' },
+  {
+    name: 'middleRemote',
+    path: 'pages/middleRemote/middleRemote',
+    title: '选择会诊方式',
+    issue: LATER,
+  },
+  { name: 'videoShow', path: 'pages/videoShow/videoShow', title: '健康视频', issue: LATER },
+  {
+    name: 'videoShowDetail',
+    path: 'pages/videoShow/videoShowDetail',
+    title: '视频详情',
+    issue: LATER,
+  },
+  { name: 'videoShowJJ', path: 'pages/videoShow/videoShowJJ', title: '急救讲堂', issue: LATER },
+  { name: 'videoShowYs', path: 'pages/videoShow/videoShowYs', title: '药膳视频', issue: LATER },
+  {
+    name: 'videoShowYsDetail',
+    path: 'pages/videoShow/videoShowYsDetail',
+    title: '药膳视频详情',
+    issue: LATER,
+  },
+  { name: 'relationCard', path: 'pages/relationCard/relationCard', title: '亲情卡', issue: LATER },
+  { name: 'consult', path: 'pages/consult/consult', title: '会诊申请信息', issue: LATER },
+  { name: 'applyPatInfo', path: 'pages/consult/applyPatInfo', title: '会诊申请', issue: LATER },
+  { name: 'examine', path: 'pages/consult/examine', title: '检查信息', issue: LATER },
+  { name: 'chooseLocation', path: 'choose-location', title: '选择位置', issue: LATER },
+  { name: 'openLocation', path: 'open-location', title: '查看位置', issue: LATER },
+] as const satisfies readonly RouteDef[]
+
+export const ROUTES: readonly RouteDef[] = TABLE
+
+type AnyRoute = (typeof TABLE)[number]
+/** Every page's name, as a union: a misspelt or removed page is a type error where it is opened. */
+export type RouteName = AnyRoute['name']
+/** The two bottom-bar pages, the only ones `switchTab` may open. */
+export type TabRouteName = Extract<AnyRoute, { tab: 0 | 1 }>['name']
+export type RoutePath<N extends RouteName> = Extract<AnyRoute, { name: N }>['path']
+
+const BY_NAME = new Map<string, RouteDef>(ROUTES.map((route) => [route.name, route]))
+
+export function routeByName(name: RouteName): RouteDef {
+  const route = BY_NAME.get(name)
+  if (!route) throw new Error(`no route named ${name}`)
+  return route
+}
 
 /**
  * Folders whose pages ship in the main package: the tabs, login and what start-up needs (the privacy
@@ -143,7 +223,7 @@ export function findRoute(path: string): RouteDef | undefined {
   return ROUTES.find((route) => route.path === clean)
 }
 
-export const TAB_ROUTES = ROUTES.filter((route) => route.tab !== undefined).sort(
+export const TAB_ROUTES: RouteDef[] = ROUTES.filter((route) => route.tab !== undefined).sort(
   (a, b) => (a.tab ?? 0) - (b.tab ?? 0),
 )
 

@@ -1,0 +1,126 @@
+import Taro from '@tarojs/taro'
+import {
+  findRoute,
+  routeByName,
+  type RouteDef,
+  type RouteName,
+  type TabRouteName,
+} from '@/routes'
+
+/**
+ * Typed navigation built from routes.ts: pages are opened by name (`navigate('login', { autoLogin: 1 })`),
+ * so no page, feature or service writes a path, and a route's query parameters are typed where the
+ * page reads them. The only other module that spells paths is routes.ts (lint-enforced).
+ */
+
+type QueryValue = string | number | boolean | undefined
+/** Query of a page whose parameters are not declared yet (the later issues' pages). */
+export type LooseParams = Record<string, QueryValue>
+
+/** The query each page reads. A page listed here accepts exactly these keys. */
+export interface RouteParams {
+  /** `autoLogin=1` after an expired session (SPEC section 2); `redirect` is where to come back to. */
+  login: { autoLogin?: 1; redirect?: string }
+  loginIos: { autoLogin?: 1; redirect?: string }
+  reg: { redirect?: string }
+  regInfo: { redirect?: string }
+  pwd: { mode?: 'forgot' }
+  scanLogin: { id: string }
+  privacyPolicy: { consent?: 1; version?: string; blocked?: 'proxy' | 'refused' }
+}
+
+/** Tab pages take no query (Taro's switchTab drops it); declared pages take theirs; others any. */
+export type ParamArgs<N extends RouteName> = N extends TabRouteName
+  ? []
+  : N extends keyof RouteParams
+    ? object extends RouteParams[N]
+      ? [params?: RouteParams[N]]
+      : [params: RouteParams[N]]
+    : [params?: LooseParams]
+
+/** WeChat keeps at most 10 pages on the stack; navigateTo fails past that. */
+const MAX_STACK = 10
+
+function queryOf(params: object | undefined): string {
+  if (!params) return ''
+  return Object.entries(params)
+    .filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined)
+    .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`)
+    .join('&')
+}
+
+function urlOf(route: RouteDef, params?: object): string {
+  const query = queryOf(params)
+  return `/${route.path}${query ? `?${query}` : ''}`
+}
+
+/** The URL of a page, `/pages/login/login?autoLogin=1`: for `redirect` parameters and links. */
+export function routeUrl<N extends RouteName>(name: N, ...[params]: ParamArgs<N>): string {
+  return urlOf(routeByName(name), params)
+}
+
+async function attempt(open: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await open()
+    return true
+  } catch {
+    // Taro rejects when the page cannot open (already there, stack full, tab by navigateTo); the
+    // person can tap again, so callers only learn whether it worked.
+    return false
+  }
+}
+
+function stackDepth(): number {
+  return Taro.getCurrentPages().length
+}
+
+/**
+ * Opens a page on top of the current one (a tab page: switches to it). Past WeChat's ten-page stack
+ * it replaces the current page instead of failing. Answers whether the page opened.
+ */
+export function navigate<N extends RouteName>(name: N, ...[params]: ParamArgs<N>): Promise<boolean> {
+  const route = routeByName(name)
+  if (route.tab !== undefined) return attempt(() => Taro.switchTab({ url: urlOf(route) }))
+  const url = urlOf(route, params)
+  if (stackDepth() >= MAX_STACK) return attempt(() => Taro.redirectTo({ url }))
+  return attempt(() => Taro.navigateTo({ url }))
+}
+
+/** Replaces the current page (a form that is finished, a page that sends on). */
+export function redirect<N extends Exclude<RouteName, TabRouteName>>(
+  name: N,
+  ...[params]: ParamArgs<N>
+): Promise<boolean> {
+  return attempt(() => Taro.redirectTo({ url: urlOf(routeByName(name), params) }))
+}
+
+/** Closes every page and opens this one (login after 401, the consent page at launch). */
+export function relaunch<N extends RouteName>(name: N, ...[params]: ParamArgs<N>): Promise<boolean> {
+  return attempt(() => Taro.reLaunch({ url: urlOf(routeByName(name), params) }))
+}
+
+/** Opens one of the two bottom-bar pages. */
+export function switchTab(name: TabRouteName): Promise<boolean> {
+  return attempt(() => Taro.switchTab({ url: urlOf(routeByName(name)) }))
+}
+
+/**
+ * Back one page, or to the `fallback` tab when this page was opened first (a shared link, a QR code,
+ * a reload on H5), so the person is never left on a page with nowhere to go.
+ */
+export async function back(fallback: TabRouteName = 'main'): Promise<boolean> {
+  if (stackDepth() > 1 && (await attempt(() => Taro.navigateBack()))) return true
+  return switchTab(fallback)
+}
+
+/**
+ * Opens a page URL that was kept earlier (a `redirect` parameter): only our own routes; a tab page by
+ * switchTab (without its query). Answers false, opening nothing, for anything else.
+ */
+export function openUrl(url: string, how: 'navigate' | 'redirect' = 'navigate'): Promise<boolean> {
+  const route = url.startsWith('/') && !url.startsWith('//') ? findRoute(url) : undefined
+  if (!route) return Promise.resolve(false)
+  if (route.tab !== undefined) return attempt(() => Taro.switchTab({ url: urlOf(route) }))
+  if (how === 'redirect') return attempt(() => Taro.redirectTo({ url }))
+  return attempt(() => Taro.navigateTo({ url }))
+}
