@@ -3,6 +3,8 @@ import { serializerCompiler } from 'fastify-type-provider-zod'
 import type { Config } from './config'
 import { createDatabase, type DatabaseHandle, type DB } from './db'
 import { seed } from './domain/seed'
+import { setSecretKey } from './domain/identity/secrets'
+import { trustProxyOption } from './http/client-address'
 import { validatorCompiler } from './http/validation'
 import { registerApiDocs } from './plugins/api-docs'
 import { registerErrorHandler } from './plugins/error-handler'
@@ -55,15 +57,10 @@ export async function buildApp(
     },
     genReqId,
     bodyLimit: BODY_LIMIT,
-    // A hop count trusts that many proxies nearest to the server (Fastify's typings take it as a function).
-    trustProxy:
-      typeof config.trustProxy === 'number'
-        ? (
-            (hops: number) => (_address: string, hop: number) =>
-              hop < hops
-          )(config.trustProxy)
-        : config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
   })
+  // One server secret per process (keyed hashes of codes, phones and addresses).
+  setSecretKey(config.secretKey)
 
   const database = options.database ?? createDatabase(config.database)
   app.decorate('config', config)

@@ -43,9 +43,15 @@ export interface Config {
   uploadDir: string
   /**
    * Which proxies' X-Forwarded-For to believe (TRUST_PROXY), so per-address limits see the client and
-   * not the load balancer: false (default), a hop count, or a list of proxy addresses/CIDRs.
+   * not the load balancer: false (default), a hop count, or a list of proxy addresses/CIDRs. Never
+   * "every proxy": that would let any client choose the address the limits count.
    */
-  trustProxy: boolean | number | string[]
+  trustProxy: false | number | string[]
+  /**
+   * The server secret (SECRET_KEY, 32 bytes): keys the HMACs of SMS codes, phone numbers and client
+   * addresses in limit counters. The public development key only in demo mode.
+   */
+  secretKey: Buffer
 }
 
 /** Bad configuration: the message is meant for the operator as is, without a stack trace. */
@@ -94,27 +100,41 @@ const EnvSchema = z.object({
     .string()
     .transform((value, ctx) => parseTrustProxy(value, ctx))
     .optional(),
+  SECRET_KEY: z
+    .string()
+    .refine(
+      (value) => /^[A-Za-z0-9+/]+={0,2}$/.test(value) && Buffer.from(value, 'base64').length === 32,
+      '必须是 32 字节密钥的 base64 编码（可用 openssl rand -base64 32 生成）',
+    )
+    .optional(),
 })
 
-/** `1` (hops), `true`/`false`, or `10.0.0.0/8,127.0.0.1` (proxy addresses or CIDRs). */
-function parseTrustProxy(value: string, ctx: z.RefinementCtx): boolean | number | string[] {
+/**
+ * `1` (hops; `0` is off) or `10.0.0.0/8,127.0.0.1` (proxy addresses or CIDRs). `true` is refused:
+ * trusting every hop lets any client write the address that per-address limits count.
+ */
+function parseTrustProxy(value: string, ctx: z.RefinementCtx): false | number | string[] {
   const text = value.trim().toLowerCase()
-  if (text === 'true') return true
-  if (text === 'false') return false
-  if (/^\d+$/.test(text)) return Number(text)
+  if (/^\d{1,2}$/.test(text)) return Number(text) === 0 ? false : Number(text)
   const entries = text.split(',').map((entry) => entry.trim())
-  const bad = entries.filter((entry) => {
-    const [address, prefix] = entry.split('/')
-    return isIP(address) === 0 || (prefix !== undefined && !/^\d{1,3}$/.test(prefix))
-  })
+  const bad = entries.filter((entry) => !isAddressOrCidr(entry))
   if (bad.length > 0) {
     ctx.addIssue({
       code: 'custom',
-      message: `应为 true/false、代理层数，或以逗号分隔的代理 IP/CIDR（无法识别：${bad.join('、')}）`,
+      // The refused entries are echoed: they are addresses or words, never secrets.
+      message: `只能是代理层数（如 1），或以逗号分隔的代理 IP/CIDR（如 10.0.0.0/8）；不能是 true（无法识别：${bad.join('、')}）`,
     })
     return z.NEVER
   }
   return entries
+}
+
+function isAddressOrCidr(entry: string): boolean {
+  const [address = '', prefix, extra] = entry.split('/')
+  const kind = isIP(address)
+  if (kind === 0 || extra !== undefined) return false
+  if (prefix === undefined) return true
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (kind === 4 ? 32 : 128)
 }
 
 /**
@@ -123,6 +143,14 @@ function parseTrustProxy(value: string, ctx: z.RefinementCtx): boolean | number 
  */
 export const DEVELOPMENT_ID_CARD_KEY = createHash('sha256')
   .update('yingxiang-development-id-card-key')
+  .digest()
+
+/**
+ * The fallback SECRET_KEY, in demo mode only: public (derived from a constant), so HMACs made with it
+ * hide nothing. Outside demo mode the server refuses to start without a real key, and with this one.
+ */
+export const DEVELOPMENT_SECRET_KEY = createHash('sha256')
+  .update('yingxiang-development-secret-key')
   .digest()
 
 type Env = Record<string, string | undefined>
@@ -152,11 +180,19 @@ export function loadConfig(env: Env = process.env): Config {
       '配置有误，服务未启动：\n  - ID_CARD_KEY：生产环境必须配置（32 字节密钥的 base64，可用 openssl rand -base64 32 生成）',
     )
   }
+  const demoMode = values.DEMO_MODE ?? !production
+  const secretKey = values.SECRET_KEY ? Buffer.from(values.SECRET_KEY, 'base64') : undefined
+  // Codes and limit keys are HMACs under this key: outside demo mode a public key protects nothing.
+  if (!demoMode && (!secretKey || secretKey.equals(DEVELOPMENT_SECRET_KEY))) {
+    throw new ConfigError(
+      '配置有误，服务未启动：\n  - SECRET_KEY：非演示模式必须配置，且不能使用开发密钥（32 字节密钥的 base64，可用 openssl rand -base64 32 生成）',
+    )
+  }
   return {
     host: values.HOST,
     port: values.PORT,
     database,
-    demoMode: values.DEMO_MODE ?? !production,
+    demoMode,
     webRoot: path.resolve(REPO_ROOT, values.WEB_ROOT),
     logLevel: values.LOG_LEVEL,
     ...(values.SMS_PROVIDER ? { smsProvider: values.SMS_PROVIDER } : {}),
@@ -168,6 +204,7 @@ export function loadConfig(env: Env = process.env): Config {
     idCardKeyIsDevelopment: !values.ID_CARD_KEY,
     uploadDir: path.resolve(REPO_ROOT, values.UPLOAD_DIR),
     trustProxy: values.TRUST_PROXY ?? false,
+    secretKey: secretKey ?? DEVELOPMENT_SECRET_KEY,
   }
 }
 

@@ -25,6 +25,7 @@ test('environment values are read and empty ones mean unset', () => {
     WEB_ROOT: '/srv/h5',
     DEMO_MODE: 'off',
     DATABASE_URL: '',
+    SECRET_KEY: Buffer.alloc(32, 5).toString('base64'),
   })
   assert.equal(config.host, '0.0.0.0')
   assert.equal(config.port, 3000)
@@ -37,7 +38,8 @@ test('environment values are read and empty ones mean unset', () => {
 test('demo mode is off by default in production and can be forced on', () => {
   // Production also needs ID_CARD_KEY (tested in its own test below).
   const ID_CARD_KEY = Buffer.alloc(32, 7).toString('base64')
-  assert.equal(loadConfig({ NODE_ENV: 'production', ID_CARD_KEY }).demoMode, false)
+  const SECRET_KEY = Buffer.alloc(32, 5).toString('base64')
+  assert.equal(loadConfig({ NODE_ENV: 'production', ID_CARD_KEY, SECRET_KEY }).demoMode, false)
   assert.equal(
     loadConfig({ NODE_ENV: 'production', DEMO_MODE: 'true', ID_CARD_KEY }).demoMode,
     true,
@@ -117,10 +119,10 @@ test('UPLOAD_DIR defaults to data/uploads under the repository root', () => {
   assert.equal(loadConfig({ UPLOAD_DIR: '/srv/uploads' }).uploadDir, '/srv/uploads')
 })
 
-test('TRUST_PROXY: off by default, a hop count, true, or proxy addresses', () => {
+test('TRUST_PROXY: off by default, a hop count, or proxy addresses', () => {
   assert.equal(loadConfig({}).trustProxy, false)
   assert.equal(loadConfig({ TRUST_PROXY: '1' }).trustProxy, 1)
-  assert.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true)
+  assert.equal(loadConfig({ TRUST_PROXY: '0' }).trustProxy, false)
   assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy, [
     '10.0.0.0/8',
     '127.0.0.1',

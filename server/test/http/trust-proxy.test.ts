@@ -3,7 +3,7 @@ import { test } from 'node:test'
 import { buildTestApp } from '../helpers'
 
 /** What the server believes the client's address is, as per-address limits see it. */
-async function seenAddress(trustProxy: boolean | number | string[]): Promise<string> {
+async function seenAddress(trustProxy: false | number | string[]): Promise<string> {
   const app = await buildTestApp({ trustProxy })
   app.get('/test/client-ip', async (request) => ({ ip: request.ip }))
   const res = await app.inject({

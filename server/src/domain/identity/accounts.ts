@@ -3,27 +3,45 @@ import type { Session, SmsPurpose } from '@contract/sso/auth'
 import type { DB } from '../../db'
 import { badRequest, tooManyRequests, unauthorized } from '../../http/errors'
 import { findCurrentPolicy } from '../policies'
-import { rateLimitWait, recordRateEvent, type RateRule } from './rate-limit'
-import { burnPasswordCheck, hashPassword, hashSecret, verifyPassword } from './secrets'
+import {
+  clearLimit,
+  clearLimitsWithPrefix,
+  clientTag,
+  holdUntil,
+  type LimitRule,
+  phoneTag,
+  release,
+  releaseAll,
+  reserve,
+  reserveAll,
+  type Slot,
+} from '../limits'
+import { burnPasswordCheck, hashPassword, verifyPassword } from './secrets'
 import { createSession, revokeUserSessions, SESSION_EXPIRED } from './sessions'
 import { consumeSmsCode } from './sms'
-import { describeWait, HOUR, isoAfter, MINUTE } from './time'
+import { DAY, describeWait, HOUR, MINUTE } from './time'
 import { createUser, findUserById, findUserByMobile, findUserByWechatOpenid } from './users'
 
 /**
- * Password login: 5 wrong passwords for a phone lock it for 15 minutes. One client address may fail
- * 50 times an hour across all phones, which stops trying one common password on many numbers while
- * leaving room for a hospital's shared network.
+ * Password login limits, all reserved before the argon2 check (src/domain/limits.ts), so a burst of
+ * parallel guesses gets no further than a slow one:
+ * - 5 failures per phone AND client (the client's address, IPv6 by /64) lock password login for that
+ *   phone from that client; each further lock within a day lasts twice as long (15, 30, 60 … minutes,
+ *   at most 4 hours). A stranger's guesses therefore lock the stranger, not the owner on their own
+ *   network;
+ * - a ceiling of 30 failures per phone per hour from all clients together, against guessing from many
+ *   addresses; the owner can still log in with an SMS code or reset the password by SMS, which clears
+ *   the phone's counters (guesses at the old password say nothing about the new one);
+ * - 50 failures per client per hour across all phones, which stops trying one common password on many
+ *   numbers while leaving room for a hospital's shared network.
  */
-export const LOGIN_LOCK = { maxFailures: 5, lockMs: 15 * MINUTE, ipFailuresPerHour: 50 } as const
-
-function loginIpRule(ip: string): RateRule {
-  return {
-    bucket: `login-fail-ip:${hashSecret(ip)}`,
-    limit: LOGIN_LOCK.ipFailuresPerHour,
-    windowMs: HOUR,
-  }
-}
+export const LOGIN_LOCK = {
+  maxFailures: 5,
+  lockMs: 15 * MINUTE,
+  maxLockMs: 4 * HOUR,
+  phoneFailuresPerHour: 30,
+  ipFailuresPerHour: 50,
+} as const
 
 /** The same text whether or not the phone has an account: login must not reveal which numbers do. */
 export const BAD_CREDENTIALS = '手机号或密码错误'
@@ -33,9 +51,33 @@ function lockedMessage(waitMs: number): string {
   return `密码错误次数过多，请 ${describeWait(waitMs)}后再试，或使用验证码登录`
 }
 
+function loginRules(mobile: string, ip: string | undefined) {
+  const phone = phoneTag(mobile)
+  const client = clientTag(ip)
+  return {
+    perClient: {
+      key: `login-ip:${client}`,
+      limit: LOGIN_LOCK.ipFailuresPerHour,
+      windowMs: HOUR,
+    },
+    own: {
+      key: `login:${phone}:${client}`,
+      limit: LOGIN_LOCK.maxFailures,
+      windowMs: LOGIN_LOCK.lockMs,
+    },
+    perPhone: {
+      key: `login-phone:${phone}`,
+      limit: LOGIN_LOCK.phoneFailuresPerHour,
+      windowMs: HOUR,
+    },
+    lockouts: { key: `login-lockouts:${phone}:${client}`, limit: 1_000_000, windowMs: DAY },
+  } satisfies Record<string, LimitRule>
+}
+
 /**
- * Password login with a per-phone lock. The lock is kept for numbers without an account too, and an
- * unknown number costs the same argon2 time, so neither answers nor timing reveal who is registered.
+ * Password login. Every attempt first reserves a failure slot of each limit; a right password gives
+ * them back. The lock is kept for numbers without an account too, and an unknown number costs the
+ * same argon2 time, so neither answers nor timing reveal who is registered.
  */
 export async function loginWithPassword(
   db: DB,
@@ -43,65 +85,90 @@ export async function loginWithPassword(
     mobile: string
     password: string
     now: Date
-    /** client address, for its limit */ ip?: string
+    /** client address, for its limits */ ip?: string
   },
 ): Promise<Session> {
   const { mobile, now } = input
-  const at = now.toISOString()
-  const ipRule = input.ip ? loginIpRule(input.ip) : undefined
-  const ipWait = ipRule ? await rateLimitWait(db, ipRule, now) : 0
-  if (ipWait > 0) throw tooManyRequests(`操作过于频繁，请 ${describeWait(ipWait)}后再试`)
-  const record = await db
-    .selectFrom('login_failures')
-    .selectAll()
-    .where('mobile', '=', mobile)
-    .executeTakeFirst()
-  if (record?.locked_until && record.locked_until > at) {
-    throw tooManyRequests(lockedMessage(Date.parse(record.locked_until) - now.getTime()))
+  const rules = loginRules(mobile, input.ip)
+  const taken = await reserveAll(db, [rules.perClient, rules.own, rules.perPhone], now)
+  if (!taken.ok) {
+    if (taken.rule === rules.perClient) {
+      throw tooManyRequests(`操作过于频繁，请 ${describeWait(taken.retryAfterMs)}后再试`)
+    }
+    throw tooManyRequests(lockedMessage(taken.retryAfterMs))
   }
-  const user = await findUserByMobile(db, mobile)
-  const valid = user?.password_hash
-    ? await verifyPassword(user.password_hash, input.password)
-    : await burnPasswordCheck(input.password)
+  const [clientSlot, ownSlot, phoneSlot] = taken.slots as [Slot, Slot, Slot]
+
+  let user: Awaited<ReturnType<typeof findUserByMobile>>
+  let valid: boolean
+  try {
+    user = await findUserByMobile(db, mobile)
+    valid = user?.password_hash
+      ? await verifyPassword(user.password_hash, input.password)
+      : await burnPasswordCheck(input.password)
+  } catch (error) {
+    // Not checked (the argon2 gate was full, or the database failed): the attempt does not count.
+    await releaseAll(db, taken.slots)
+    throw error
+  }
   if (user && valid) {
-    await clearLoginFailures(db, mobile)
+    await releaseAll(db, [clientSlot, phoneSlot])
+    await clearLimit(db, rules.own.key)
     return createSession(db, user.id, now)
   }
 
-  if (ipRule) await recordRateEvent(db, ipRule, now)
-  // A lock that has run out starts a fresh count.
-  const failures = (record && !record.locked_until ? record.failures : 0) + 1
-  const locked = failures >= LOGIN_LOCK.maxFailures
-  const values = {
-    failures: locked ? 0 : failures,
-    locked_until: locked ? isoAfter(now, LOGIN_LOCK.lockMs) : null,
-    updated_at: at,
+  if (ownSlot.remaining === 0) {
+    // The last slot went to a failure: lock, longer for each lock of this phone and client today.
+    const lockouts = await reserve(db, { ...rules.lockouts, now })
+    const nth = lockouts.ok ? lockouts.count : 1
+    const lockMs = Math.min(LOGIN_LOCK.maxLockMs, LOGIN_LOCK.lockMs * 2 ** (nth - 1))
+    await holdUntil(db, {
+      key: rules.own.key,
+      limit: LOGIN_LOCK.maxFailures,
+      until: new Date(now.getTime() + lockMs),
+    })
+    throw tooManyRequests(lockedMessage(lockMs))
   }
-  await db
-    .insertInto('login_failures')
-    .values({ mobile, ...values })
-    .onConflict((oc) => oc.column('mobile').doUpdateSet(values))
-    .execute()
-  if (locked) throw tooManyRequests(lockedMessage(LOGIN_LOCK.lockMs))
-  throw badRequest(`${BAD_CREDENTIALS}，还可尝试 ${LOGIN_LOCK.maxFailures - failures} 次`)
+  throw badRequest(`${BAD_CREDENTIALS}，还可尝试 ${ownSlot.remaining} 次`)
 }
 
-async function clearLoginFailures(db: DB, mobile: string): Promise<void> {
+/**
+ * Lifts password-login locks after the owner proved the phone. With the client's address only that
+ * client's lock is lifted (a stranger's lock elsewhere stays); a reset also clears the phone's ceiling
+ * and every client's count, since guesses at the old password say nothing about the new one.
+ */
+async function clearLoginFailures(
+  db: DB,
+  mobile: string,
+  scope: { ip?: string | undefined; everything?: boolean },
+): Promise<void> {
+  const phone = phoneTag(mobile)
+  if (scope.everything || scope.ip === undefined) {
+    await clearLimitsWithPrefix(db, `login:${phone}:`)
+  } else {
+    await clearLimit(db, loginRules(mobile, scope.ip).own.key)
+  }
+  if (scope.everything) {
+    await clearLimit(db, `login-phone:${phone}`)
+    await clearLimitsWithPrefix(db, `login-lockouts:${phone}:`)
+  }
+  // Counters of the version before 0004-limits.
   await db.deleteFrom('login_failures').where('mobile', '=', mobile).execute()
 }
 
 /**
  * SMS-code login. The code is checked first, so 该手机号未注册 is only ever told to someone who holds
- * the phone. A successful code also lifts a password lock: the owner has proved who they are.
+ * the phone. A successful code also lifts this client's password lock: the owner has proved who they
+ * are.
  */
 export async function loginWithSmsCode(
   db: DB,
-  input: { mobile: string; code: string; now: Date },
+  input: { mobile: string; code: string; now: Date; ip?: string },
 ): Promise<Session> {
   await consumeSmsCode(db, { ...input, purpose: 'login' })
   const user = await findUserByMobile(db, input.mobile)
   if (!user) throw badRequest(MOBILE_UNKNOWN)
-  await clearLoginFailures(db, input.mobile)
+  await clearLoginFailures(db, input.mobile, { ip: input.ip })
   return createSession(db, user.id, input.now)
 }
 
@@ -147,7 +214,7 @@ export async function resetPasswordWithSmsCode(
   if (!user) throw badRequest(MOBILE_UNKNOWN)
   await setPassword(db, user.id, input.password, now)
   await revokeUserSessions(db, user.id, { now })
-  await clearLoginFailures(db, mobile)
+  await clearLoginFailures(db, mobile, { everything: true })
 }
 
 async function setPassword(db: DB, userId: string, password: string, now: Date): Promise<void> {
@@ -159,9 +226,9 @@ async function setPassword(db: DB, userId: string, password: string, now: Date):
 }
 
 /** Wrong old passwords per account: a stolen session must not become a password-guessing oracle. */
-function oldPasswordRule(userId: string): RateRule {
+function oldPasswordRule(userId: string): LimitRule {
   return {
-    bucket: `pwd-change:${userId}`,
+    key: `pwd-change:${userId}`,
     limit: LOGIN_LOCK.maxFailures,
     windowMs: LOGIN_LOCK.lockMs,
   }
@@ -169,8 +236,9 @@ function oldPasswordRule(userId: string): RateRule {
 
 /**
  * Changes the password of the signed-in user. The old password is required when the account has one
- * (a WeChat-only account sets its first). Every session, the caller's included, is revoked, and the
- * caller gets a fresh one, so a token copied before the change is worthless afterwards.
+ * (a WeChat-only account sets its first); each check reserves a failure slot first, given back when
+ * the old password was right. Every session, the caller's included, is revoked, and the caller gets a
+ * fresh one, so a token copied before the change is worthless afterwards.
  */
 export async function changePassword(
   db: DB,
@@ -180,14 +248,20 @@ export async function changePassword(
   const user = await findUserById(db, input.userId)
   if (!user) throw unauthorized(SESSION_EXPIRED)
   if (user.password_hash) {
-    const rule = oldPasswordRule(user.id)
-    const wait = await rateLimitWait(db, rule, now)
-    if (wait > 0) throw tooManyRequests(`原密码错误次数过多，请 ${describeWait(wait)}后再试`)
     if (!input.oldPassword) throw badRequest('请输入原密码')
-    if (!(await verifyPassword(user.password_hash, input.oldPassword))) {
-      await recordRateEvent(db, rule, now)
-      throw badRequest('原密码错误')
+    const slot = await reserve(db, { ...oldPasswordRule(user.id), now })
+    if (!slot.ok) {
+      throw tooManyRequests(`原密码错误次数过多，请 ${describeWait(slot.retryAfterMs)}后再试`)
     }
+    let right: boolean
+    try {
+      right = await verifyPassword(user.password_hash, input.oldPassword)
+    } catch (error) {
+      await release(db, slot)
+      throw error
+    }
+    if (!right) throw badRequest('原密码错误')
+    await release(db, slot)
   }
   await setPassword(db, user.id, input.newPassword, now)
   await revokeUserSessions(db, user.id, { now })

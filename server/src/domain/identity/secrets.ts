@@ -1,5 +1,15 @@
-import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto'
+import {
+  createHash,
+  createHmac,
+  hkdfSync,
+  randomBytes,
+  randomInt,
+  timingSafeEqual,
+} from 'node:crypto'
+import { availableParallelism } from 'node:os'
 import { type Algorithm, hash, verify } from '@node-rs/argon2'
+import { DEVELOPMENT_SECRET_KEY } from '../../config'
+import { tooManyRequests } from '../../http/errors'
 
 /**
  * SHA-256 (hex) of a high-entropy secret (access and refresh tokens, tickets). A fast hash is right for
@@ -8,6 +18,30 @@ import { type Algorithm, hash, verify } from '@node-rs/argon2'
  */
 export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex')
+}
+
+let hmacKey = deriveHmacKey(DEVELOPMENT_SECRET_KEY)
+
+function deriveHmacKey(secret: Buffer): Buffer {
+  return Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'keyed-hash', 32))
+}
+
+/**
+ * Sets the server secret (SECRET_KEY) that keyedHash uses. One key per process: buildApp sets it from
+ * the configuration; until then (domain tests) the public development key is used.
+ */
+export function setSecretKey(secret: Buffer): void {
+  hmacKey = deriveHmacKey(secret)
+}
+
+/**
+ * HMAC-SHA256 (hex) with the server secret, for low-entropy values that must be compared but not
+ * recoverable: SMS codes (a million possibilities), phone numbers and client addresses in limit keys.
+ * A bare SHA-256 of those is reversed by trying every value; without the key it is not. `label`
+ * separates uses, so a hash made for one purpose never matches another's.
+ */
+export function keyedHash(label: string, value: string): string {
+  return createHmac('sha256', hmacKey).update(`${label}\0${value}`, 'utf8').digest('hex')
 }
 
 /** Equality of two hex hashes without leaking where they differ through timing. */
@@ -39,17 +73,82 @@ const ARGON2_OPTIONS = {
   parallelism: 1,
 } as const
 
-export function hashPassword(password: string): Promise<string> {
-  return hash(password, ARGON2_OPTIONS)
+export const SERVER_BUSY = '服务繁忙，请稍后再试'
+
+/**
+ * A counting semaphore with a bounded queue: at most `max` tasks run at once, at most `maxWaiting`
+ * wait, each at most `maxWaitMs`; anyone beyond is refused at once (429) instead of piling up.
+ */
+export class Gate {
+  private running = 0
+  private readonly waiting: (() => void)[] = []
+  /** Tasks that have finished through the gate (a figure for tests and diagnostics). */
+  completed = 0
+  /** The most tasks ever seen running at once. */
+  peak = 0
+
+  constructor(
+    readonly max: number,
+    readonly maxWaiting: number,
+    readonly maxWaitMs: number,
+  ) {}
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.running >= this.max) await this.wait()
+    else this.running += 1
+    this.peak = Math.max(this.peak, this.running)
+    try {
+      return await task()
+    } finally {
+      this.completed += 1
+      const next = this.waiting.shift()
+      // The slot passes straight to the next waiter, so a newcomer cannot overtake the queue.
+      if (next) next()
+      else this.running -= 1
+    }
+  }
+
+  private wait(): Promise<void> {
+    if (this.waiting.length >= this.maxWaiting) return Promise.reject(tooManyRequests(SERVER_BUSY))
+    return new Promise((resolve, reject) => {
+      const go = () => {
+        clearTimeout(timer)
+        resolve()
+      }
+      const timer = setTimeout(() => {
+        const index = this.waiting.indexOf(go)
+        if (index >= 0) this.waiting.splice(index, 1)
+        reject(tooManyRequests(SERVER_BUSY))
+      }, this.maxWaitMs)
+      timer.unref()
+      this.waiting.push(go)
+    })
+  }
 }
 
-/** False (never throws) for a wrong password or a malformed stored hash. */
+/*
+ * argon2 runs on libuv's thread pool (4 threads by default), which file and DNS work share. A flood
+ * of logins must not occupy all of it, nor queue without bound: at most one check per core (2–4) runs
+ * at once, 32 more may wait up to 3 s, the rest are told 服务繁忙 at once. Per process; each process
+ * behind a load balancer has its own.
+ */
+export const argon2Gate = new Gate(Math.min(4, Math.max(2, availableParallelism())), 32, 3000)
+
+export function hashPassword(password: string): Promise<string> {
+  return argon2Gate.run(() => hash(password, ARGON2_OPTIONS))
+}
+
+/**
+ * False for a wrong password or a malformed stored hash; throws only the 429 of a full gate.
+ */
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
-  try {
-    return await verify(passwordHash, password)
-  } catch {
-    return false
-  }
+  return argon2Gate.run(async () => {
+    try {
+      return await verify(passwordHash, password)
+    } catch {
+      return false
+    }
+  })
 }
 
 let dummyHash: Promise<string> | undefined
@@ -59,7 +158,8 @@ let dummyHash: Promise<string> | undefined
  * password) takes as long as a real one: response time must not reveal whether an account exists.
  */
 export async function burnPasswordCheck(password: string): Promise<false> {
-  dummyHash ??= hashPassword(randomToken())
+  // Made outside the gate: a refused first caller must not leave a rejected promise behind.
+  dummyHash ??= hash(randomToken(), ARGON2_OPTIONS)
   await verifyPassword(await dummyHash, password)
   return false
 }

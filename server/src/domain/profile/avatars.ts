@@ -4,7 +4,8 @@ import path from 'node:path'
 import { AVATAR_MAX_BYTES } from '@contract/main/upload'
 import type { DB } from '../../db'
 import { badRequest, tooManyRequests } from '../../http/errors'
-import { describeWait, HOUR, rateLimitWait, recordRateEvent, type RateRule } from '../identity'
+import { describeWait, HOUR } from '../identity'
+import { type LimitRule, peek, release, reserve } from '../limits'
 
 /** Where uploads are served (read-only); the rest of the URL is the file's storage key. */
 export const UPLOADS_URL_PREFIX = '/uploads/'
@@ -43,16 +44,21 @@ export function sniffImageType(bytes: Buffer): ImageType | null {
   return null
 }
 
-/** Checked before the upload is read, so a refused person does not send 2 MB for nothing. */
-export async function checkAvatarRate(db: DB, userId: string, now: Date): Promise<RateRule> {
-  const rule: RateRule = {
-    bucket: `avatar-user:${userId}`,
-    limit: AVATAR_UPLOADS_PER_HOUR,
-    windowMs: HOUR,
-  }
-  const wait = await rateLimitWait(db, rule, now)
-  if (wait > 0) throw tooManyRequests(`上传过于频繁，请 ${describeWait(wait)}后再试`)
-  return rule
+function avatarRule(userId: string): LimitRule {
+  return { key: `avatar-user:${userId}`, limit: AVATAR_UPLOADS_PER_HOUR, windowMs: HOUR }
+}
+
+function avatarRateLimited(waitMs: number) {
+  return tooManyRequests(`上传过于频繁，请 ${describeWait(waitMs)}后再试`)
+}
+
+/**
+ * An early look before the upload is read, so a refused person does not send 2 MB for nothing. It
+ * takes no slot: saveAvatar reserves one before it writes the file.
+ */
+export async function checkAvatarRate(db: DB, userId: string, now: Date): Promise<void> {
+  const wait = await peek(db, { ...avatarRule(userId), now })
+  if (wait > 0) throw avatarRateLimited(wait)
 }
 
 /**
@@ -68,12 +74,19 @@ export async function saveAvatar(
   if (input.bytes.length > AVATAR_MAX_BYTES) throw badRequest(AVATAR_TOO_LARGE)
   const type = sniffImageType(input.bytes)
   if (!type) throw badRequest(AVATAR_TYPE_REFUSED)
-  const rule = await checkAvatarRate(db, input.userId, now)
+  // Reserved before the file is written: parallel uploads cannot pass the hourly quota.
+  const slot = await reserve(db, { ...avatarRule(input.userId), now })
+  if (!slot.ok) throw avatarRateLimited(slot.retryAfterMs)
 
   const storageKey = `avatars/${randomBytes(16).toString('hex')}.${EXTENSIONS[type]}`
   const file = path.join(uploadDir, storageKey)
-  await mkdir(path.dirname(file), { recursive: true })
-  await writeFile(file, input.bytes, { flag: 'wx', mode: 0o644 })
+  try {
+    await mkdir(path.dirname(file), { recursive: true })
+    await writeFile(file, input.bytes, { flag: 'wx', mode: 0o644 })
+  } catch (error) {
+    await release(db, slot)
+    throw error
+  }
   try {
     await db
       .insertInto('files')
@@ -87,9 +100,9 @@ export async function saveAvatar(
         created_at: now.toISOString(),
       })
       .execute()
-    await recordRateEvent(db, rule, now)
   } catch (error) {
     await unlink(file).catch(() => undefined)
+    await release(db, slot)
     throw error
   }
   return { url: `${UPLOADS_URL_PREFIX}${storageKey}` }

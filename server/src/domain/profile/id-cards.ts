@@ -4,7 +4,8 @@ import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
 import type { IdCardsTable } from '../../db/schema'
 import { badRequest, forbidden, tooManyRequests } from '../../http/errors'
-import { DAY, describeWait, isUniqueViolation, rateLimitWait, recordRateEvent } from '../identity'
+import { DAY, describeWait, isUniqueViolation } from '../identity'
+import { reserve } from '../limits'
 import { idCardNumberProblem, maskHolderName, maskIdNumber } from './id-card-number'
 
 export const ID_CARD_TAKEN = '该身份证已被其他账号绑定'
@@ -42,10 +43,10 @@ export async function bindIdCard(
 ): Promise<BoundCard> {
   const problem = idCardNumberProblem(input.idCard, now)
   if (problem) throw badRequest(problem)
-  const rule = { bucket: `idcard-user:${userId}`, limit: ID_CARD_BINDS_PER_DAY, windowMs: DAY }
-  const wait = await rateLimitWait(db, rule, now)
-  if (wait > 0) throw tooManyRequests(`尝试次数过多，请 ${describeWait(wait)}后再试`)
-  await recordRateEvent(db, rule, now)
+  // Reserved first, and every attempt keeps its slot (a duplicate answer is what is being limited).
+  const rule = { key: `idcard-user:${userId}`, limit: ID_CARD_BINDS_PER_DAY, windowMs: DAY }
+  const slot = await reserve(db, { ...rule, now })
+  if (!slot.ok) throw tooManyRequests(`尝试次数过多，请 ${describeWait(slot.retryAfterMs)}后再试`)
   const numberHash = cipher.digest(input.idCard)
 
   const own = await db

@@ -84,7 +84,7 @@ test('five wrong tries kill the code, even the right one afterwards', async () =
   await rejectsWith(
     consumeSmsCode(db, { mobile, purpose: 'login', code: wrong, now: clock.now() }),
     400,
-    '验证码错误次数过多，请重新获取',
+    '验证码错误，次数已用完，请重新获取',
   )
   await rejectsWith(
     consumeSmsCode(db, { mobile, purpose: 'login', code, now: clock.now() }),
@@ -110,19 +110,19 @@ test('only the latest code of a phone counts', async () => {
   await consumeSmsCode(db, { mobile, purpose: 'login', code: second, now: clock.now() })
 })
 
-test('one send per phone per 60 s, answered 429 with the wait', async () => {
+test('one send per phone and purpose per 60 s, answered 429 with the wait', async () => {
   const clock = new TestClock()
   const sms = recordingSms()
   const mobile = freshMobile()
   await issueSmsCode(db, sms, { mobile, purpose: 'login', ip: freshIp(), now: clock.now() })
   clock.advance(15_000)
   await rejectsWith(
-    issueSmsCode(db, sms, { mobile, purpose: 'register', ip: freshIp(), now: clock.now() }),
+    issueSmsCode(db, sms, { mobile, purpose: 'login', ip: freshIp(), now: clock.now() }),
     429,
     '操作过于频繁，请 45 秒后再获取验证码',
   )
   clock.advance(45_000)
-  await issueSmsCode(db, sms, { mobile, purpose: 'register', ip: freshIp(), now: clock.now() })
+  await issueSmsCode(db, sms, { mobile, purpose: 'login', ip: freshIp(), now: clock.now() })
   assert.equal(sms.sent.length, 2)
 })
 

@@ -162,10 +162,16 @@ test('POST /sso/oauth2/token: password grant, and the same refusal for unknown p
   assert.equal(wrong.json().error, '手机号或密码错误，还可尝试 4 次')
 })
 
-test('POST /sso/oauth2/token: five failures lock password login (429)', async () => {
+test('POST /sso/oauth2/token: five failures from one client lock password login (429)', async () => {
   const user = remember(await registerUser(ctx))
+  // The lock counts per phone and client (address): the attempts come from one address.
+  const ip = freshIp()
   const attempt = (password: string) =>
-    post('/sso/oauth2/token', { grant_type: 'password', username: user.mobile, password })
+    post(
+      '/sso/oauth2/token',
+      { grant_type: 'password', username: user.mobile, password },
+      { remoteAddress: ip },
+    )
   for (let i = 0; i < 4; i += 1) assert.equal((await attempt('wrong1234')).statusCode, 400)
   const locked = await attempt('wrong1234')
   assert.equal(locked.statusCode, 429)
