@@ -13,6 +13,7 @@ import {
 } from '@contract/main/account'
 import {
   answerQrLogin as answerQrLoginEndpoint,
+  QR_LOGIN_PREFIX,
   scanQrLogin as scanQrLoginEndpoint,
 } from '@contract/main/qr-login'
 import { UPLOAD_AVATAR_PATH, UploadedFileSchema, type UploadedFile } from '@contract/main/upload'
@@ -38,7 +39,7 @@ export { describeError } from './api'
 
 export type { BoundCard, NoticeSettings, UserProfile }
 export type RoleRights = OutputOf<typeof getRoleRightsEndpoint>
-export type QrLoginRequest = OutputOf<typeof scanQrLoginEndpoint>
+export type QrLoginRequest = Omit<OutputOf<typeof scanQrLoginEndpoint>, 'ticket'>
 
 /**
  * Reloads the signed-in person and keeps the stored profile in step, so every page shows what the
@@ -83,13 +84,28 @@ export function saveNoticeSettings(change: Partial<NoticeSettings>): Promise<Not
   return callEndpoint(saveNoticeSettingsEndpoint, change, { loading: false })
 }
 
-/** Registers the scan of a desktop login QR and tells who is asking. */
-export function scanQrLogin(id: string): Promise<QrLoginRequest> {
-  return callEndpoint(scanQrLoginEndpoint, { id })
+/**
+ * Confirm tickets from scans, by request id: in memory only (never in a URL or storage), so only
+ * the code path that scanned can answer. See contract/main/qr-login.ts.
+ */
+const qrTickets = new Map<string, string>()
+
+/** Registers the scan of a desktop login QR and tells who is asking (the ticket stays here). */
+export async function scanQrLogin(id: string): Promise<QrLoginRequest> {
+  const { ticket, ...request } = await callEndpoint(scanQrLoginEndpoint, {
+    id,
+    source: 'scanner',
+    content: `${QR_LOGIN_PREFIX}${id}`,
+  })
+  qrTickets.set(id, ticket)
+  return request
 }
 
 export function answerQrLogin(id: string, approve: boolean): Promise<void> {
-  return callEndpoint(answerQrLoginEndpoint, { id, approve }).then(() => undefined)
+  const ticket = qrTickets.get(id) ?? ''
+  return callEndpoint(answerQrLoginEndpoint, { id, approve, ticket }).then(() => {
+    qrTickets.delete(id)
+  })
 }
 
 /** The product version the server reports (the root package.json's), for 关于我们. */

@@ -9,6 +9,9 @@ import { rateLimitWait, recordRateEvent, type RateRule } from './identity/rate-l
 import { hashSecret, randomToken, sameHash } from './identity/secrets'
 import { createSession } from './identity/sessions'
 import { describeWait, HOUR, isoAfter, MINUTE, SECOND } from './identity/time'
+import { type ClientInfo, describeBrowser, describeLocation, maskIp } from './client-info'
+
+export { describeBrowser, maskIp } from './client-info'
 
 type QrStatus = z.infer<typeof QrStatusSchema>
 
@@ -26,6 +29,7 @@ export const QR_INVALID = '二维码已失效，请在电脑上刷新'
 export const QR_UNKNOWN = '二维码不存在，请在电脑上刷新'
 export const QR_WRONG_SECRET = '无权查询该登录请求'
 export const QR_OTHER_SCANNER = '请使用扫码的账号确认登录'
+export const QR_SCANNER_ONLY = '请使用 App 内的扫一扫扫描电脑上的二维码'
 
 export interface CreatedQrLogin {
   id: string
@@ -68,6 +72,8 @@ export async function createQrLogin(
       user_id: null,
       browser: describeBrowser(input.userAgent),
       ip_masked: maskIp(input.ip),
+      location: describeLocation(input.ip),
+      ticket_hash: null,
       created_at: now.toISOString(),
       expires_at: expiresAt,
       scanned_at: null,
@@ -134,104 +140,124 @@ export async function pollQrLogin(
 
 export interface QrRequester {
   id: string
+  /** Chrome 120 · Windows */
   browser: string
+  /** 203.0.113.* */
   ipMasked: string
+  /** 本机, 局域网, 未知位置: no geo database, so never a guessed city */
+  location: string
+  /** Whether the desktop asked from the same network as the phone now scanning (same masked address). */
+  sameNetwork: boolean
+  /** When the desktop asked. */
   createdAt: string
   expiresAt: string
 }
 
-/**
- * The phone scanned the code: the request becomes the scanner's, and the phone is told who asks.
- * Scanning again with the same account answers the same (the app may be reopened); any other state,
- * or another account's scan, means the code is spent.
- */
-export async function scanQrLogin(
-  db: DB,
-  input: { id: string; userId: string },
-  now: Date,
-): Promise<QrRequester> {
-  const row = await findRequest(db, input.id)
-  const status = currentStatus(row, now)
-  const requester = {
+function requesterOf(row: QrLoginsTable, scannerIp: string): QrRequester {
+  return {
     id: row.id,
     browser: row.browser,
     ipMasked: row.ip_masked,
+    location: row.location ?? '未知位置',
+    sameNetwork: maskIp(scannerIp) === row.ip_masked,
     createdAt: row.created_at,
     expiresAt: row.expires_at,
   }
-  if (status === 'scanned' && row.user_id === input.userId) return requester
+}
+
+/**
+ * The phone scanned the code. Only the app's scanner calls this, with what it decoded (`content`,
+ * which must be the QR text for this id, and `source: 'scanner'`). The request becomes the scanner's
+ * and the answer carries a confirm ticket: random, stored hashed, valid while the code is, delivered
+ * only in this answer. answerQrLogin demands it.
+ *
+ * Why: the id alone travels well (a link with ?id=… someone sends in a chat), and a page that
+ * confirms whatever id its URL names lets a stranger's desktop be signed in as whoever taps the link.
+ * With the ticket, confirming is only possible on the code path that just scanned, and the app keeps
+ * the ticket in memory, never in a URL; a page opened from a link has no ticket and cannot confirm.
+ * Scanning again with the same account answers a fresh ticket (the app may have been reopened);
+ * any other state, or another account's scan, means the code is spent.
+ */
+export async function scanQrLogin(
+  db: DB,
+  input: { id: string; userId: string; content: string; client: ClientInfo },
+  now: Date,
+): Promise<QrRequester & { ticket: string }> {
+  if (input.content.trim() !== `${QR_LOGIN_PREFIX}${input.id}`) throw badRequest(QR_SCANNER_ONLY)
+  const row = await findRequest(db, input.id)
+  const status = currentStatus(row, now)
+  const ticket = randomToken()
+  const requester = requesterOf(row, input.client.ip)
+  if (status === 'scanned' && row.user_id === input.userId) {
+    const renewed = await db
+      .updateTable('qr_logins')
+      .set({ ticket_hash: hashSecret(ticket) })
+      .where('id', '=', row.id)
+      .where('status', '=', 'scanned')
+      .where('user_id', '=', input.userId)
+      .executeTakeFirst()
+    if (Number(renewed.numUpdatedRows) === 0) throw badRequest(QR_INVALID)
+    return { ...requester, ticket }
+  }
   if (status !== 'pending') throw badRequest(QR_INVALID)
   const scanned = await db
     .updateTable('qr_logins')
-    .set({ status: 'scanned', user_id: input.userId, scanned_at: now.toISOString() })
+    .set({
+      status: 'scanned',
+      user_id: input.userId,
+      scanned_at: now.toISOString(),
+      ticket_hash: hashSecret(ticket),
+    })
     .where('id', '=', row.id)
     .where('status', '=', 'pending')
     .executeTakeFirst()
   if (Number(scanned.numUpdatedRows) === 0) throw badRequest(QR_INVALID)
-  return requester
+  return { ...requester, ticket }
 }
 
-/** The scanner confirms (the desktop gets a session at its next poll) or refuses. */
+function checkTicket(row: QrLoginsTable, userId: string, ticket: string): void {
+  if (row.user_id !== userId) throw forbidden(QR_OTHER_SCANNER)
+  if (!row.ticket_hash || !sameHash(hashSecret(ticket), row.ticket_hash)) {
+    throw forbidden(QR_SCANNER_ONLY)
+  }
+}
+
+/**
+ * What the confirm page shows: where and when the desktop asked. Only for the scanner holding the
+ * ticket, so the page cannot be driven by a bare id either.
+ */
+export async function getQrRequest(
+  db: DB,
+  input: { id: string; userId: string; ticket: string; client: ClientInfo },
+  now: Date,
+): Promise<QrRequester & { status: QrStatus }> {
+  const row = await findRequest(db, input.id)
+  checkTicket(row, input.userId, input.ticket)
+  return { ...requesterOf(row, input.client.ip), status: currentStatus(row, now) }
+}
+
+/** The scanner confirms (the desktop gets a session at its next poll) or refuses, with its ticket. */
 export async function answerQrLogin(
   db: DB,
-  input: { id: string; userId: string; approve: boolean },
+  input: { id: string; userId: string; approve: boolean; ticket: string },
   now: Date,
 ): Promise<void> {
   const row = await findRequest(db, input.id)
   const status = currentStatus(row, now)
-  if (status === 'scanned' && row.user_id !== input.userId) throw forbidden(QR_OTHER_SCANNER)
+  if (status === 'scanned') checkTicket(row, input.userId, input.ticket)
   if (status !== 'scanned') throw badRequest(QR_INVALID)
   const answered = await db
     .updateTable('qr_logins')
-    .set({ status: input.approve ? 'confirmed' : 'refused', answered_at: now.toISOString() })
+    .set({
+      status: input.approve ? 'confirmed' : 'refused',
+      answered_at: now.toISOString(),
+      ticket_hash: null,
+    })
     .where('id', '=', row.id)
     .where('status', '=', 'scanned')
     .where('user_id', '=', input.userId)
+    .where('ticket_hash', '=', hashSecret(input.ticket))
     .where('expires_at', '>', now.toISOString())
     .executeTakeFirst()
   if (Number(answered.numUpdatedRows) === 0) throw badRequest(QR_INVALID)
-}
-
-/**
- * "Chrome 120 · Windows": enough for a person to recognise their own computer, without storing
- * the whole User-Agent (a fingerprinting aid).
- */
-export function describeBrowser(userAgent: string | undefined): string {
-  const ua = userAgent ?? ''
-  const browsers: [string, RegExp][] = [
-    ['微信', /MicroMessenger\/(\d+)/],
-    ['Edge', /Edg(?:e|A|iOS)?\/(\d+)/],
-    ['Opera', /OPR\/(\d+)/],
-    ['Firefox', /(?:Firefox|FxiOS)\/(\d+)/],
-    ['Chrome', /(?:Chrome|CriOS)\/(\d+)/],
-    ['Safari', /Version\/(\d+)[\d.]* (?:Mobile\/\S+ )?Safari\//],
-  ]
-  const systems: [string, RegExp][] = [
-    ['Windows', /Windows/],
-    ['Android', /Android/],
-    ['iOS', /iPhone|iPad|iPod/],
-    ['macOS', /Mac OS X|Macintosh/],
-    ['ChromeOS', /CrOS/],
-    ['Linux', /Linux/],
-  ]
-  const browser = browsers
-    .map(([name, pattern]) => {
-      const match = pattern.exec(ua)
-      return match ? `${name} ${match[1]}` : undefined
-    })
-    .find(Boolean)
-  const system = systems.find(([, pattern]) => pattern.test(ua))?.[0]
-  if (!browser && !system) return '未知浏览器'
-  return [browser ?? '未知浏览器', system].filter(Boolean).join(' · ')
-}
-
-/** 203.0.113.* / 2001:db8:85a3:8d3:* : the network, not the machine. */
-export function maskIp(ip: string): string {
-  const v4 = /^(?:::ffff:)?(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.\d{1,3}$/i.exec(ip)
-  if (v4) return `${v4[1]}.${v4[2]}.${v4[3]}.*`
-  if (ip.includes(':')) {
-    const groups = ip.split(':').filter((group) => group !== '')
-    return `${groups.slice(0, 4).join(':')}:*`
-  }
-  return '*'
 }

@@ -35,12 +35,18 @@ function poll(qr: Created, secret = qr.pollSecret) {
   return ctx.app.inject(`/main/account/qr/${qr.id}?pollSecret=${encodeURIComponent(secret)}`)
 }
 
-function scan(qr: Created, token?: string) {
-  return ctx.app.inject({
+/** Confirm tickets the scanner got, per request and phone token (the app keeps them in memory). */
+const tickets = new Map<string, string>()
+
+async function scan(qr: Created, token?: string) {
+  const res = await ctx.app.inject({
     method: 'POST',
     url: `/main/account/qr/${qr.id}/scan`,
+    payload: { source: 'scanner', content: `${QR_LOGIN_PREFIX}${qr.id}` },
     ...(token ? { headers: bearer(token) } : {}),
   })
+  if (res.statusCode === 200 && token) tickets.set(`${qr.id}:${token}`, res.json().data.ticket)
+  return res
 }
 
 function answer(qr: Created, token: string, approve: boolean) {
@@ -48,7 +54,7 @@ function answer(qr: Created, token: string, approve: boolean) {
     method: 'POST',
     url: `/main/account/qr/${qr.id}/answer`,
     headers: bearer(token),
-    payload: { approve },
+    payload: { approve, ticket: tickets.get(`${qr.id}:${token}`) ?? 'no-ticket' },
   })
 }
 
@@ -92,10 +98,14 @@ test('end to end: create → pending → scan → scanned → approve → the se
 
   const scanned = await scan(qr, phone.token)
   assert.equal(scanned.statusCode, 200, scanned.body)
-  assert.deepEqual(scanned.json().data, {
+  const { ticket, ...requester } = scanned.json().data
+  assert.match(ticket, /^[A-Za-z0-9_-]{43}$/)
+  assert.deepEqual(requester, {
     id: qr.id,
     browser: 'Chrome 120 · Windows',
     ipMasked: '203.0.113.*',
+    location: '未知位置',
+    sameNetwork: false,
     createdAt: stored.created_at,
     expiresAt: qr.expiresAt,
   })
@@ -216,4 +226,126 @@ test('creating requests is rate-limited per client address', async () => {
     ).statusCode,
     200,
   )
+})
+
+test('a link someone sent cannot confirm: the answer needs the ticket only the scan answered', async () => {
+  const victim = await signUp(ctx.app.db, ctx.clock.now())
+  const qr = await create()
+  const answerWith = (payload: object) =>
+    ctx.app.inject({
+      method: 'POST',
+      url: `/main/account/qr/${qr.id}/answer`,
+      headers: bearer(victim.token),
+      payload,
+    })
+  // A page opened from a link knows the id only: it can neither scan without the scanner's
+  // declaration and payload, nor confirm without a ticket.
+  const bareScan = await ctx.app.inject({
+    method: 'POST',
+    url: `/main/account/qr/${qr.id}/scan`,
+    headers: bearer(victim.token),
+    payload: {},
+  })
+  assert.equal(bareScan.statusCode, 400)
+  const wrongPayload = await ctx.app.inject({
+    method: 'POST',
+    url: `/main/account/qr/${qr.id}/scan`,
+    headers: bearer(victim.token),
+    payload: { source: 'scanner', content: `${QR_LOGIN_PREFIX}someone-else` },
+  })
+  assert.equal(wrongPayload.statusCode, 400)
+  assert.equal(wrongPayload.json().error, '请使用 App 内的扫一扫扫描电脑上的二维码')
+  assert.deepEqual((await poll(qr)).json().data, { status: 'pending' }, 'nothing was registered')
+
+  assert.equal((await answerWith({ approve: true })).statusCode, 400, 'no ticket: refused')
+  await scan(qr, victim.token)
+  const forged = await answerWith({ approve: true, ticket: 'guessed-ticket' })
+  assert.equal(forged.statusCode, 403)
+  assert.equal(forged.json().error, '请使用 App 内的扫一扫扫描电脑上的二维码')
+  assert.deepEqual((await poll(qr)).json().data, { status: 'scanned' })
+
+  // A second scan (the app reopened) issues a new ticket; the old one stops working.
+  const oldTicket = tickets.get(`${qr.id}:${victim.token}`)!
+  await scan(qr, victim.token)
+  const stale = await answerWith({ approve: true, ticket: oldTicket })
+  assert.equal(stale.statusCode, 403)
+  assert.equal((await answer(qr, victim.token, true)).statusCode, 200)
+})
+
+test('the confirm page reads where and when the desktop asked, with the ticket only', async () => {
+  const phone = await signUp(ctx.app.db, ctx.clock.now())
+  const qr = await create('192.168.1.20')
+  const scanned = await ctx.app.inject({
+    method: 'POST',
+    url: `/main/account/qr/${qr.id}/scan`,
+    headers: bearer(phone.token),
+    payload: { source: 'scanner', content: `${QR_LOGIN_PREFIX}${qr.id}` },
+    remoteAddress: '192.168.1.33',
+  })
+  assert.equal(scanned.statusCode, 200, scanned.body)
+  const { ticket } = scanned.json().data
+  const read = (query: string) =>
+    ctx.app.inject({
+      url: `/main/account/qr/${qr.id}/request?${query}`,
+      headers: bearer(phone.token),
+      remoteAddress: '192.168.1.33',
+    })
+  const info = await read(`ticket=${ticket}`)
+  assert.equal(info.statusCode, 200, info.body)
+  assert.deepEqual(
+    {
+      location: info.json().data.location,
+      ipMasked: info.json().data.ipMasked,
+      browser: info.json().data.browser,
+      sameNetwork: info.json().data.sameNetwork,
+      status: info.json().data.status,
+    },
+    {
+      location: '局域网',
+      ipMasked: '192.168.1.*',
+      browser: 'Chrome 120 · Windows',
+      sameNetwork: true,
+      status: 'scanned',
+    },
+  )
+  assert.equal((await read('ticket=wrong')).statusCode, 403)
+  assert.equal((await read('')).statusCode, 400)
+})
+
+test('confirming is audited for the phone; the desktop’s delivery is a login (扫码)', async () => {
+  const phone = await signUp(ctx.app.db, ctx.clock.now())
+  const qr = await create()
+  await scan(qr, phone.token)
+  await answer(qr, phone.token, true)
+  await ctx.app.inject({
+    url: `/main/account/qr/${qr.id}?pollSecret=${encodeURIComponent(qr.pollSecret)}`,
+    headers: { 'user-agent': CHROME_WINDOWS },
+    remoteAddress: '203.0.113.7',
+  })
+  const events = await ctx.app.db
+    .selectFrom('audit_events')
+    .selectAll()
+    .where('user_id', '=', phone.user.id)
+    .orderBy('created_at')
+    .execute()
+  assert.deepEqual(
+    events.map((event) => [event.kind, event.detail, event.ip_masked, event.client]),
+    [
+      ['qr-confirm', null, '127.0.0.*', '未知浏览器'],
+      ['login', '扫码', '203.0.113.*', 'Chrome 120 · Windows'],
+    ],
+  )
+})
+
+test('addresses are described honestly, never as a guessed city', async () => {
+  const { describeLocation } = await import('../../../src/domain/client-info')
+  assert.equal(describeLocation('127.0.0.1'), '本机')
+  assert.equal(describeLocation('::1'), '本机')
+  assert.equal(describeLocation('::ffff:10.1.2.3'), '局域网')
+  assert.equal(describeLocation('172.16.0.9'), '局域网')
+  assert.equal(describeLocation('172.32.0.9'), '未知位置')
+  assert.equal(describeLocation('fd12:3456::1'), '局域网')
+  assert.equal(describeLocation('100.64.1.1'), '运营商内网')
+  assert.equal(describeLocation('203.0.113.7'), '未知位置')
+  assert.equal(describeLocation('2001:db8::1'), '未知位置')
 })
