@@ -7,7 +7,7 @@ import { getAccessToken, useSessionStore } from '@/stores/session-store'
 import { DeleteAccountView } from '../components/delete-account-view'
 import { DELETE_TEXT, useDeleteAccount } from '../hooks/use-delete-account'
 import { flush, profile, refusal } from './fixtures'
-import { typeInto } from './helpers'
+import { typeInto } from '@/components/form/__tests__/inputs'
 
 jest.mock('@/services/auth', () => ({
   ...jest.requireActual<typeof import('@/services/auth')>('@/services/auth'),

@@ -10,7 +10,7 @@ import { LoginView } from '../components/login-view'
 import { EXPIRED_NOTE, useLogin, type LoginOptions } from '../hooks/use-login'
 import { AGREEMENT_REQUIRED } from '../hooks/use-consent'
 import { flush, refusal, session } from './fixtures'
-import { inputsDrawn, typeInto, valueOf } from './helpers'
+import { inputsDrawn, typeInto, valueOf } from '@/components/form/__tests__/inputs'
 
 jest.mock('@/services/auth', () => ({
   ...jest.requireActual<typeof import('@/services/auth')>('@/services/auth'),

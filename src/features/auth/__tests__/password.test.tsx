@@ -8,7 +8,7 @@ import { FORM_MESSAGES as MESSAGES } from '@/components/form/rules'
 import { ChangePasswordForm, ForgotPasswordForm } from '../components/password-view'
 import { PASSWORD_TEXT, useChangePassword, useForgotPassword } from '../hooks/use-password'
 import { flush, profile, refusal, session } from './fixtures'
-import { inputsDrawn, typeInto } from './helpers'
+import { inputsDrawn, typeInto } from '@/components/form/__tests__/inputs'
 
 jest.mock('@/services/auth', () => ({
   ...jest.requireActual<typeof import('@/services/auth')>('@/services/auth'),

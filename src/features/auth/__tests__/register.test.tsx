@@ -11,7 +11,7 @@ import { useRegInfo } from '../hooks/use-reg-info'
 import { useRegister } from '../hooks/use-register'
 import { AGREEMENT_REQUIRED } from '../hooks/use-consent'
 import { flush, profile, refusal, session } from './fixtures'
-import { typeInto, valueOf } from './helpers'
+import { typeInto, valueOf } from '@/components/form/__tests__/inputs'
 
 jest.mock('@/services/auth', () => ({
   ...jest.requireActual<typeof import('@/services/auth')>('@/services/auth'),
