@@ -47,7 +47,7 @@ export default async function mainAccountRoutes(app: FastifyInstance): Promise<v
           now,
           ip: request.ip,
         })
-      : loginWithSmsCode(app.db, { mobile: input.mobile, code: input.code, now })
+      : loginWithSmsCode(app.db, { mobile: input.mobile, code: input.code, now, ip: request.ip })
   })
 
   route(app, appRegister, async ({ mobile, code, password }) =>

@@ -28,7 +28,12 @@ export default async function ssoAuthRoutes(app: FastifyInstance): Promise<void>
           ip: request.ip,
         })
       case 'sms_code':
-        return loginWithSmsCode(app.db, { mobile: input.mobile, code: input.code, now })
+        return loginWithSmsCode(app.db, {
+          mobile: input.mobile,
+          code: input.code,
+          now,
+          ip: request.ip,
+        })
       case 'refresh_token':
         return refreshSession(app.db, input.refresh_token, now, clientOf(request))
     }

@@ -1,0 +1,196 @@
+import assert from 'node:assert/strict'
+import { mkdtempSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { before, test } from 'node:test'
+import type { InjectOptions } from 'fastify'
+import { createFieldCipher } from '../src/crypto/field-cipher'
+import type { DB } from '../src/db'
+import { argon2Gate } from '../src/domain/identity/secrets'
+import { saveAvatar } from '../src/domain/profile/avatars'
+import { bindIdCard } from '../src/domain/profile/id-cards'
+import { createUser, type SmsProvider } from '../src/domain/identity'
+import { outboxSmsProvider } from '../src/providers/sms'
+import {
+  buildIdentityApp,
+  codeFor,
+  freshIp,
+  freshMobile,
+  type IdentityApp,
+  migratedDb,
+  registerUser,
+  TestClock,
+} from './domain/identity/support'
+import { validIdNumber } from './domain/profile/support'
+
+/**
+ * Bursts of parallel requests against every limit (issue 6, section 1): at most the limit gets
+ * through, on this run's database (SQLite, or PostgreSQL with --pg). The old code read the count,
+ * did the slow work and only then wrote: 60 parallel wrong passwords had 51 checked.
+ * test/limits-two-servers.test.ts fires the same bursts at two server processes on PostgreSQL.
+ */
+
+const BURST = 60
+
+let ctx: IdentityApp
+let db: DB
+/**
+ * The outbox behind a real gateway's delay (tens of milliseconds over the network): the time in which
+ * a "check, send, then record" limit lets a burst through.
+ */
+let outbox: SmsProvider | undefined
+const gatewayLike: SmsProvider = {
+  async send(mobile, purpose, code) {
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    outbox ??= outboxSmsProvider(ctx.app.db, ctx.app.log, ctx.clock.now)
+    await outbox.send(mobile, purpose, code)
+  },
+}
+before(async () => {
+  ctx = await buildIdentityApp({ logLevel: 'silent' }, { providers: { sms: gatewayLike } })
+  db = await migratedDb()
+})
+
+const inject = (options: InjectOptions) => ctx.app.inject(options)
+const errorOf = (res: { json(): unknown }) => (res.json() as { error: string | null }).error ?? ''
+
+test(`${BURST} parallel wrong passwords for one phone: at most 5 are checked`, async () => {
+  const user = await registerUser(ctx)
+  const ip = freshIp()
+  const checkedBefore = argon2Gate.completed
+  const answers = await Promise.all(
+    Array.from({ length: BURST }, () =>
+      inject({
+        method: 'POST',
+        url: '/sso/oauth2/token',
+        payload: { grant_type: 'password', username: user.mobile, password: 'wrong1234' },
+        remoteAddress: ip,
+      }),
+    ),
+  )
+  const checked = argon2Gate.completed - checkedBefore
+  const wrong = answers.filter((res) => errorOf(res).startsWith('手机号或密码错误'))
+  const locked = answers.filter((res) => errorOf(res).startsWith('密码错误次数过多'))
+  assert.ok(checked <= 5, `${checked} passwords were checked`)
+  // Four answers "wrong, N tries left"; the fifth failure locks; the rest were refused unchecked.
+  assert.equal(wrong.length, 4)
+  assert.equal(locked.length, BURST - 4)
+  assert.ok(locked.every((res) => res.statusCode === 429))
+  const right = await inject({
+    method: 'POST',
+    url: '/sso/oauth2/token',
+    payload: { grant_type: 'password', username: user.mobile, password: user.password },
+    remoteAddress: ip,
+  })
+  assert.equal(right.statusCode, 429, 'locked: even the right password waits')
+})
+
+test('30 parallel SMS sends for one phone and purpose: one is sent (60 s cooldown)', async () => {
+  const mobile = freshMobile()
+  const answers = await Promise.all(
+    Array.from({ length: 30 }, () =>
+      inject({
+        method: 'POST',
+        url: '/sso/sms/send',
+        payload: { mobile, purpose: 'login' },
+        remoteAddress: freshIp(),
+      }),
+    ),
+  )
+  assert.equal(answers.filter((res) => res.statusCode === 200).length, 1)
+  assert.ok(
+    answers
+      .filter((res) => res.statusCode !== 200)
+      .every(
+        (res) =>
+          res.statusCode === 429 && /^操作过于频繁，请 \d+ 秒后再获取验证码$/.test(errorOf(res)),
+      ),
+  )
+  const sent = await ctx.app.db
+    .selectFrom('sms_codes')
+    .select('id')
+    .where('mobile', '=', mobile)
+    .execute()
+  assert.equal(sent.length, 1)
+})
+
+test('30 parallel SMS sends from one address to many phones: at most 20 an hour', async () => {
+  const ip = freshIp()
+  const answers = await Promise.all(
+    Array.from({ length: 30 }, () =>
+      inject({
+        method: 'POST',
+        url: '/sso/sms/send',
+        payload: { mobile: freshMobile(), purpose: 'register' },
+        remoteAddress: ip,
+      }),
+    ),
+  )
+  assert.equal(answers.filter((res) => res.statusCode === 200).length, 20)
+})
+
+test('30 parallel guesses of one SMS code: at most 5 are compared', async () => {
+  const mobile = freshMobile()
+  await createUser(ctx.app.db, { mobile, now: ctx.clock.now() })
+  const code = await codeFor(ctx.app, mobile, 'login')
+  const wrong = code === '000000' ? '111111' : '000000'
+  // The right code goes first: the old code compared every guess, so it also got through.
+  const guesses = [code, ...Array.from({ length: 29 }, () => wrong)]
+  const answers = await Promise.all(
+    guesses.map((guess) =>
+      inject({
+        method: 'POST',
+        url: '/sso/oauth2/token',
+        payload: { grant_type: 'sms_code', mobile, code: guess },
+        remoteAddress: freshIp(),
+      }),
+    ),
+  )
+  // A compared guess either logs in or answers 验证码错误，…; a refused one 次数过多 or 已失效.
+  const compared = answers.filter(
+    (res) => res.statusCode === 200 || errorOf(res).startsWith('验证码错误，'),
+  )
+  assert.ok(compared.length <= 5, `${compared.length} guesses were compared`)
+  assert.ok(
+    answers.every(
+      (res) => res.statusCode === 200 || /^验证码(错误，|错误次数过多|已失效)/.test(errorOf(res)),
+    ),
+  )
+})
+
+test('30 parallel avatar uploads: at most 20 an hour are stored', async () => {
+  const clock = new TestClock()
+  const user = await createUser(db, { mobile: freshMobile(), now: clock.now() })
+  const uploadDir = mkdtempSync(path.join(os.tmpdir(), 'yx-burst-'))
+  const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex')
+  const results = await Promise.allSettled(
+    Array.from({ length: 30 }, () =>
+      saveAvatar(db, uploadDir, { userId: user.id, bytes: png }, clock.now()),
+    ),
+  )
+  assert.equal(results.filter((result) => result.status === 'fulfilled').length, 20)
+  const files = await db.selectFrom('files').select('id').where('user_id', '=', user.id).execute()
+  assert.equal(files.length, 20)
+})
+
+test('30 parallel ID-card binds by one account: at most 10 a day are tried', async () => {
+  const clock = new TestClock()
+  const cipher = createFieldCipher(Buffer.alloc(32, 8))
+  const user = await createUser(db, { mobile: freshMobile(), now: clock.now() })
+  const results = await Promise.allSettled(
+    Array.from({ length: 30 }, (_, i) =>
+      bindIdCard(
+        db,
+        cipher,
+        user.id,
+        { realName: '张三', idCard: validIdNumber('19900307', 200 + i) },
+        clock.now(),
+      ),
+    ),
+  )
+  const limited = results.filter(
+    (result) =>
+      result.status === 'rejected' && (result.reason as { statusCode?: number }).statusCode === 429,
+  )
+  assert.equal(limited.length, 20, 'twenty attempts were refused before any look-up')
+})
