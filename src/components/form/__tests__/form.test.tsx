@@ -134,12 +134,7 @@ describe('useForm and FormField', () => {
 
   it('shows and hides a password', async () => {
     const field = { value: 'abc', error: '错了', onChange: jest.fn(), onBlur: jest.fn() }
-    await mount(FormField, {
-      label: '密码',
-      field,
-      placeholder: '密码',
-      type: 'password',
-    })
+    await mount(() => <FormField label="密码" field={field} placeholder="密码" type="password" />)
     expect(screen.getByRole('alert').textContent).toBe('错了')
     fireEvent.click(screen.getByLabelText('显示密码'))
     expect(screen.getByLabelText('隐藏密码')).toBeTruthy()

@@ -4,10 +4,10 @@ import * as auth from '@/services/auth'
 import { useAppStore } from '@/stores/app-store'
 import { resetStores } from '@/stores/reset-stores'
 import { getAccessToken, useSessionStore } from '@/stores/session-store'
+import { typeInto } from '@/components/form/__tests__/inputs'
 import { DeleteAccountView } from '../components/delete-account-view'
 import { DELETE_TEXT, useDeleteAccount } from '../hooks/use-delete-account'
 import { flush, profile, refusal } from './fixtures'
-import { typeInto } from '@/components/form/__tests__/inputs'
 
 jest.mock('@/services/auth', () => ({
   ...jest.requireActual<typeof import('@/services/auth')>('@/services/auth'),
