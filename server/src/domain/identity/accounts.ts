@@ -90,14 +90,16 @@ export async function loginWithPassword(
 ): Promise<Session> {
   const { mobile, now } = input
   const rules = loginRules(mobile, input.ip)
-  const taken = await reserveAll(db, [rules.perClient, rules.own, rules.perPhone], now)
+  // Narrowest first: a burst against one phone is refused by its own lock without touching (and
+  // briefly filling) the wider counters.
+  const taken = await reserveAll(db, [rules.own, rules.perPhone, rules.perClient], now)
   if (!taken.ok) {
     if (taken.rule === rules.perClient) {
       throw tooManyRequests(`操作过于频繁，请 ${describeWait(taken.retryAfterMs)}后再试`)
     }
     throw tooManyRequests(lockedMessage(taken.retryAfterMs))
   }
-  const [clientSlot, ownSlot, phoneSlot] = taken.slots as [Slot, Slot, Slot]
+  const [ownSlot, phoneSlot, clientSlot] = taken.slots as [Slot, Slot, Slot]
 
   let user: Awaited<ReturnType<typeof findUserByMobile>>
   let valid: boolean
