@@ -137,6 +137,8 @@ export const BoundCardSchema = z.object({
   /** 110***********123X */
   numberMasked: z.string(),
   createdAt: z.string(),
+  /** bound: stored, shown as 已绑定; verified: a real-name provider confirmed it (已实名). */
+  status: z.optional(z.enum(['bound', 'verified'])),
 })
 export type BoundCard = z.infer<typeof BoundCardSchema>
 
@@ -148,6 +150,83 @@ export const bindIdCard = defineEndpoint({
   output: BoundCardSchema,
   auth: true,
   summary: '绑定身份证（实名）',
+})
+
+export const verifyIdCard = defineEndpoint({
+  service: 'main',
+  method: 'POST',
+  path: '/account/idcard/verify',
+  input: z.object({}),
+  /** The card with status 'verified'. Without a provider: 400 未配置实名核验. */
+  output: BoundCardSchema,
+  auth: true,
+  summary: '实名核验已绑定的身份证（需配置实名核验服务；未配置时返回 未配置实名核验）',
+})
+
+export const APPEAL_STATUSES = ['pending', 'resolved', 'rejected'] as const
+export const AppealStatusSchema = z.enum(APPEAL_STATUSES)
+export type AppealStatus = z.infer<typeof AppealStatusSchema>
+export const APPEAL_STATUS_LABELS: Record<AppealStatus, string> = {
+  pending: '处理中',
+  resolved: '已处理',
+  rejected: '未通过',
+}
+
+export const IdCardAppealSchema = z.object({
+  id: z.string(),
+  status: AppealStatusSchema,
+  /** APPEAL_STATUS_LABELS[status] */
+  statusLabel: z.string(),
+  /** 110***********123X */
+  numberMasked: z.string(),
+  reason: z.string(),
+  contact: z.string(),
+  /** What the operator told the person, once decided. */
+  operatorNote: z.nullable(z.string()),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+})
+export type IdCardAppeal = z.infer<typeof IdCardAppealSchema>
+
+export const appealIdCard = defineEndpoint({
+  service: 'main',
+  method: 'POST',
+  path: '/account/idcard/appeal',
+  input: z.object({
+    realName: RealNameSchema,
+    idCard: IdCardNumberSchema,
+    reason: z
+      .string({ error: '请填写申诉说明' })
+      .check(
+        z.trim(),
+        z.minLength(5, '申诉说明至少 5 个字'),
+        z.maxLength(500, '申诉说明最多 500 个字'),
+      ),
+    /** How the operator reaches the person: a phone number or an e-mail address. */
+    contact: z
+      .string({ error: '请填写联系方式' })
+      .check(
+        z.trim(),
+        z.regex(
+          /^(1[2-9]\d{9}|[^\s@]{1,64}@[^\s@]{1,190}\.[^\s@]{1,20})$/,
+          '请填写正确的手机号或邮箱',
+        ),
+      ),
+  }),
+  /** The recorded appeal (status pending). A pending appeal for the same number is answered again. */
+  output: IdCardAppealSchema,
+  auth: true,
+  summary: '身份证已被其他账号绑定时提交申诉，由运营人员核实处理',
+})
+
+export const listIdCardAppeals = defineEndpoint({
+  service: 'main',
+  method: 'GET',
+  path: '/account/idcard/appeals',
+  input: z.object({}),
+  output: z.array(IdCardAppealSchema),
+  auth: true,
+  summary: '本人提交的身份证申诉及处理状态（最新在前）',
 })
 
 export const getIdCardByPhone = defineEndpoint({

@@ -9,6 +9,14 @@ export type Role = z.infer<typeof RoleSchema>
 export const GENDERS = ['male', 'female', 'unknown'] as const
 export type Gender = (typeof GENDERS)[number]
 
+/**
+ * none: no ID card; bound: a card is stored (已绑定), its number checked for form only; verified: a
+ * real-name provider confirmed that name and number belong together (已实名).
+ */
+export const ID_CARD_STATUSES = ['none', 'bound', 'verified'] as const
+export const IdCardStatusSchema = z.enum(ID_CARD_STATUSES)
+export type IdCardStatus = z.infer<typeof IdCardStatusSchema>
+
 /** What the app may show of the signed-in person; never a full phone or ID number. */
 export const UserProfileSchema = z.object({
   id: z.string(),
@@ -17,8 +25,10 @@ export const UserProfileSchema = z.object({
   nickname: z.string(),
   avatarUrl: z.nullable(z.string()),
   role: RoleSchema,
-  /** Whether an ID card is bound (real-name verified). */
+  /** Real-name verified by a provider (idCardStatus 'verified'); a bound card alone is not. */
   realNameVerified: z.boolean(),
+  /** Optional so servers that do not report it stay valid; this server always sends it. */
+  idCardStatus: z.optional(IdCardStatusSchema),
   hasPassword: z.boolean(),
   wechatBound: z.boolean(),
   createdAt: z.string(),

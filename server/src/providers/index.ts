@@ -10,6 +10,7 @@ import {
   unconfiguredSmsNotifier,
   unconfiguredSmsProvider,
 } from './sms'
+import { type RealNameProvider, unconfiguredRealNameProvider } from './real-name'
 import { unconfiguredWechatAuth } from './wechat'
 
 /** Outside services behind interfaces; the app decorates itself with one set (app.providers). */
@@ -18,6 +19,8 @@ export interface Providers {
   /** Security notices to a phone (the old number after a change), same gateway as `sms`. */
   smsNotices: SmsNotifier
   wechat: WechatAuth
+  /** Real-name verification of an ID card; unconfigured (未配置实名核验) until an adapter is added. */
+  realName: RealNameProvider
 }
 
 /**
@@ -34,5 +37,5 @@ export function createProviders(
   const outbox = config.demoMode || config.smsProvider === 'outbox'
   const sms = outbox ? outboxSmsProvider(db, log, now) : unconfiguredSmsProvider(log)
   const smsNotices = outbox ? outboxSmsNotifier(db, log, now) : unconfiguredSmsNotifier(log)
-  return { sms, smsNotices, wechat: unconfiguredWechatAuth }
+  return { sms, smsNotices, wechat: unconfiguredWechatAuth, realName: unconfiguredRealNameProvider }
 }

@@ -17,6 +17,7 @@ export {
   findUserById,
   findUserByMobile,
   findUserByWechatOpenid,
+  idCardStatus,
   isRealNameVerified,
   isUniqueViolation,
   loadProfile,

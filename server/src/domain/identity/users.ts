@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import type { Selectable } from 'kysely'
-import { GENDERS, type Gender, type Role, type UserProfile } from '@contract/sso/auth'
+import {
+  GENDERS,
+  type Gender,
+  type IdCardStatus,
+  type Role,
+  type UserProfile,
+} from '@contract/sso/auth'
 import type { DB } from '../../db'
 import type { UsersTable } from '../../db/schema'
 import { badRequest } from '../../http/errors'
@@ -82,8 +88,8 @@ export async function findUserByWechatOpenid(db: DB, openid: string): Promise<Us
 }
 
 export interface ProfileExtras {
-  /** Whether an ID card is bound; computed by the caller (see isRealNameVerified). */
-  realNameVerified: boolean
+  /** none, bound (a card is stored), verified (a real-name provider confirmed it); see idCardStatus. */
+  idCardStatus: IdCardStatus
 }
 
 /** The contract's UserProfile: what the app may show, never the full phone number. */
@@ -94,7 +100,9 @@ export function toProfile(user: User, extras: ProfileExtras): UserProfile {
     nickname: user.nickname,
     avatarUrl: user.avatar_url,
     role: user.role === 'expert' ? 'expert' : 'patient',
-    realNameVerified: extras.realNameVerified,
+    // 已实名 means a provider checked name and number; a card typed in is only 已绑定.
+    realNameVerified: extras.idCardStatus === 'verified',
+    idCardStatus: extras.idCardStatus,
     hasPassword: user.password_hash !== null,
     wechatBound: user.wechat_openid !== null,
     createdAt: user.created_at,
@@ -104,19 +112,25 @@ export function toProfile(user: User, extras: ProfileExtras): UserProfile {
   }
 }
 
-/** toProfile with realNameVerified read from the database. */
+/** toProfile with the ID card status read from the database. */
 export async function loadProfile(db: DB, user: User): Promise<UserProfile> {
-  return toProfile(user, { realNameVerified: await isRealNameVerified(db, user.id) })
+  return toProfile(user, { idCardStatus: await idCardStatus(db, user.id) })
 }
 
-/** Whether the user has a bound ID card (the profile side's id_cards table, migration 0003). */
-export async function isRealNameVerified(db: DB, userId: string): Promise<boolean> {
+/** Whether the user has an ID card, and whether a real-name provider verified it (id_cards). */
+export async function idCardStatus(db: DB, userId: string): Promise<IdCardStatus> {
   const card = await db
     .selectFrom('id_cards')
-    .select('id')
+    .select('verified_at')
     .where('user_id', '=', userId)
     .executeTakeFirst()
-  return card !== undefined
+  if (!card) return 'none'
+  return card.verified_at ? 'verified' : 'bound'
+}
+
+/** Whether a real-name provider verified the user's ID card (not merely bound). */
+export async function isRealNameVerified(db: DB, userId: string): Promise<boolean> {
+  return (await idCardStatus(db, userId)) === 'verified'
 }
 
 /** A unique-constraint violation on SQLite (better-sqlite3) or PostgreSQL. */

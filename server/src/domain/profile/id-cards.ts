@@ -25,6 +25,7 @@ export function toBoundCard(cipher: FieldCipher, row: IdCardsTable): BoundCard {
     holderMasked: maskHolderName(cipher.decrypt(row.holder_encrypted)),
     numberMasked: maskIdNumber(cipher.decrypt(row.number_encrypted)),
     createdAt: row.created_at,
+    status: row.verified_at ? 'verified' : 'bound',
   }
 }
 

@@ -1,19 +1,23 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import {
   addTrack,
+  appealIdCard,
   bindIdCard,
   bindPhone,
   deleteAccount,
   getIdCardByPhone,
   getNoticeSettings,
   listBoundCards,
+  listIdCardAppeals,
   saveNoticeSettings,
+  verifyIdCard,
 } from '@contract/main/account'
 import { createFieldCipher } from '../../crypto/field-cipher'
 import { findSessionByAccessToken, findUserById, SESSION_EXPIRED } from '../../domain/identity'
 import * as account from '../../domain/profile/account'
 import * as idCards from '../../domain/profile/id-cards'
 import * as notices from '../../domain/profile/notice-settings'
+import * as realName from '../../domain/profile/real-name'
 import * as tracks from '../../domain/profile/tracks'
 import { recordAudit } from '../../domain/audit'
 import { phoneChangedNotice } from '../../domain/security-notices'
@@ -54,8 +58,43 @@ export default async function mainProfileRoutes(app: FastifyInstance): Promise<v
     return profile
   })
 
-  route(app, bindIdCard, async (input, { request }) =>
-    idCards.bindIdCard(app.db, cipher, currentUser(request).id, input, app.now()),
+  route(app, bindIdCard, async (input, { request }) => {
+    const { id } = currentUser(request)
+    const now = app.now()
+    const card = await idCards.bindIdCard(app.db, cipher, id, input, now)
+    await recordAudit(app.db, { userId: id, kind: 'id-card-bind', client: clientOf(request), now })
+    return card
+  })
+
+  route(app, verifyIdCard, async (_input, { request }) =>
+    realName.verifyIdCard(
+      app.db,
+      cipher,
+      app.providers.realName,
+      currentUser(request).id,
+      app.now(),
+    ),
+  )
+
+  route(app, appealIdCard, async (input, { request }) => {
+    const { id } = currentUser(request)
+    const now = app.now()
+    const { appeal, created } = await realName.appealIdCard(app.db, cipher, id, input, now)
+    if (created) {
+      await recordAudit(app.db, {
+        userId: id,
+        kind: 'id-card-appeal',
+        client: clientOf(request),
+        now,
+      })
+      // For the operator's queue; the appeal's content stays in the table, not in the log.
+      request.log.info({ appealId: appeal.id }, 'id card appeal recorded')
+    }
+    return appeal
+  })
+
+  route(app, listIdCardAppeals, async (_input, { request }) =>
+    realName.listAppeals(app.db, cipher, currentUser(request).id),
   )
 
   route(app, getIdCardByPhone, async ({ mobile }, { request }) => {
@@ -70,13 +109,15 @@ export default async function mainProfileRoutes(app: FastifyInstance): Promise<v
 
   route(app, deleteAccount, async ({ code }, { request }) => {
     const { id } = currentUser(request)
-    await account.deleteAccount(
-      app.db,
-      id,
-      { code },
-      { uploadDir: app.config.uploadDir },
-      app.now(),
-    )
+    const now = app.now()
+    await account.deleteAccount(app.db, id, { code }, { uploadDir: app.config.uploadDir }, now)
+    // Kept with the anonymised account (see server/README.md): the security record outlives it.
+    await recordAudit(app.db, {
+      userId: id,
+      kind: 'account-delete',
+      client: clientOf(request),
+      now,
+    })
     request.log.info('account deleted')
     return { ok: true as const }
   })

@@ -44,7 +44,7 @@ test('createUser: defaults, hashed password, duplicate phone refused', async () 
     statusCode: 400,
     userMessage: '该手机号已注册，请直接登录',
   })
-  const profile = toProfile(user, { realNameVerified: true })
+  const profile = toProfile(user, { idCardStatus: 'verified' })
   assert.deepEqual(profile, {
     id: user.id,
     mobileMasked: `${mobile.slice(0, 3)}****${mobile.slice(7)}`,
@@ -52,6 +52,7 @@ test('createUser: defaults, hashed password, duplicate phone refused', async () 
     avatarUrl: null,
     role: 'patient',
     realNameVerified: true,
+    idCardStatus: 'verified',
     hasPassword: true,
     wechatBound: false,
     createdAt: clock.now().toISOString(),
@@ -274,7 +275,7 @@ test('WeChat login: unconfigured says so; an adapter creates then reuses the acc
   assert.equal(first.user.wechatBound, true)
 })
 
-test('loadProfile reports realNameVerified once an ID card is bound', async () => {
+test('loadProfile: a bound ID card is 已绑定; realNameVerified only once a provider verified it', async () => {
   const clock = new TestClock()
   const user = await createUser(db, { mobile: freshMobile(), now: clock.now() })
   assert.equal((await loadProfile(db, user)).realNameVerified, false)
@@ -290,5 +291,13 @@ test('loadProfile reports realNameVerified once an ID card is bound', async () =
       created_at: clock.now().toISOString(),
     })
     .execute()
+  assert.equal((await loadProfile(db, user)).realNameVerified, false)
+  assert.equal((await loadProfile(db, user)).idCardStatus, 'bound')
+  await db
+    .updateTable('id_cards')
+    .set({ verified_at: clock.now().toISOString(), verified_by: 'test' })
+    .where('user_id', '=', user.id)
+    .execute()
   assert.equal((await loadProfile(db, user)).realNameVerified, true)
+  assert.equal((await loadProfile(db, user)).idCardStatus, 'verified')
 })

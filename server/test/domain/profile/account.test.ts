@@ -206,7 +206,7 @@ test('mergeUser: the phone account’s data moves to the WeChat account, both hi
   assert.equal(profile.id, wechat.user.id)
   assert.equal(profile.wechatBound, true)
   assert.equal(profile.hasPassword, true, 'the phone’s password keeps working')
-  assert.equal(profile.realNameVerified, true)
+  assert.equal(profile.idCardStatus, 'bound')
   assert.equal(profile.mobileMasked?.slice(-4), phone.mobile!.slice(-4))
 
   assert.equal((await listBoundCards(db, cipher, wechat.user.id)).length, 1)

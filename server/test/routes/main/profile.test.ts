@@ -50,7 +50,8 @@ test('bindIdCard: bound, masked, reflected in the profile; a second account cann
   assert.equal(card.numberMasked, `${number.slice(0, 3)}***********${number.slice(-4)}`)
   assert.equal(card.holderMasked, '张**')
   const profile = (await get('/main/account/profile', person.token)).json().data
-  assert.equal(profile.realNameVerified, true)
+  assert.equal(profile.realNameVerified, false, 'bound, not verified: 已绑定, not 已实名')
+  assert.equal(profile.idCardStatus, 'bound')
 
   const cards = (await get('/main/account/cards', person.token)).json().data
   assert.deepEqual(cards, [card])

@@ -84,7 +84,7 @@ test('mergeUser: a WeChat account takes in the phone account after an SMS code',
   assert.equal(res.statusCode, 200, res.body)
   const profile = UserProfileSchema.parse(res.json().data)
   assert.equal(profile.id, wechat.user.id)
-  assert.equal(profile.realNameVerified, true)
+  assert.equal(profile.idCardStatus, 'bound', 'the card came along')
   assert.equal(profile.wechatBound, true)
   assert.equal(profile.hasPassword, true)
   assert.ok(profile.mobileMasked?.endsWith(phone.mobile!.slice(-4)))
