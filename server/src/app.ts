@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { serializerCompiler } from 'fastify-type-provider-zod'
 import type { Config } from './config'
 import { createDatabase, type DatabaseHandle, type DB } from './db'
+import { startPurgeSchedule } from './domain/purge'
 import { seed } from './domain/seed'
 import { setSecretKey } from './domain/identity/secrets'
 import { trustProxyOption } from './http/client-address'
@@ -72,6 +73,9 @@ export async function buildApp(
     ...createProviders(config, database.db, app.log, now),
     ...options.providers,
   })
+  // Expired codes, counters and sessions go on a schedule; stopped before the database closes.
+  const stopPurge = startPurgeSchedule(database.db, app.log, now)
+  app.addHook('onClose', stopPurge)
   app.addHook('onClose', async () => database.destroy())
 
   try {
