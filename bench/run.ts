@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { h5InitialJs, kb, weappPackageSizes } from '../scripts/lib/sizes'
+import { printBursts } from './burst'
 import { describeLcp, measureLcp } from './lcp'
 
 const ROOT = path.resolve(__dirname, '..')
@@ -141,6 +142,7 @@ async function main(): Promise<void> {
   } finally {
     await server.stop()
   }
+  await printBursts()
 }
 
 main().then(
