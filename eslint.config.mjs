@@ -10,6 +10,17 @@ const features = readdirSync(new URL('./src/features', import.meta.url), { withF
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name)
 
+const PAGE_PATH_MESSAGE =
+  "open pages by name: navigate('login'), routeUrl('login', {...}) from '@/services/navigate'"
+const PAGE_PATH = '/(^|\\/)(pages|uview-ui|components\\/bar-code)\\//'
+const PAGE_PATH_RULES = [
+  {
+    selector: `:not(ImportDeclaration, ImportExpression) > Literal[value=${PAGE_PATH}]`,
+    message: PAGE_PATH_MESSAGE,
+  },
+  { selector: `TemplateElement[value.raw=${PAGE_PATH}]`, message: PAGE_PATH_MESSAGE },
+]
+
 export default tseslint.config(
   {
     ignores: [
@@ -113,5 +124,12 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  // Typed navigation (src/services/navigate.ts): pages are opened by route name, so a spec path is
+  // written only in routes.ts and the navigation module. Import sources are not paths of pages.
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/routes.ts', 'src/services/navigate.ts', 'src/**/__tests__/**'],
+    rules: { 'no-restricted-syntax': ['error', ...PAGE_PATH_RULES] },
   },
 )

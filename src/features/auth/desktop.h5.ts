@@ -1,3 +1,5 @@
+import { userAgent } from '@/platform/device'
+
 /** The breakpoint where the login page stops being a phone screen. */
 export const DESKTOP_MIN_WIDTH = 768
 
@@ -10,8 +12,7 @@ const MOBILE_UA = /Android|iPhone|iPad|iPod|Mobile|HarmonyOS|MicroMessenger/i
  */
 export function isDesktopScreen(): boolean {
   if (typeof window === 'undefined') return false
-  const ua = typeof navigator === 'undefined' ? '' : navigator.userAgent
-  if (MOBILE_UA.test(ua)) return false
+  if (MOBILE_UA.test(userAgent() ?? '')) return false
   return window.innerWidth >= DESKTOP_MIN_WIDTH || !('ontouchstart' in window)
 }
 

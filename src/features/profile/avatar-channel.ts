@@ -1,4 +1,5 @@
 import Taro from '@tarojs/taro'
+import { back, redirect, routeUrl } from '@/services/navigate'
 
 /**
  * How the crop page hands the cropped picture back to 个人信息: through the opener's event
@@ -6,8 +7,6 @@ import Taro from '@tarojs/taro'
  * subpackages, which cannot share module state, so a module variable would not do.
  */
 export const AVATAR_CROPPED_EVENT = 'avatarCropped'
-export const AVATAR_CROPPER_PATH = '/uview-ui/components/u-avatar-cropper/u-avatar-cropper'
-export const USER_INFO_PATH = '/pages/userInfo/userInfo'
 
 interface EventChannelLike {
   emit: (event: string, data: unknown) => void
@@ -27,17 +26,18 @@ export function returnCroppedAvatar(filePath: string): void {
   const channel = openerChannel()
   if (channel && Taro.getCurrentPages().length > 1) {
     channel.emit(AVATAR_CROPPED_EVENT, filePath)
-    void Taro.navigateBack().catch(() => undefined)
+    void back('user')
     return
   }
   // Opened directly (a bookmarked URL): nobody is waiting, so go to 个人信息 to start over.
-  void Taro.redirectTo({ url: USER_INFO_PATH }).catch(() => undefined)
+  void redirect('userInfo')
 }
 
 /** 个人信息: open the crop page and receive its file. */
 export function pickCroppedAvatar(onCropped: (filePath: string) => void): void {
   void Taro.navigateTo({
-    url: AVATAR_CROPPER_PATH,
+    // navigate() takes no event channel: the one place that calls Taro's router with a built URL.
+    url: routeUrl('avatarCropper'),
     events: {
       [AVATAR_CROPPED_EVENT]: (filePath: unknown) => {
         if (typeof filePath === 'string' && filePath !== '') onCropped(filePath)

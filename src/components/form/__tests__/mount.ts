@@ -7,7 +7,13 @@ let mounted: Mounted[] = []
 // jest/taro-render leaves what it mounted in the document; each test here starts from an empty body.
 afterEach(() => {
   // `unmout` is the test utils' own spelling.
-  for (const utils of mounted) utils.unmout()
+  for (const utils of mounted) {
+    try {
+      utils.unmout()
+    } catch {
+      // Already unmounted by the test itself.
+    }
+  }
   mounted = []
 })
 

@@ -1,5 +1,5 @@
 import Taro from '@tarojs/taro'
-import { goAfterLogin, readRedirect, withRedirect } from '../auth-navigation'
+import { goAfterLogin, readRedirect, redirectParam } from '../auth-navigation'
 
 describe('redirect after login', () => {
   it('reads an encoded in-app path, once or twice encoded', () => {
@@ -18,11 +18,9 @@ describe('redirect after login', () => {
     expect(readRedirect('/pages/reg/reg')).toBeNull()
   })
 
-  it('builds login links that come back', () => {
-    expect(withRedirect('/pages/reg/reg', '/pages/pwd/pwd')).toBe(
-      '/pages/reg/reg?redirect=%2Fpages%2Fpwd%2Fpwd',
-    )
-    expect(withRedirect('/pages/pwd/pwd?mode=forgot', null)).toBe('/pages/pwd/pwd?mode=forgot')
+  it('passes the way back on only when there is one', () => {
+    expect(redirectParam('/pages/pwd/pwd')).toEqual({ redirect: '/pages/pwd/pwd' })
+    expect(redirectParam(null)).toEqual({})
   })
 
   it('switches to a tab, replaces login with any other page, else opens 我的', async () => {

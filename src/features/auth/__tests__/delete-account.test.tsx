@@ -1,5 +1,6 @@
-import { act, fireEvent, render, screen } from '@testing-library/react'
+import { act, fireEvent, screen } from '@testing-library/react'
 import Taro from '@tarojs/taro'
+import { mount } from '@/components/form/__tests__/mount'
 import * as auth from '@/services/auth'
 import { useAppStore } from '@/stores/app-store'
 import { resetStores } from '@/stores/reset-stores'
@@ -45,7 +46,7 @@ async function fillCode() {
 
 describe('delete account', () => {
   it('says what is deleted and kept, and where the code goes', async () => {
-    render(<DeleteAccount />)
+    await mount(DeleteAccount)
     expect(screen.getByText('注销后将删除')).toBeTruthy()
     expect(screen.getByText('将保留')).toBeTruthy()
     expect(screen.getByText('验证码将发送至 138****8000')).toBeTruthy()
@@ -55,7 +56,7 @@ describe('delete account', () => {
 
   it('requires 我已阅读并同意注销 and a confirmation', async () => {
     modal.mockResolvedValue({ confirm: false, cancel: true, errMsg: 'ok' })
-    render(<DeleteAccount />)
+    await mount(DeleteAccount)
     await fillCode()
     fireEvent.click(screen.getByText('注销账号'))
     expect(screen.getByText(DELETE_TEXT.consentRequired)).toBeTruthy()
@@ -71,7 +72,7 @@ describe('delete account', () => {
   it('deletes, signs out and goes home once confirmed', async () => {
     modal.mockResolvedValue({ confirm: true, cancel: false, errMsg: 'ok' })
     mocked.deleteAccount.mockResolvedValue(true)
-    render(<DeleteAccount />)
+    await mount(DeleteAccount)
     await fillCode()
     fireEvent.click(screen.getByText('我已阅读并同意注销'))
     fireEvent.click(screen.getByText('注销账号'))
@@ -85,7 +86,7 @@ describe('delete account', () => {
   it('keeps the account and the form when the code is wrong', async () => {
     modal.mockResolvedValue({ confirm: true, cancel: false, errMsg: 'ok' })
     mocked.deleteAccount.mockRejectedValue(refusal('验证码错误，还可尝试 4 次'))
-    render(<DeleteAccount />)
+    await mount(DeleteAccount)
     await fillCode()
     fireEvent.click(screen.getByText('我已阅读并同意注销'))
     fireEvent.click(screen.getByText('注销账号'))

@@ -1,5 +1,6 @@
-import { act, fireEvent, render, screen } from '@testing-library/react'
+import { act, fireEvent, screen } from '@testing-library/react'
 import Taro from '@tarojs/taro'
+import { mount } from '@/components/form/__tests__/mount'
 import * as auth from '@/services/auth'
 import { createHarness, ok } from '@/services/__tests__/http-fakes'
 import { resetStores } from '@/stores/reset-stores'
@@ -49,7 +50,7 @@ beforeEach(() => {
 
 describe('login page', () => {
   it('checks the phone as it is typed, without scolding an unfinished number', async () => {
-    render(<Login />)
+    await mount(Login)
     type('请输入手机号', '138')
     expect(screen.queryByText(MESSAGES.mobileInvalid)).toBeNull()
     type('请输入手机号', '118')
@@ -62,7 +63,7 @@ describe('login page', () => {
 
   it('requires the agreement before logging in', async () => {
     mocked.loginWithPassword.mockResolvedValue(session())
-    render(<Login />)
+    await mount(Login)
     type('请输入手机号', '13800138000')
     type('请输入密码', 'abcd1234')
     fireEvent.click(screen.getByText('登录'))
@@ -77,7 +78,7 @@ describe('login page', () => {
 
   it('signs in and returns to where the person was', async () => {
     mocked.loginWithPassword.mockResolvedValue(session({ nickname: '李四' }))
-    render(<Login params={{ redirect: encodeURIComponent('/pages/pwd/pwd') }} />)
+    await mount(Login, { params: { redirect: encodeURIComponent('/pages/pwd/pwd') } })
     type('请输入手机号', '13800138000')
     type('请输入密码', 'abcd1234')
     agree()
@@ -90,7 +91,7 @@ describe('login page', () => {
 
   it('opens 我的 after a login without a redirect', async () => {
     mocked.loginWithPassword.mockResolvedValue(session())
-    render(<Login />)
+    await mount(Login)
     type('请输入手机号', '13800138000')
     type('请输入密码', 'abcd1234')
     agree()
@@ -106,7 +107,7 @@ describe('login page', () => {
         refuse = reject
       }),
     )
-    render(<Login />)
+    await mount(Login)
     type('请输入手机号', '13800138000')
     type('请输入密码', 'abcd1234')
     agree()
@@ -128,7 +129,7 @@ describe('login page', () => {
   it('sends a code and counts down from the server’s cooldown', async () => {
     mocked.sendSmsCode.mockResolvedValue({ cooldownSeconds: 30, expiresInSeconds: 300 })
     mocked.loginWithCode.mockResolvedValue(session())
-    render(<Login />)
+    await mount(Login)
     await inputsDrawn()
     jest.useFakeTimers()
     fireEvent.click(screen.getByText('验证码登录'))
@@ -160,7 +161,7 @@ describe('login page', () => {
 
   it('shows why a code was not sent', async () => {
     mocked.sendSmsCode.mockRejectedValue(refusal('发送过于频繁，请 1 分钟后再试', 429))
-    render(<Login />)
+    await mount(Login)
     fireEvent.click(screen.getByText('验证码登录'))
     type('请输入手机号', '13800138000')
     fireEvent.click(screen.getByText('获取验证码'))
@@ -170,14 +171,14 @@ describe('login page', () => {
   })
 
   it('offers WeChat login only in the mini-program, and says when it is not configured', async () => {
-    const { unmount } = render(<Login />)
+    const utils = await mount(Login)
     expect(screen.queryByText('微信登录')).toBeNull()
-    unmount()
+    utils.unmout()
     process.env.TARO_ENV = 'weapp'
     try {
       jest.spyOn(Taro, 'login').mockResolvedValue({ code: 'wx-code', errMsg: 'login:ok' })
       mocked.wechatLogin.mockRejectedValue(refusal('未配置微信登录'))
-      render(<Login />)
+      await mount(Login)
       agree()
       fireEvent.click(screen.getByText('微信登录'))
       await act(flush)
@@ -191,7 +192,7 @@ describe('login page', () => {
   it('the iOS variant offers no third-party login', async () => {
     process.env.TARO_ENV = 'weapp'
     try {
-      render(<Login options={{ thirdParty: false, qr: false }} />)
+      await mount(Login, { options: { thirdParty: false, qr: false } })
       expect(screen.queryByText('微信登录')).toBeNull()
       expect(screen.queryByText('扫码登录')).toBeNull()
     } finally {
@@ -214,7 +215,7 @@ describe('an expired session', () => {
     jest.useRealTimers()
 
     mocked.loginWithPassword.mockResolvedValue(session())
-    render(<Login params={Object.fromEntries(url.searchParams)} />)
+    await mount(Login, { params: Object.fromEntries(url.searchParams) })
     expect(screen.getByText(EXPIRED_NOTE)).toBeTruthy()
     type('请输入手机号', '13800138000')
     type('请输入密码', 'abcd1234')
@@ -225,7 +226,7 @@ describe('an expired session', () => {
   })
 
   it('shows no note on an ordinary visit', async () => {
-    render(<Login />)
+    await mount(Login)
     expect(screen.queryByText(EXPIRED_NOTE)).toBeNull()
   })
 })

@@ -1,5 +1,6 @@
-import { act, fireEvent, render, screen } from '@testing-library/react'
+import { act, fireEvent, screen } from '@testing-library/react'
 import Taro from '@tarojs/taro'
+import { mount } from '@/components/form/__tests__/mount'
 import * as auth from '@/services/auth'
 import { useAppStore } from '@/stores/app-store'
 import { resetStores } from '@/stores/reset-stores'
@@ -39,14 +40,14 @@ beforeEach(() => {
 
 describe('change password', () => {
   it('asks a signed-out person to log in first', async () => {
-    render(<Change />)
+    await mount(Change)
     expect(screen.getByText('登录后才能修改密码')).toBeTruthy()
     expect(screen.getByText('去登录')).toBeTruthy()
   })
 
   it('checks the new password and its confirmation as they are typed', async () => {
     useAppStore.getState().setProfile(profile())
-    render(<Change />)
+    await mount(Change)
     typeInto('请输入原密码', 'oldpass1')
     typeInto('8 位以上字母和数字', 'oldpass1')
     expect(screen.getByText(MESSAGES.passwordSameAsOld)).toBeTruthy()
@@ -62,7 +63,7 @@ describe('change password', () => {
     useAppStore.getState().setProfile(profile())
     useSessionStore.getState().setToken({ access_token: 'old' })
     mocked.changePassword.mockResolvedValue(session({}, 'fresh'))
-    render(<Change />)
+    await mount(Change)
     await inputsDrawn()
     jest.useFakeTimers()
     typeInto('请输入原密码', 'oldpass1')
@@ -85,7 +86,7 @@ describe('change password', () => {
   it('shows a wrong old password as the server says it', async () => {
     useAppStore.getState().setProfile(profile())
     mocked.changePassword.mockRejectedValue(refusal('原密码错误'))
-    render(<Change />)
+    await mount(Change)
     typeInto('请输入原密码', 'wrongpass1')
     typeInto('8 位以上字母和数字', 'newpass1')
     typeInto('请再次输入新密码', 'newpass1')
@@ -96,7 +97,7 @@ describe('change password', () => {
 
   it('does not ask a WeChat-made account for an old password it never had', async () => {
     useAppStore.getState().setProfile(profile({ hasPassword: false }))
-    render(<Change />)
+    await mount(Change)
     expect(screen.queryByPlaceholderText('请输入原密码')).toBeNull()
   })
 })
@@ -107,7 +108,7 @@ describe('forgot password', () => {
     jest.spyOn(Taro, 'getCurrentPages').mockReturnValue([])
     mocked.sendSmsCode.mockResolvedValue({ cooldownSeconds: 60, expiresInSeconds: 300 })
     mocked.getPassword.mockResolvedValue(true)
-    render(<Forgot />)
+    await mount(Forgot)
     await inputsDrawn()
     jest.useFakeTimers()
     typeInto('请输入注册手机号', '13800138000')

@@ -1,4 +1,5 @@
-import { act, fireEvent, render, screen } from '@testing-library/react'
+import { act, fireEvent, screen } from '@testing-library/react'
+import { mount } from '@/components/form/__tests__/mount'
 import * as auth from '@/services/auth'
 import { QrLoginPanel } from '../components/qr-login-panel'
 import { QR_POLL_MS, QR_TEXT } from '../hooks/use-qr-login'
@@ -17,7 +18,6 @@ const mocked = jest.mocked(auth)
 
 let ticket = 0
 beforeEach(() => {
-  jest.useFakeTimers()
   mocked.createQrLogin.mockImplementation(async () => {
     ticket += 1
     return {
@@ -28,6 +28,12 @@ beforeEach(() => {
     }
   })
 })
+
+/** The test utils' mount waits for an animation frame, which must stay real. */
+function show(props: { active: boolean; onSession: (session: unknown) => void }) {
+  jest.useFakeTimers({ doNotFake: ['requestAnimationFrame', 'cancelAnimationFrame'] })
+  return mount(QrLoginPanel, props)
+}
 
 async function tick() {
   await act(() => jest.advanceTimersByTimeAsync(QR_POLL_MS))
@@ -41,7 +47,7 @@ describe('desktop scan login', () => {
       .mockResolvedValueOnce({ status: 'pending' })
       .mockResolvedValueOnce({ status: 'scanned' })
       .mockResolvedValueOnce({ status: 'confirmed', session: session() })
-    render(<QrLoginPanel active onSession={onSession} />)
+    await show({ active: true, onSession: onSession })
     await act(flush)
     expect(screen.getByText(QR_TEXT.pending)).toBeTruthy()
     expect(screen.getByLabelText('扫码登录二维码').getAttribute('src')).toContain('data:image/png')
@@ -57,7 +63,7 @@ describe('desktop scan login', () => {
 
   it('says when the phone refused or the code expired, and 刷新 makes a new one', async () => {
     mocked.pollQrLogin.mockResolvedValueOnce({ status: 'refused' })
-    render(<QrLoginPanel active onSession={jest.fn()} />)
+    await show({ active: true, onSession: jest.fn() })
     await act(flush)
     await tick()
     expect(screen.getByText(QR_TEXT.refused)).toBeTruthy()
@@ -72,11 +78,11 @@ describe('desktop scan login', () => {
 
   it('stops polling when the page goes away', async () => {
     mocked.pollQrLogin.mockResolvedValue({ status: 'pending' })
-    const { unmount } = render(<QrLoginPanel active onSession={jest.fn()} />)
+    const utils = await show({ active: true, onSession: jest.fn() })
     await act(flush)
     await tick()
     const polls = mocked.pollQrLogin.mock.calls.length
-    unmount()
+    utils.unmout()
     await act(() => jest.advanceTimersByTimeAsync(QR_POLL_MS * 5))
     expect(mocked.pollQrLogin).toHaveBeenCalledTimes(polls)
   })

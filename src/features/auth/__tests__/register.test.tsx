@@ -1,5 +1,6 @@
-import { act, fireEvent, render, screen } from '@testing-library/react'
+import { act, fireEvent, screen } from '@testing-library/react'
 import Taro from '@tarojs/taro'
+import { mount } from '@/components/form/__tests__/mount'
 import * as auth from '@/services/auth'
 import { useAppStore } from '@/stores/app-store'
 import { resetStores } from '@/stores/reset-stores'
@@ -41,7 +42,7 @@ beforeEach(() => {
 
 describe('register', () => {
   it('explains the password rule and rates its strength as it is typed', async () => {
-    render(<Register />)
+    await mount(Register)
     typeInto('8 位以上字母和数字', 'abc')
     expect(screen.getByText(MESSAGES.passwordRule)).toBeTruthy()
     expect(screen.getByText('密码强度：弱')).toBeTruthy()
@@ -55,7 +56,7 @@ describe('register', () => {
   it('sends a register code, registers, signs in and opens reg-info with the redirect', async () => {
     mocked.sendSmsCode.mockResolvedValue({ cooldownSeconds: 60, expiresInSeconds: 300 })
     mocked.register.mockResolvedValue(session({ nickname: '用户8000' }))
-    render(<Register params={{ redirect: encodeURIComponent('/pages/pwd/pwd') }} />)
+    await mount(Register, { params: { redirect: encodeURIComponent('/pages/pwd/pwd') } })
     typeInto('请输入手机号', '13800138000')
     fireEvent.click(screen.getByText('获取验证码'))
     await act(flush)
@@ -83,7 +84,7 @@ describe('register', () => {
 
   it('shows the server’s refusal (a registered phone) and keeps the form', async () => {
     mocked.register.mockRejectedValue(refusal('该手机号已注册，请直接登录'))
-    render(<Register />)
+    await mount(Register)
     typeInto('请输入手机号', '13800138000')
     typeInto('请输入验证码', '123456')
     typeInto('8 位以上字母和数字', 'abcd1234')
@@ -103,7 +104,7 @@ describe('reg-info', () => {
 
   it('starts from the server’s nickname, saves nickname and gender, then goes on', async () => {
     mocked.modifyUser.mockResolvedValue(profile({ nickname: '小王' }))
-    render(<RegInfo />)
+    await mount(RegInfo)
     expect(valueOf('请输入昵称')).toBe('用户8000')
     typeInto('请输入昵称', '  ')
     expect(screen.getByText(MESSAGES.nicknameRequired)).toBeTruthy()
@@ -116,7 +117,7 @@ describe('reg-info', () => {
   })
 
   it('can be skipped', async () => {
-    render(<RegInfo params={{ redirect: '/pages/main/main' }} />)
+    await mount(RegInfo, { params: { redirect: '/pages/main/main' } })
     fireEvent.click(screen.getByText('跳过'))
     expect(mocked.modifyUser).not.toHaveBeenCalled()
     expect(switchTab).toHaveBeenCalledWith({ url: '/pages/main/main' })

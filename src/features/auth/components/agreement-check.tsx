@@ -1,13 +1,8 @@
 import { Text, View } from '@tarojs/components'
-import Taro from '@tarojs/taro'
 import { Checkbox } from '@nutui/nutui-react-taro'
-import { PAGES } from '../auth-navigation'
+import { navigate } from '@/services/navigate'
 import type { Consent } from '../hooks/use-consent'
 import './auth-form.scss'
-
-function open(url: string) {
-  void Taro.navigateTo({ url }).catch(() => undefined)
-}
 
 /** 我已阅读并同意《用户协议》和《隐私政策》: the links open the texts, the rest ticks the box. */
 export function AgreementCheck({ consent }: { consent: Consent }) {
@@ -23,13 +18,13 @@ export function AgreementCheck({ consent }: { consent: Consent }) {
         <Text className="auth-agreement__text" onClick={() => onChange(!checked)}>
           我已阅读并同意
         </Text>
-        <Text className="auth-agreement__link" onClick={() => open(PAGES.userAgreement)}>
+        <Text className="auth-agreement__link" onClick={() => void navigate('agreement')}>
           《用户协议》
         </Text>
         <Text className="auth-agreement__text" onClick={() => onChange(!checked)}>
           和
         </Text>
-        <Text className="auth-agreement__link" onClick={() => open(PAGES.privacyPolicy)}>
+        <Text className="auth-agreement__link" onClick={() => void navigate('privacyPolicy')}>
           《隐私政策》
         </Text>
       </View>

@@ -1,11 +1,10 @@
 import { Text, View } from '@tarojs/components'
-import Taro from '@tarojs/taro'
 import { Checkbox } from '@nutui/nutui-react-taro'
 import { FormError } from '@/components/form/form-error'
 import { SmsCodeField } from '@/components/form/fields'
 import { SubmitButton } from '@/components/form/submit-button'
 import { SignInNeeded } from '@/components/require-login'
-import { PAGES } from '../auth-navigation'
+import { navigate, routeUrl } from '@/services/navigate'
 import { AFTER_DELETION, DELETED_ITEMS, KEPT_ITEMS } from '../deletion-terms'
 import type { DeleteAccountView as Model } from '../hooks/use-delete-account'
 import './auth-form.scss'
@@ -13,7 +12,7 @@ import './delete-account-view.scss'
 
 export function DeleteAccountView({ view }: { view: Model }) {
   if (!view.signedIn) {
-    return <SignInNeeded redirect="/pages/delAccount/delAccount" text="登录后才能注销账号" />
+    return <SignInNeeded redirect={routeUrl('delAccount')} text="登录后才能注销账号" />
   }
   return (
     <View className="auth-page delete-account">
@@ -37,7 +36,7 @@ export function DeleteAccountView({ view }: { view: Model }) {
         <Text className="delete-account__after">{AFTER_DELETION}</Text>
         <Text
           className="auth-page__link delete-account__policy"
-          onClick={() => void Taro.navigateTo({ url: PAGES.privacyPolicy }).catch(() => undefined)}
+          onClick={() => void navigate('privacyPolicy')}
         >
           查看《隐私政策》
         </Text>

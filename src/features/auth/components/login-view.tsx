@@ -1,5 +1,4 @@
 import { Text, View } from '@tarojs/components'
-import Taro from '@tarojs/taro'
 import { Weixin } from '@nutui/icons-react-taro'
 import { FormError } from '@/components/form/form-error'
 import { MobileField, SmsCodeField } from '@/components/form/fields'
@@ -15,10 +14,6 @@ const MODE_TITLES: Record<LoginMode, string> = {
   qr: '扫码登录',
   password: '密码登录',
   sms: '验证码登录',
-}
-
-function open(url: string) {
-  void Taro.navigateTo({ url }).catch(() => undefined)
 }
 
 function CredentialsForm({ view }: { view: LoginViewModel }) {
@@ -41,10 +36,10 @@ function CredentialsForm({ view }: { view: LoginViewModel }) {
       <FormError message={view.error} />
       <SubmitButton text="登录" busyText="登录中…" busy={view.submitting} onClick={view.submit} />
       <View className="auth-page__links">
-        <Text className="auth-page__link" onClick={() => open(view.registerUrl)}>
+        <Text className="auth-page__link" onClick={view.goToRegister}>
           注册账号
         </Text>
-        <Text className="auth-page__link" onClick={() => open(view.forgotUrl)}>
+        <Text className="auth-page__link" onClick={view.goToForgot}>
           忘记密码
         </Text>
       </View>

@@ -1,16 +1,16 @@
 import { Text, View } from '@tarojs/components'
-import Taro from '@tarojs/taro'
 import { FormError } from '@/components/form/form-error'
 import { MobileField, SmsCodeField, NewPasswordFields } from '@/components/form/fields'
 import { FormField } from '@/components/form/form-field'
 import { SubmitButton } from '@/components/form/submit-button'
 import { SignInNeeded } from '@/components/require-login'
+import { routeUrl } from '@/services/navigate'
 import type { ChangePasswordView, ForgotPasswordView } from '../hooks/use-password'
 import './auth-form.scss'
 
 export function ChangePasswordForm({ view }: { view: ChangePasswordView }) {
   if (!view.signedIn) {
-    return <SignInNeeded redirect="/pages/pwd/pwd" text="登录后才能修改密码" />
+    return <SignInNeeded redirect={routeUrl('pwd')} text="登录后才能修改密码" />
   }
   return (
     <View className="auth-page password">
@@ -31,10 +31,7 @@ export function ChangePasswordForm({ view }: { view: ChangePasswordView }) {
         <FormError message={view.error} />
         <SubmitButton busy={view.submitting} onClick={view.submit} text="确认修改" />
         <View className="auth-page__links">
-          <Text
-            className="auth-page__link"
-            onClick={() => void Taro.navigateTo({ url: view.forgotUrl }).catch(() => undefined)}
-          >
+          <Text className="auth-page__link" onClick={view.goToForgot}>
             忘记原密码？
           </Text>
         </View>

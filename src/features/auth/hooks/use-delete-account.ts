@@ -4,8 +4,8 @@ import { useForm, type FieldProps } from '@/components/form/use-form'
 import { useSmsCode, type SmsCode } from '@/components/form/use-sms-code'
 import { showModal, showToast } from '@/platform/ui'
 import { deleteAccount, sendOwnCode, signOut } from '@/services/auth'
+import { relaunch } from '@/services/navigate'
 import { useAppStore } from '@/stores/app-store'
-import { PAGES, authNavigation } from '../auth-navigation'
 import { useConsent, type Consent } from './use-consent'
 
 export const DELETE_TEXT = {
@@ -55,7 +55,7 @@ export function useDeleteAccount(): DeleteAccountView {
       // The server has revoked every token of the account: only this device's copy is left.
       await signOut({ revoke: false })
       showToast(DELETE_TEXT.done)
-      await authNavigation.reLaunch(PAGES.home)
+      await relaunch('main')
     })
   }
 

@@ -13,7 +13,8 @@ import { CODE_RULES, LOGIN_PASSWORD_RULES, MOBILE_RULES } from '@/components/for
 import { useForm, type FieldProps } from '@/components/form/use-form'
 import { usePhoneSmsCode, type SmsCode } from '@/components/form/use-sms-code'
 import { UserFacingError } from '@/services/api'
-import { goAfterLogin, PAGES, readRedirect, withRedirect } from '../auth-navigation'
+import { navigate } from '@/services/navigate'
+import { goAfterLogin, readRedirect, redirectParam } from '../auth-navigation'
 import { useConsent, type Consent } from './use-consent'
 
 export type LoginMode = 'password' | 'sms' | 'qr'
@@ -44,8 +45,8 @@ export interface LoginView {
   wechat: { available: boolean; login: () => void }
   /** Scan login confirmed on the phone: same ending as any login. */
   finish: (session: Session) => Promise<void>
-  registerUrl: string
-  forgotUrl: string
+  goToRegister: () => void
+  goToForgot: () => void
 }
 
 /** Everything the login pages do; the pages only draw it. */
@@ -129,7 +130,7 @@ export function useLogin(
     submit,
     wechat: { available: options.thirdParty && canLoginWithWechat(), login: loginWithWechat },
     finish,
-    registerUrl: withRedirect(PAGES.register, redirect),
-    forgotUrl: PAGES.forgotPassword,
+    goToRegister: () => void navigate('reg', redirectParam(redirect)),
+    goToForgot: () => void navigate('pwd', { mode: 'forgot' }),
   }
 }

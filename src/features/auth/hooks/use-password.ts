@@ -13,8 +13,9 @@ import { useForm, type FieldProps } from '@/components/form/use-form'
 import { usePhoneSmsCode, type SmsCode } from '@/components/form/use-sms-code'
 import { showToast } from '@/platform/ui'
 import { changePassword, getPassword, sendSmsCode, signIn, signOut } from '@/services/auth'
+import { back, navigate, redirect } from '@/services/navigate'
 import { useAppStore } from '@/stores/app-store'
-import { PAGES, authNavigation, goBackOr } from '../auth-navigation'
+import { setTitle } from '../auth-navigation'
 
 export type PasswordMode = 'change' | 'forgot'
 
@@ -47,7 +48,7 @@ export interface ChangePasswordView extends NewPasswordFields {
   submitting: boolean
   error: string | null
   submit: () => void
-  forgotUrl: string
+  goToForgot: () => void
 }
 
 export function useChangePassword(): ChangePasswordView {
@@ -64,7 +65,7 @@ export function useChangePassword(): ChangePasswordView {
     { fallback: '修改失败，请稍后重试' },
   )
 
-  useEffect(() => authNavigation.setTitle(PASSWORD_TEXT.changeTitle), [])
+  useEffect(() => setTitle(PASSWORD_TEXT.changeTitle), [])
 
   const submit = () => {
     const { values } = form
@@ -77,7 +78,7 @@ export function useChangePassword(): ChangePasswordView {
       signIn(session)
       showToast(PASSWORD_TEXT.changed, { duration: LEAVE_DELAY_MS })
       await wait(LEAVE_DELAY_MS)
-      await goBackOr(PAGES.mine)
+      await back('user')
     })
   }
 
@@ -90,7 +91,7 @@ export function useChangePassword(): ChangePasswordView {
     submitting: form.submitting,
     error: form.submitError,
     submit,
-    forgotUrl: PAGES.forgotPassword,
+    goToForgot: () => void navigate('pwd', { mode: 'forgot' }),
   }
 }
 
@@ -118,7 +119,7 @@ export function useForgotPassword(): ForgotPasswordView {
     { fallback: '重设失败，请稍后重试' },
   )
 
-  useEffect(() => authNavigation.setTitle(PASSWORD_TEXT.forgotTitle), [])
+  useEffect(() => setTitle(PASSWORD_TEXT.forgotTitle), [])
 
   const sms = usePhoneSmsCode(form, 'mobile', (mobile) => sendSmsCode(mobile, 'reset'))
 
@@ -130,8 +131,8 @@ export function useForgotPassword(): ForgotPasswordView {
       showToast(PASSWORD_TEXT.reset, { duration: LEAVE_DELAY_MS })
       await wait(LEAVE_DELAY_MS)
       // Opened from login: going back keeps the number typed there; otherwise open login afresh.
-      if (Taro.getCurrentPages().length > 1) await authNavigation.navigateBack()
-      else await authNavigation.redirectTo(PAGES.login)
+      if (Taro.getCurrentPages().length > 1) await back('user')
+      else await redirect('login')
     })
   }
 

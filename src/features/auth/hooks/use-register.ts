@@ -1,11 +1,11 @@
-import Taro from '@tarojs/taro'
 import { useMemo } from 'react'
 import { CODE_RULES, MOBILE_RULES, NEW_PASSWORD_RULES } from '@/components/form/rules'
 import { useForm, type FieldProps } from '@/components/form/use-form'
 import { usePhoneSmsCode, type SmsCode } from '@/components/form/use-sms-code'
 import { showToast } from '@/platform/ui'
 import { register, sendSmsCode, signIn } from '@/services/auth'
-import { PAGES, authNavigation, readRedirect, withRedirect } from '../auth-navigation'
+import { back, redirect as redirectTo } from '@/services/navigate'
+import { openedFromLogin, readRedirect, redirectParam } from '../auth-navigation'
 import { useConsent, type Consent } from './use-consent'
 
 export interface RegisterView {
@@ -47,7 +47,7 @@ export function useRegister(params: Record<string, string | undefined>): Registe
       })
       signIn(session)
       showToast('注册成功')
-      await authNavigation.redirectTo(withRedirect(PAGES.regInfo, redirect))
+      await redirectTo('regInfo', redirectParam(redirect))
     })
   }
 
@@ -61,12 +61,7 @@ export function useRegister(params: Record<string, string | undefined>): Registe
     error: form.submitError,
     submit,
     goToLogin: () => {
-      const stack = Taro.getCurrentPages()
-      const previous = stack.length > 1 ? stack[stack.length - 2].route : undefined
-      const navigation = previous?.replace(/^\//, '').startsWith('pages/login/')
-        ? authNavigation.navigateBack()
-        : authNavigation.redirectTo(withRedirect(PAGES.login, redirect))
-      void navigation.catch(() => undefined)
+      void (openedFromLogin() ? back('user') : redirectTo('login', redirectParam(redirect)))
     },
   }
 }

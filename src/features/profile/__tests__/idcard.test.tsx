@@ -1,4 +1,5 @@
-import { act, fireEvent, render, screen } from '@testing-library/react'
+import { act, fireEvent, screen } from '@testing-library/react'
+import { mount } from '@/components/form/__tests__/mount'
 import { FORM_MESSAGES } from '@/components/form/rules'
 import { HttpError } from '@/services/http'
 import { bindIdCard, listBoundCards, refreshProfile, type BoundCard } from '@/services/profile'
@@ -53,7 +54,7 @@ describe('实名认证', () => {
 
   it('shows the bound card masked when one exists', async () => {
     mockedList.mockResolvedValue([CARD])
-    render(<Page />)
+    await mount(Page)
     expect(await screen.findByText('110***********002X')).toBeTruthy()
     expect(screen.getByText('张*')).toBeTruthy()
     expect(screen.queryByText('提交认证')).toBeNull()
@@ -61,7 +62,7 @@ describe('实名认证', () => {
 
   it('says the check digit is wrong as soon as 18 characters are typed, and sends nothing', async () => {
     mockedList.mockResolvedValue([])
-    render(<Page />)
+    await mount(Page)
     await screen.findByText('提交认证')
     type('与身份证一致', '张三')
     type('18 位居民身份证号', WRONG.slice(0, 17))
@@ -75,7 +76,7 @@ describe('实名认证', () => {
   it('upper-cases x, binds a valid card and shows it masked', async () => {
     mockedList.mockResolvedValue([])
     mockedBind.mockResolvedValue(CARD)
-    render(<Page />)
+    await mount(Page)
     await screen.findByText('提交认证')
     type('与身份证一致', '张三')
     type('18 位居民身份证号', VALID.toLowerCase())
@@ -104,7 +105,7 @@ describe('实名认证', () => {
         'business',
       ),
     )
-    render(<Page />)
+    await mount(Page)
     await screen.findByText('提交认证')
     type('与身份证一致', '张三')
     type('18 位居民身份证号', VALID)
@@ -115,7 +116,7 @@ describe('实名认证', () => {
 
   it('offers a retry when the card list cannot load', async () => {
     mockedList.mockRejectedValueOnce(new Error('offline')).mockResolvedValueOnce([])
-    render(<Page />)
+    await mount(Page)
     fireEvent.click(await screen.findByText('重试'))
     expect(await screen.findByText('提交认证')).toBeTruthy()
   })

@@ -1,7 +1,7 @@
 import { Image, Text, View } from '@tarojs/components'
-import Taro from '@tarojs/taro'
 import { Button, Cell, Dialog, Input } from '@nutui/nutui-react-taro'
 import { ArrowRight } from '@nutui/icons-react-taro'
+import { navigate, routeUrl } from '@/services/navigate'
 import { fileUrl } from '@/services/profile'
 import { GENDER_LABELS, type UserInfoModel } from '../hooks/use-user-info'
 import './user-info-view.scss'
@@ -29,11 +29,7 @@ export function UserInfoView({ model }: UserInfoViewProps) {
         <Text className="user-info__hint">登录后可查看和修改个人信息</Text>
         <Button
           type="primary"
-          onClick={() =>
-            void Taro.navigateTo({
-              url: `/pages/login/login?redirect=${encodeURIComponent('/pages/userInfo/userInfo')}`,
-            })
-          }
+          onClick={() => void navigate('login', { redirect: routeUrl('userInfo') })}
         >
           去登录
         </Button>
@@ -84,13 +80,13 @@ export function UserInfoView({ model }: UserInfoViewProps) {
         <Cell
           title="手机号"
           clickable
-          onClick={() => void Taro.navigateTo({ url: '/pages/bindTel/bindTel' })}
+          onClick={() => void navigate('bindTel')}
           extra={<Extra text={profile.mobileMasked ?? '未绑定'} />}
         />
         <Cell
           title="实名认证"
           clickable
-          onClick={() => void Taro.navigateTo({ url: '/pages/idcard/idcard' })}
+          onClick={() => void navigate('idcard')}
           extra={<Extra text={profile.realNameVerified ? '已认证' : '未认证'} />}
         />
         <Cell

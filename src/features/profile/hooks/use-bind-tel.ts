@@ -1,8 +1,8 @@
-import Taro from '@tarojs/taro'
 import { CODE_RULES, MOBILE_RULES } from '@/components/form/rules'
 import { useForm, type FieldProps } from '@/components/form/use-form'
 import { usePhoneSmsCode, type SmsCode } from '@/components/form/use-sms-code'
 import { showToast } from '@/platform/ui'
+import { back } from '@/services/navigate'
 import { bindPhone, sendBindCode } from '@/services/profile'
 import { useAppStore } from '@/stores/app-store'
 
@@ -29,7 +29,7 @@ export function useBindTel(): BindTelModel {
       await bindPhone(values.mobile, values.code)
       form.setValue('code', '')
       showToast('手机号已绑定', { icon: 'success' })
-      setTimeout(() => void Taro.navigateBack().catch(() => undefined), 800)
+      setTimeout(() => void back('user'), 800)
     })
   }
 
