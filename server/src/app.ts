@@ -8,6 +8,7 @@ import { setSecretKey } from './domain/identity/secrets'
 import { trustProxyOption } from './http/client-address'
 import { validatorCompiler } from './http/validation'
 import { registerApiDocs } from './plugins/api-docs'
+import { registerCompression } from './plugins/compression'
 import { registerErrorHandler } from './plugins/error-handler'
 import { genReqId, registerSecurityHeaders } from './plugins/security'
 import { registerWeb } from './plugins/web'
@@ -96,6 +97,7 @@ export async function buildApp(
   registerSecurityHeaders(app)
 
   // External plugins, then our routes, then the web app and its catch-all (as in fastify/demo).
+  await registerCompression(app)
   await registerApiDocs(app, config)
   await app.register(routes)
   await registerWeb(app, config.webRoot)

@@ -32,7 +32,13 @@ export async function registerApiDocs(app: FastifyInstance, config: Config): Pro
 
   await app.register(fastifySwaggerUi, {
     routePrefix: API_DOCS_PREFIX,
+    // Swagger UI's own policy (its inline scripts and styles hashed), looser than the app's page policy
+    // (plugins/security.ts); framing is refused here too, and the switched-off validator's host goes.
     staticCSP: true,
+    transformStaticCSP: (header) =>
+      header
+        .replace("frame-ancestors 'self'", "frame-ancestors 'none'")
+        .replace(' validator.swagger.io', ''),
     theme: { title: '医影通 API 文档' },
     uiConfig: { docExpansion: 'list', deepLinking: true, validatorUrl: null },
   })

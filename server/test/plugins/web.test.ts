@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
+import { brotliCompressSync, brotliDecompressSync, gzipSync, gunzipSync } from 'node:zlib'
 import type { FastifyInstance } from 'fastify'
 import { isApiPath } from '../../src/plugins/web'
 import { buildTestApp } from '../helpers'
@@ -86,6 +87,116 @@ describe('with a built H5 app', () => {
     })
     assert.equal(res.statusCode, 404)
     assert.equal(res.json().code, 404)
+  })
+})
+
+describe('compressed files made at build time', () => {
+  let app: FastifyInstance
+  let webRoot: string
+  const script = `console.log(${JSON.stringify('医影通'.repeat(400))})`
+  before(async () => {
+    webRoot = mkdtempSync(path.join(os.tmpdir(), 'yingxiang-web-'))
+    mkdirSync(path.join(webRoot, 'js'))
+    mkdirSync(path.join(webRoot, 'css'))
+    const files: Record<string, string> = { 'index.html': INDEX, 'js/app.1a2b3c4d.js': script }
+    for (const [name, body] of Object.entries(files)) {
+      writeFileSync(path.join(webRoot, name), body)
+      writeFileSync(path.join(webRoot, `${name}.br`), brotliCompressSync(body))
+      writeFileSync(path.join(webRoot, `${name}.gz`), gzipSync(body))
+    }
+    // The build leaves out a variant that saves nothing: such a file goes out as it is.
+    writeFileSync(path.join(webRoot, 'css', 'tiny.1a2b3c4d.css'), 'a{}')
+    writeFileSync(path.join(webRoot, '.build-meta.json'), '{}')
+    app = await buildTestApp({ webRoot })
+  })
+  after(() => rmSync(webRoot, { recursive: true, force: true }))
+
+  test('brotli when the browser takes it, with Vary and the long cache', async () => {
+    const res = await app.inject({
+      url: '/js/app.1a2b3c4d.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    })
+    assert.equal(res.statusCode, 200)
+    assert.equal(res.headers['content-encoding'], 'br')
+    assert.match(String(res.headers['content-type']), /javascript/)
+    assert.match(String(res.headers.vary), /accept-encoding/i)
+    assert.equal(res.headers['cache-control'], 'public, max-age=31536000, immutable')
+    // The file made at build time, byte for byte: not compressed a second time.
+    assert.equal(brotliDecompressSync(res.rawPayload).toString(), script)
+    assert.equal(Number(res.headers['content-length']), res.rawPayload.length)
+  })
+
+  test('gzip for a browser without brotli, the plain file for one without either', async () => {
+    const gz = await app.inject({
+      url: '/js/app.1a2b3c4d.js',
+      headers: { 'accept-encoding': 'gzip' },
+    })
+    assert.equal(gz.headers['content-encoding'], 'gzip')
+    assert.equal(gunzipSync(gz.rawPayload).toString(), script)
+    const plain = await app.inject({
+      url: '/js/app.1a2b3c4d.js',
+      headers: { 'accept-encoding': 'identity' },
+    })
+    assert.equal(plain.headers['content-encoding'], undefined)
+    assert.equal(plain.body, script)
+    assert.match(String(plain.headers.vary), /accept-encoding/i)
+  })
+
+  test('index.html compressed too, at / and on a deep link, and never cached', async () => {
+    for (const url of ['/', '/pages/user/user']) {
+      const res = await app.inject({ url, headers: { ...HTML, 'accept-encoding': 'br' } })
+      assert.equal(res.statusCode, 200, url)
+      assert.equal(res.headers['content-encoding'], 'br', url)
+      assert.match(String(res.headers['content-type']), /text\/html/, url)
+      assert.equal(res.headers['cache-control'], 'no-cache', url)
+      assert.equal(brotliDecompressSync(res.rawPayload).toString(), INDEX, url)
+    }
+  })
+
+  test('a file without a compressed variant is sent as it is, not compressed per request', async () => {
+    const res = await app.inject({
+      url: '/css/tiny.1a2b3c4d.css',
+      headers: { 'accept-encoding': 'br, gzip' },
+    })
+    assert.equal(res.statusCode, 200)
+    assert.equal(res.headers['content-encoding'], undefined)
+    assert.equal(res.body, 'a{}')
+  })
+
+  test('dot files of the build (its stamp and meta data) are not served', async () => {
+    const res = await app.inject({ url: '/.build-meta.json', headers: { 'accept-encoding': 'br' } })
+    assert.equal(res.statusCode, 404)
+  })
+})
+
+describe('JSON answers', () => {
+  let app: FastifyInstance
+  before(async () => {
+    app = await buildTestApp()
+  })
+
+  test('a large answer is compressed by Accept-Encoding, brotli first', async () => {
+    const res = await app.inject({
+      url: '/openapi.json',
+      headers: { 'accept-encoding': 'gzip, br' },
+    })
+    assert.equal(res.statusCode, 200)
+    assert.equal(res.headers['content-encoding'], 'br')
+    assert.match(String(res.headers.vary), /accept-encoding/i)
+    const document = JSON.parse(brotliDecompressSync(res.rawPayload).toString())
+    assert.equal(document.openapi, '3.0.3')
+    const gz = await app.inject({ url: '/openapi.json', headers: { 'accept-encoding': 'gzip' } })
+    assert.equal(gz.headers['content-encoding'], 'gzip')
+    assert.equal(JSON.parse(gunzipSync(gz.rawPayload).toString()).openapi, '3.0.3')
+  })
+
+  test('a small answer (under 1 KB) and a client without compression get plain JSON', async () => {
+    const small = await app.inject({ url: '/health', headers: { 'accept-encoding': 'br, gzip' } })
+    assert.equal(small.headers['content-encoding'], undefined)
+    assert.equal(small.json().code, 200)
+    const plain = await app.inject({ url: '/openapi.json' })
+    assert.equal(plain.headers['content-encoding'], undefined)
+    assert.equal(plain.json().openapi, '3.0.3')
   })
 })
 
