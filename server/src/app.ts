@@ -81,7 +81,7 @@ export async function buildApp(
 
   try {
     const migrated = await database.migrate()
-    const seeded = await seed(database.db, { demo: config.demoMode })
+    const seeded = await seed(database.db, { demo: config.demoMode, uploadDir: config.uploadDir })
     app.log.info(
       { database: database.kind, migrated, ...seeded, demoMode: config.demoMode },
       'database ready',

@@ -138,8 +138,9 @@ function isAddressOrCidr(entry: string): boolean {
 }
 
 /**
- * Outside production a missing ID_CARD_KEY falls back to this fixed key so a newcomer can run the
- * demo; it is public (derived from a constant), so data encrypted with it protects nothing.
+ * In demo mode a missing ID_CARD_KEY falls back to this fixed key so a newcomer can run the demo; it
+ * is public (derived from a constant), so data encrypted with it protects nothing, and it is refused
+ * outside demo mode.
  */
 export const DEVELOPMENT_ID_CARD_KEY = createHash('sha256')
   .update('yingxiang-development-id-card-key')
@@ -174,19 +175,25 @@ export function loadConfig(env: Env = process.env): Config {
   const values = parsed.data
   const production = values.NODE_ENV === 'production'
   const database = parseDatabaseUrl(values.DATABASE_URL, values.DATABASE_SCHEMA)
-  // ID card numbers are sensitive personal data: production never runs on the public development key.
-  if (production && !values.ID_CARD_KEY) {
-    throw new ConfigError(
-      '配置有误，服务未启动：\n  - ID_CARD_KEY：生产环境必须配置（32 字节密钥的 base64，可用 openssl rand -base64 32 生成）',
-    )
-  }
-  const demoMode = values.DEMO_MODE ?? !production
+  const demoMode = checkDemoMode(values.DEMO_MODE, production, values.HOST)
   const secretKey = values.SECRET_KEY ? Buffer.from(values.SECRET_KEY, 'base64') : undefined
+  // Both keys are checked before refusing, so an operator learns every missing one at once.
+  const keyProblems: string[] = []
   // Codes and limit keys are HMACs under this key: outside demo mode a public key protects nothing.
   if (!demoMode && (!secretKey || secretKey.equals(DEVELOPMENT_SECRET_KEY))) {
-    throw new ConfigError(
-      '配置有误，服务未启动：\n  - SECRET_KEY：非演示模式必须配置，且不能使用开发密钥（32 字节密钥的 base64，可用 openssl rand -base64 32 生成）',
+    keyProblems.push(
+      '  - SECRET_KEY：非演示模式必须配置，且不能使用开发密钥（32 字节密钥的 base64，可用 openssl rand -base64 32 生成）',
     )
+  }
+  // ID card numbers are sensitive personal data: only a demo runs on the public development key.
+  const idCardKey = values.ID_CARD_KEY ? Buffer.from(values.ID_CARD_KEY, 'base64') : undefined
+  if (!demoMode && (!idCardKey || idCardKey.equals(DEVELOPMENT_ID_CARD_KEY))) {
+    keyProblems.push(
+      `  - ID_CARD_KEY：${production ? '生产环境' : '非演示模式'}必须配置，且不能使用开发密钥（32 字节密钥的 base64，可用 openssl rand -base64 32 生成）`,
+    )
+  }
+  if (keyProblems.length > 0) {
+    throw new ConfigError(`配置有误，服务未启动：\n${keyProblems.join('\n')}`)
   }
   return {
     host: values.HOST,
@@ -198,14 +205,49 @@ export function loadConfig(env: Env = process.env): Config {
     ...(values.SMS_PROVIDER ? { smsProvider: values.SMS_PROVIDER } : {}),
     production,
     version: readVersion(),
-    idCardKey: values.ID_CARD_KEY
-      ? Buffer.from(values.ID_CARD_KEY, 'base64')
-      : DEVELOPMENT_ID_CARD_KEY,
-    idCardKeyIsDevelopment: !values.ID_CARD_KEY,
+    idCardKey: idCardKey ?? DEVELOPMENT_ID_CARD_KEY,
+    idCardKeyIsDevelopment: !idCardKey,
     uploadDir: path.resolve(REPO_ROOT, values.UPLOAD_DIR),
     trustProxy: values.TRUST_PROXY ?? false,
     secretKey: secretKey ?? DEVELOPMENT_SECRET_KEY,
   }
+}
+
+/** 127.0.0.0/8, ::1 and localhost: only this machine can reach a server listening there. */
+export function isLoopbackHost(host: string): boolean {
+  const value = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+  if (value === 'localhost' || value === '::1') return true
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(value) || /^::ffff:127\./.test(value)
+}
+
+/**
+ * Demo mode publishes its accounts' passwords (README) and an endpoint that reads SMS codes back, so
+ * it must never reach real users by accident: it is the default only on a loopback HOST, anywhere
+ * else it must be asked for (DEMO_MODE=1), and production refuses it outright.
+ */
+function checkDemoMode(flag: boolean | undefined, production: boolean, host: string): boolean {
+  if (production) {
+    if (flag === true) {
+      throw new ConfigError(
+        '配置有误，服务未启动：\n  - DEMO_MODE：生产环境（NODE_ENV=production）不能开启演示模式（演示账号的密码是公开的）',
+      )
+    }
+    return false
+  }
+  if (flag !== undefined) return flag
+  if (!isLoopbackHost(host)) {
+    throw new ConfigError(
+      [
+        '配置有误，服务未启动：',
+        `  - HOST：演示模式（公开的演示账号、可读取验证码的接口）默认只在本机地址（127.0.0.1、localhost、::1）上开启，当前监听的地址其他设备也能访问。`,
+        '    在局域网演示请明确设置 DEMO_MODE=1；正式部署请设置 NODE_ENV=production（或 DEMO_MODE=0），并配置 ID_CARD_KEY 和 SECRET_KEY。',
+      ].join('\n'),
+    )
+  }
+  return true
 }
 
 /**

@@ -26,6 +26,7 @@ test('environment values are read and empty ones mean unset', () => {
     DEMO_MODE: 'off',
     DATABASE_URL: '',
     SECRET_KEY: Buffer.alloc(32, 5).toString('base64'),
+    ID_CARD_KEY: Buffer.alloc(32, 6).toString('base64'),
   })
   assert.equal(config.host, '0.0.0.0')
   assert.equal(config.port, 3000)
@@ -35,14 +36,14 @@ test('environment values are read and empty ones mean unset', () => {
   assert.equal(config.database.kind, 'sqlite')
 })
 
-test('demo mode is off by default in production and can be forced on', () => {
+test('demo mode is off in production and cannot be forced on there', () => {
   // Production also needs ID_CARD_KEY (tested in its own test below).
   const ID_CARD_KEY = Buffer.alloc(32, 7).toString('base64')
   const SECRET_KEY = Buffer.alloc(32, 5).toString('base64')
   assert.equal(loadConfig({ NODE_ENV: 'production', ID_CARD_KEY, SECRET_KEY }).demoMode, false)
-  assert.equal(
-    loadConfig({ NODE_ENV: 'production', DEMO_MODE: 'true', ID_CARD_KEY }).demoMode,
-    true,
+  assert.throws(
+    () => loadConfig({ NODE_ENV: 'production', DEMO_MODE: 'true', ID_CARD_KEY, SECRET_KEY }),
+    /DEMO_MODE：生产环境（NODE_ENV=production）不能开启演示模式/,
   )
   assert.equal(loadConfig({ NODE_ENV: 'development' }).demoMode, true)
 })
@@ -100,7 +101,7 @@ test('database settings are checked and never echoed', () => {
   assert.match(schema.message, /DATABASE_SCHEMA/)
 })
 
-test('ID_CARD_KEY: required in production, 32 bytes of base64, a development key otherwise', () => {
+test('ID_CARD_KEY: required in production, 32 bytes of base64, a development key in demo mode', () => {
   assert.match(configErrorOf({ NODE_ENV: 'production' }).message, /ID_CARD_KEY：生产环境必须配置/)
   const short = configErrorOf({ ID_CARD_KEY: Buffer.alloc(16).toString('base64') })
   assert.match(short.message, /ID_CARD_KEY：必须是 32 字节密钥/)

@@ -1,7 +1,11 @@
 import type { DB } from '../db'
 import { demoHospitalsStep } from './directory'
-import { demoAccountsStep } from './identity/demo'
+import { DEMO_ACCOUNTS, demoAccountsStep } from './identity/demo'
+import { verifyPassword } from './identity/secrets'
+import { findUserByMobile } from './identity/users'
 import { ensurePolicies } from './policies'
+import { eraseAccount } from './profile/account'
+import { removeStoredFiles } from './profile/avatars'
 
 /** A named piece of demo data. It runs once per database, inside a transaction with its marker. */
 export interface DemoStep {
@@ -20,11 +24,15 @@ export interface SeedOptions {
   demo: boolean
   now?: () => Date
   demoSteps?: readonly DemoStep[]
+  /** UPLOAD_DIR, so files the removed demo accounts uploaded go too (left on disk without it). */
+  uploadDir?: string
 }
 
 export interface SeedReport {
   policiesInserted: number
   demoStepsRun: string[]
+  /** Demo accounts removed because the server started with demo mode off. */
+  demoAccountsRemoved: number
 }
 
 /** Idempotent: safe to call at every start, and from several server processes at once. */
@@ -32,6 +40,7 @@ export async function seed(db: DB, options: SeedOptions): Promise<SeedReport> {
   const now = options.now ?? (() => new Date())
   const policiesInserted = await ensurePolicies(db)
   const demoStepsRun: string[] = []
+  const demoAccountsRemoved = options.demo ? 0 : await removeDemoAccounts(db, now(), options)
   if (options.demo) {
     for (const step of options.demoSteps ?? DEMO_STEPS) {
       const ran = await db.transaction().execute(async (trx) => {
@@ -48,5 +57,32 @@ export async function seed(db: DB, options: SeedOptions): Promise<SeedReport> {
       if (ran) demoStepsRun.push(step.name)
     }
   }
-  return { policiesInserted, demoStepsRun }
+  return { policiesInserted, demoStepsRun, demoAccountsRemoved }
+}
+
+/**
+ * Demo mode off: the demo accounts must not survive, their passwords are in the README. An account
+ * on a demo number counts as the demo's while its password is still the published one (one whose
+ * owner set their own password is theirs, and is kept). It is erased like a deletion; its seed marker
+ * goes too, so turning demo mode on again seeds fresh ones.
+ */
+export async function removeDemoAccounts(
+  db: DB,
+  now: Date,
+  options: { uploadDir?: string | undefined } = {},
+): Promise<number> {
+  let removed = 0
+  for (const account of DEMO_ACCOUNTS) {
+    const user = await findUserByMobile(db, account.mobile)
+    if (!user?.password_hash || !(await verifyPassword(user.password_hash, account.password))) {
+      continue
+    }
+    const keys = await db
+      .transaction()
+      .execute(async (trx) => eraseAccount(trx, user.id, user.mobile, now))
+    if (options.uploadDir) await removeStoredFiles(options.uploadDir, keys)
+    removed += 1
+  }
+  await db.deleteFrom('seed_runs').where('name', '=', demoAccountsStep.name).execute()
+  return removed
 }

@@ -37,6 +37,23 @@ export class RequestValidationError extends ApiError {
   }
 }
 
+export const NUL_REFUSED = '内容包含无效字符（空字符），请删除后重试'
+
+/**
+ * Whether a string anywhere in a parsed body, query or params holds a NUL byte. PostgreSQL cannot
+ * store one in text (the insert fails with a 500) while SQLite stores it silently; neither is
+ * anything a person typed, so both databases answer the same 400 before any handler runs.
+ */
+export function containsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000')
+  // Bodies are at most 1 MB of JSON; the depth cap only keeps a pathological nesting cheap.
+  if (depth > 64 || value === null || typeof value !== 'object') return false
+  if (Array.isArray(value)) return value.some((item) => containsNul(item, depth + 1))
+  return Object.entries(value).some(
+    ([key, item]) => key.includes('\u0000') || containsNul(item, depth + 1),
+  )
+}
+
 /**
  * Validates params, querystring and body with the contract's zod schemas. Unlike the type provider's
  * own compiler it keeps each issue's input (to tell "missing" from "wrong") and produces our error.
@@ -44,6 +61,7 @@ export class RequestValidationError extends ApiError {
 export const validatorCompiler: FastifySchemaCompiler<$ZodType> =
   ({ schema }) =>
   (data) => {
+    if (containsNul(data)) return { error: new ApiError(400, NUL_REFUSED) }
     const result = safeParse(schema, data, { reportInput: true })
     if (!result.success) return { error: new RequestValidationError(result.error.issues) }
     return { value: result.data }

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify'
 import { ApiError } from '../http/errors'
 import { failure } from '../http/envelope'
+import { containsNul, NUL_REFUSED } from '../http/validation'
 
 /** Fastify's own client errors, in words a user can act on. */
 const FASTIFY_CLIENT_ERRORS: Record<string, string> = {
@@ -17,6 +18,13 @@ const FASTIFY_CLIENT_ERRORS: Record<string, string> = {
  * text; anything else is a fault of ours: logged with its stack, answered 500 without internals.
  */
 export function registerErrorHandler(app: FastifyInstance): void {
+  // Every route, schema or not (uploads, the web app): a NUL byte in the query, the path or a parsed
+  // JSON body is refused before any handler or database sees it (PostgreSQL would fail with a 500).
+  app.addHook('preValidation', async (request) => {
+    if (containsNul(request.query) || containsNul(request.params) || containsNul(request.body)) {
+      throw new ApiError(400, NUL_REFUSED)
+    }
+  })
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ApiError) {
       // Expected outcomes, not faults: no stack, and no request data in the log.

@@ -40,7 +40,11 @@ test('outside demo mode: policies are written, demo data is not', async () => {
   const { db } = await migrated()
   const step = countingStep('demo-probe')
   const report = await seed(db, { demo: false, demoSteps: [step] })
-  assert.deepEqual(report, { policiesInserted: POLICY_TEXTS.length, demoStepsRun: [] })
+  assert.deepEqual(report, {
+    policiesInserted: POLICY_TEXTS.length,
+    demoStepsRun: [],
+    demoAccountsRemoved: 0,
+  })
   assert.equal(step.runs, 0)
   assert.equal((await db.selectFrom('seed_runs').selectAll().execute()).length, 0)
 })
@@ -50,9 +54,13 @@ test('in demo mode: policies and demo data, each step once however often seed ru
   const step = countingStep('demo-probe')
   const now = () => new Date('2026-11-22T01:02:03.000Z')
   const first = await seed(db, { demo: true, now, demoSteps: [step] })
-  assert.deepEqual(first, { policiesInserted: POLICY_TEXTS.length, demoStepsRun: ['demo-probe'] })
+  assert.deepEqual(first, {
+    policiesInserted: POLICY_TEXTS.length,
+    demoStepsRun: ['demo-probe'],
+    demoAccountsRemoved: 0,
+  })
   const second = await seed(db, { demo: true, now, demoSteps: [step] })
-  assert.deepEqual(second, { policiesInserted: 0, demoStepsRun: [] })
+  assert.deepEqual(second, { policiesInserted: 0, demoStepsRun: [], demoAccountsRemoved: 0 })
   assert.equal(step.runs, 1)
   const runs = await db.selectFrom('seed_runs').selectAll().execute()
   assert.deepEqual(runs, [{ name: 'demo-probe', ran_at: '2026-11-22T01:02:03.000Z' }])

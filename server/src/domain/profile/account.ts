@@ -355,47 +355,63 @@ export async function deleteAccount(
   const mobile = user.mobile
   await consumeSmsCode(db, { mobile, purpose: 'delete', code: input.code, now })
 
-  const storageKeys = await db.transaction().execute(async (trx) => {
-    const at = now.toISOString()
-    await trx
-      .updateTable('users')
-      .set({
-        nickname: DELETED_NICKNAME,
-        avatar_url: null,
-        mobile: null,
-        password_hash: null,
-        wechat_openid: null,
-        gender: 'unknown',
-        deleted_at: at,
-        updated_at: at,
-      })
-      .where('id', '=', userId)
-      .execute()
-    await trx
-      .updateTable('sessions')
-      .set({ revoked_at: at })
-      .where('user_id', '=', userId)
-      .where('revoked_at', 'is', null)
-      .execute()
-    await trx.deleteFrom('id_cards').where('user_id', '=', userId).execute()
-    // An appeal carries the number, name and a contact: personal data with no use after deletion.
-    await trx.deleteFrom('id_card_appeals').where('user_id', '=', userId).execute()
-    await trx.deleteFrom('notice_settings').where('user_id', '=', userId).execute()
-    await trx.deleteFrom('tracks').where('user_id', '=', userId).execute()
-    await trx.deleteFrom('qr_logins').where('user_id', '=', userId).execute()
-    const files = await trx
-      .selectFrom('files')
-      .select('storage_key')
-      .where('user_id', '=', userId)
-      .execute()
-    await trx.deleteFrom('files').where('user_id', '=', userId).execute()
-    // The phone number itself: codes, the demo outbox, tickets and login-failure counters.
-    await trx.deleteFrom('sms_codes').where('mobile', '=', mobile).execute()
-    await trx.deleteFrom('sms_outbox').where('mobile', '=', mobile).execute()
-    await trx.deleteFrom('code_tickets').where('mobile', '=', mobile).execute()
-    await trx.deleteFrom('login_failures').where('mobile', '=', mobile).execute()
-    return files.map((file) => file.storage_key)
-  })
+  const storageKeys = await db
+    .transaction()
+    .execute(async (trx) => eraseAccount(trx, userId, mobile, now))
   // After the commit: a failed transaction must not have removed files its rows still point at.
   await removeStoredFiles(options.uploadDir, storageKeys)
+}
+
+/**
+ * The deletion itself, inside the caller's transaction: anonymise the row, revoke every session,
+ * remove the personal rows and the phone's traces. Answers the storage keys of the removed files,
+ * to be deleted from disk after the commit. Also used to remove the public demo accounts.
+ */
+export async function eraseAccount(
+  db: DB,
+  userId: string,
+  mobile: string | null,
+  now: Date,
+): Promise<string[]> {
+  const at = now.toISOString()
+  await db
+    .updateTable('users')
+    .set({
+      nickname: DELETED_NICKNAME,
+      avatar_url: null,
+      mobile: null,
+      password_hash: null,
+      wechat_openid: null,
+      gender: 'unknown',
+      deleted_at: at,
+      updated_at: at,
+    })
+    .where('id', '=', userId)
+    .execute()
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: at })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute()
+  await db.deleteFrom('id_cards').where('user_id', '=', userId).execute()
+  // An appeal carries the number, name and a contact: personal data with no use after deletion.
+  await db.deleteFrom('id_card_appeals').where('user_id', '=', userId).execute()
+  await db.deleteFrom('notice_settings').where('user_id', '=', userId).execute()
+  await db.deleteFrom('tracks').where('user_id', '=', userId).execute()
+  await db.deleteFrom('qr_logins').where('user_id', '=', userId).execute()
+  const files = await db
+    .selectFrom('files')
+    .select('storage_key')
+    .where('user_id', '=', userId)
+    .execute()
+  await db.deleteFrom('files').where('user_id', '=', userId).execute()
+  // The phone number itself: codes, the demo outbox, tickets and login-failure counters.
+  if (mobile) {
+    await db.deleteFrom('sms_codes').where('mobile', '=', mobile).execute()
+    await db.deleteFrom('sms_outbox').where('mobile', '=', mobile).execute()
+    await db.deleteFrom('code_tickets').where('mobile', '=', mobile).execute()
+    await db.deleteFrom('login_failures').where('mobile', '=', mobile).execute()
+  }
+  return files.map((file) => file.storage_key)
 }

@@ -16,6 +16,7 @@ import { ApiError, badRequest } from '../../http/errors'
 
 export const UPLOAD_NOT_MULTIPART = '请以 multipart/form-data 格式上传，文件字段名为 file'
 export const UPLOAD_NO_FILE = '请选择要上传的图片'
+export const UPLOAD_MALFORMED = '上传内容不完整或格式有误，请重新选择图片上传'
 
 /**
  * Uploads and the files they stored. An upload's input is a multipart body, not a zod object, so
@@ -99,6 +100,8 @@ async function readSingleFile(request: FastifyRequest): Promise<Buffer> {
       throw badRequest('一次只能上传一张图片，且不要附带其他字段')
     }
     if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw badRequest(UPLOAD_NOT_MULTIPART)
-    throw error
+    // Anything else here is the body's fault (no boundary, cut off, broken part headers): busboy's
+    // parse errors, which are the client's to fix, not a fault of ours.
+    throw badRequest(UPLOAD_MALFORMED)
   }
 }
