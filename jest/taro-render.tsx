@@ -16,7 +16,12 @@
  */
 import TestUtils from '@tarojs/test-utils-react'
 import { act, waitFor } from '@tarojs/test-utils-react/dist/pure'
-import type { ComponentType, PropsWithChildren } from 'react'
+import {
+  isValidElement,
+  type ComponentType,
+  type PropsWithChildren,
+  type ReactElement,
+} from 'react'
 
 type Params = Record<string, string | number | undefined>
 
@@ -61,7 +66,8 @@ export function createTestApp(
     const { createRouter, createHashHistory, handleAppMountWithTabbar } =
       jest.requireActual('@tarojs/router')
     const { window: taroWindow } = jest.requireActual('@tarojs/runtime')
-    const { pageConfig } = jest.requireActual<typeof import('../src/routes')>('../src/routes')
+    const { findRoute, pageConfig } =
+      jest.requireActual<typeof import('../src/routes')>('../src/routes')
     ;(globalThis as { defineAppConfig?: unknown }).defineAppConfig = (config: unknown) => config
     const appConfig = { ...jest.requireActual('../src/app.config').default }
     appConfig.pages = [
@@ -74,8 +80,13 @@ export function createTestApp(
     appConfig.router = { mode: 'hash' }
     appConfig.routes = appConfig.pages.map((path: string) => ({
       path,
-      load: (context: unknown, params: unknown) => [require(`../src/${path}`), context, params],
-      ...pageConfig(path),
+      // The page's own dependencies still go through jest.mock.
+      load: (context: unknown, params: unknown) => [
+        jest.requireActual(`../src/${path}`),
+        context,
+        params,
+      ],
+      ...pageConfig(findRoute(path)!.name as Parameters<typeof pageConfig>[0]),
     }))
     taroWindow.__taroAppConfig = appConfig
     // replaceState, not location.hash: a hashchange event would make the router load the page twice.
@@ -112,12 +123,48 @@ export async function renderPage(path: string, params?: Params): Promise<Rendere
   return { element, url }
 }
 
-/** Mounts a component with the test utils; answers the util (queries, fireEvent, html()). */
-export async function renderComponent<P extends Record<string, unknown>>(
+/** The test utils' instance, plus the container it rendered into and `unmount()` spelt as usual. */
+export type RenderedComponent = TestUtils & { container: HTMLElement; unmount: () => void }
+
+const mounted: RenderedComponent[] = []
+
+// Like @testing-library/react's render, what a test mounted is unmounted after it, so every test
+// starts from an empty body (the app and its pages stay: they are one per file).
+afterEach(() => {
+  // `unmout` is the test utils' own spelling.
+  for (const utils of mounted.splice(0)) {
+    utils.unmout()
+    utils.container.remove()
+  }
+})
+
+/**
+ * Mounts a component with the test utils' `mount()`: `renderComponent(MineView, { loggedIn: false })`
+ * or, for a quick element, `renderComponent(<MineView loggedIn={false} />)`. Answers the util
+ * (`queries`, `fireEvent`, `html()`, `unmout()`); it is unmounted after the test.
+ */
+export async function renderComponent(element: ReactElement): Promise<RenderedComponent>
+export async function renderComponent<P extends object>(
   Component: ComponentType<P>,
-  props?: P,
-): Promise<TestUtils> {
+  props?: NoInfer<P>,
+): Promise<RenderedComponent>
+export async function renderComponent(
+  what: ReactElement | ComponentType<object>,
+  props?: object,
+): Promise<RenderedComponent> {
   const testUtils = new TestUtils()
-  await testUtils.mount(Component as never, { props })
-  return testUtils
+  const Component = isValidElement(what) ? () => what : what
+  // Inside act: what settles while the utils wait a frame (a mocked service answering) is applied
+  // before the test reads the DOM, as @testing-library's render does.
+  await act(async () => {
+    await testUtils.mount(Component as never, { props: isValidElement(what) ? undefined : props })
+  })
+  // The util keeps what it rendered in a private field; tests want the container, as RTL gives it.
+  const inner = (testUtils as unknown as { _inst: { container: HTMLElement } })._inst
+  const rendered = Object.assign(testUtils, {
+    container: inner.container,
+    unmount: () => testUtils.unmout(),
+  })
+  mounted.push(rendered)
+  return rendered
 }

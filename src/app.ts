@@ -1,9 +1,9 @@
 import type { PropsWithChildren } from 'react'
 import { useLaunch } from '@tarojs/taro'
 import { scheduleLaunchChecks } from './features/launch/schedule-launch-checks'
+import { currentEnvironment } from './platform/environment'
 import { markInSocialApp } from './platform/runtime'
 import { useGlobalStore } from './stores/global-store'
-import { currentEnvironment } from './utils/env'
 import '@nutui/nutui-react-taro/dist/styles/themes/default.css'
 import './app.scss'
 

@@ -1,3 +1,3 @@
 import { pageConfig } from './routes'
 
-export default definePageConfig(pageConfig('choose-location'))
+export default definePageConfig(pageConfig('chooseLocation'))

@@ -1,3 +1,3 @@
 import { pageConfig } from './routes'
 
-export default definePageConfig(pageConfig('open-location'))
+export default definePageConfig(pageConfig('openLocation'))

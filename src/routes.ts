@@ -250,9 +250,8 @@ export function mainPackagePages(): string[] {
 }
 
 /** The page config Taro reads for one route (`index.config.ts` files call this). */
-export function pageConfig(path: string) {
-  const route = findRoute(path)
-  if (!route) throw new Error(`route not in SPEC table: ${path}`)
+export function pageConfig(name: RouteName) {
+  const route = routeByName(name)
   return {
     navigationBarTitleText: route.title,
     enablePullDownRefresh: route.pullDownRefresh ?? false,

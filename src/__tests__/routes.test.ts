@@ -1,4 +1,14 @@
-import { ROUTES, findRoute, mainPackagePages, subPackages } from '../routes'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import {
+  ROUTES,
+  findRoute,
+  mainPackagePages,
+  pageConfig,
+  routeByName,
+  subPackages,
+} from '../routes'
+import type { RouteName } from '../routes'
 
 describe('route table', () => {
   it('resolves / to the home tab', () => {
@@ -10,5 +20,19 @@ describe('route table', () => {
   it('puts every route in exactly one package', () => {
     const sub = subPackages().flatMap((p) => p.pages.map((page) => `${p.root}/${page}`))
     expect([...mainPackagePages(), ...sub].sort()).toEqual(ROUTES.map((r) => r.path).sort())
+  })
+  it('keeps every name unique and finds each route by it', () => {
+    expect(new Set(ROUTES.map((r) => r.name)).size).toBe(ROUTES.length)
+    for (const route of ROUTES) expect(routeByName(route.name as RouteName)).toBe(route)
+  })
+  it('has a page and a page config at every path, the config built from its own route', () => {
+    ;(globalThis as { definePageConfig?: unknown }).definePageConfig = (config: unknown) => config
+    for (const route of ROUTES) {
+      const file = join(__dirname, '..', route.path)
+      expect(existsSync(`${file}.tsx`)).toBe(true)
+      const config = jest.requireActual<{ default: unknown }>(`${file}.config.ts`).default
+      expect(config).toEqual(pageConfig(route.name as RouteName))
+      expect(config).toMatchObject({ navigationBarTitleText: route.title })
+    }
   })
 })

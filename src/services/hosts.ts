@@ -1,4 +1,5 @@
 import { SERVICES, type ServiceName } from '@contract/services'
+import { currentPlatform } from '@/platform/runtime'
 
 /**
  * Base address of each service (SPEC section 7: every service has its own host in production).
@@ -28,7 +29,7 @@ function readEnv(read: () => string | undefined): string | undefined {
 export const WEAPP_DEFAULT_ORIGIN = 'http://127.0.0.1:8080'
 
 function defaultOrigin(): string {
-  return process.env.TARO_ENV === 'weapp' ? WEAPP_DEFAULT_ORIGIN : ''
+  return currentPlatform() === 'weapp' ? WEAPP_DEFAULT_ORIGIN : ''
 }
 
 export function apiOrigin(): string {

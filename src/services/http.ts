@@ -1,10 +1,11 @@
 import Taro from '@tarojs/taro'
-import { taroNavigator } from '@/platform/navigation'
+import { taroNavigator, withQuery } from '@/platform/navigation'
 import { currentPlatform } from '@/platform/runtime'
 import { hideLoading, showLoading, showToast } from '@/platform/ui'
 import { useAppStore } from '@/stores/app-store'
 import { getAccessToken, useSessionStore } from '@/stores/session-store'
 import { hostOf } from './hosts'
+import { routeUrl } from './navigate'
 
 /**
  * The one wrapper over Taro.request, Taro.uploadFile and Taro.downloadFile (SPEC sections 7 and 8).
@@ -20,7 +21,7 @@ export const LOADING_TEXT = '请求中...'
 export const LOADING_DELAY_MS = 800
 export const RELOGIN_DELAY_MS = 1500
 export const NETWORK_TIMEOUT_MS = 60000
-export const LOGIN_PATH = '/pages/login/login'
+export const LOGIN_PATH = routeUrl('login')
 
 export const MESSAGES = {
   relogin: '请重新登录！',
@@ -446,11 +447,8 @@ export function createHttp(deps: HttpDeps, config: HttpConfig = {}): Http {
       const current = deps.navigation.currentUrl()
       // Already on login (its own call was refused): navigating again would wipe what was typed.
       if (current.split('?')[0] === loginPath) return
-      const params = [`autoLogin=1`]
-      if (current !== '') params.push(`redirect=${encodeURIComponent(current)}`)
-      void Promise.resolve(deps.navigation.reLaunch(`${loginPath}?${params.join('&')}`)).catch(
-        () => undefined,
-      )
+      const query = withQuery(loginPath, { autoLogin: '1', redirect: current || undefined })
+      void Promise.resolve(deps.navigation.reLaunch(query)).catch(() => undefined)
     }, reloginDelay)
   }
 

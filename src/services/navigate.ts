@@ -1,11 +1,5 @@
 import Taro from '@tarojs/taro'
-import {
-  findRoute,
-  routeByName,
-  type RouteDef,
-  type RouteName,
-  type TabRouteName,
-} from '@/routes'
+import { findRoute, routeByName, type RouteDef, type RouteName, type TabRouteName } from '@/routes'
 
 /**
  * Typed navigation built from routes.ts: pages are opened by name (`navigate('login', { autoLogin: 1 })`),
@@ -71,14 +65,22 @@ async function attempt(open: () => Promise<unknown>): Promise<boolean> {
 }
 
 function stackDepth(): number {
-  return Taro.getCurrentPages().length
+  try {
+    return Taro.getCurrentPages().length
+  } catch {
+    // H5 before the router has mounted a page (start-up, component tests): no stack yet.
+    return 0
+  }
 }
 
 /**
  * Opens a page on top of the current one (a tab page: switches to it). Past WeChat's ten-page stack
  * it replaces the current page instead of failing. Answers whether the page opened.
  */
-export function navigate<N extends RouteName>(name: N, ...[params]: ParamArgs<N>): Promise<boolean> {
+export function navigate<N extends RouteName>(
+  name: N,
+  ...[params]: ParamArgs<N>
+): Promise<boolean> {
   const route = routeByName(name)
   if (route.tab !== undefined) return attempt(() => Taro.switchTab({ url: urlOf(route) }))
   const url = urlOf(route, params)
@@ -95,7 +97,10 @@ export function redirect<N extends Exclude<RouteName, TabRouteName>>(
 }
 
 /** Closes every page and opens this one (login after 401, the consent page at launch). */
-export function relaunch<N extends RouteName>(name: N, ...[params]: ParamArgs<N>): Promise<boolean> {
+export function relaunch<N extends RouteName>(
+  name: N,
+  ...[params]: ParamArgs<N>
+): Promise<boolean> {
   return attempt(() => Taro.reLaunch({ url: urlOf(routeByName(name), params) }))
 }
 

@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('components/bar-code/bar-code'))
+export default definePageConfig(pageConfig('barCode'))

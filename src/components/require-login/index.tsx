@@ -2,13 +2,12 @@ import type { ReactNode } from 'react'
 import { Text, View } from '@tarojs/components'
 import Taro from '@tarojs/taro'
 import { Button } from '@nutui/nutui-react-taro'
+import { navigate } from '../../services/navigate'
 import { useAppStore } from '../../stores/app-store'
 import './index.scss'
 
-const LOGIN_PAGE = '/pages/login/login'
-
 export interface SignInNeededProps {
-  /** Where to come back to after logging in (a spec path such as /pages/user/notice). */
+  /** Where to come back to after logging in: `routeUrl('notice')`. */
   redirect: string
   /** Defaults to 请先登录. */
   text?: string
@@ -16,14 +15,13 @@ export interface SignInNeededProps {
 
 /** What a page that acts on the account shows to someone not signed in. */
 export function SignInNeeded({ redirect, text = '请先登录' }: SignInNeededProps) {
-  const url = `${LOGIN_PAGE}?redirect=${encodeURIComponent(redirect)}`
   return (
     <View className="sign-in-needed">
       <Text className="sign-in-needed__text">{text}</Text>
       <Button
         type="primary"
         className="sign-in-needed__button"
-        onClick={() => void Taro.navigateTo({ url }).catch(() => undefined)}
+        onClick={() => void navigate('login', { redirect })}
       >
         去登录
       </Button>

@@ -2,7 +2,7 @@ import type { PolicyVersion } from '@contract/main/app'
 import type { ProxyStatus } from '@/platform/proxy'
 import type { PrivacySetting } from '@/platform/privacy'
 import type { ModalOptions } from '@/platform/ui'
-import { TAB_ROUTES } from '@/routes'
+import { routeUrl } from '@/services/navigate'
 
 /**
  * The launch rules (SPEC section 1, issue 2 point 5), as plain async logic over injected adapters so
@@ -14,19 +14,16 @@ export const PROXY_WARNING = {
   content: '检测到您的设备正在使用网络代理，为保障数据安全，无法继续使用。',
 } as const
 
-export const PRIVACY_PAGE = '/pages/privacyPolicy/privacyPolicy'
-export const HOME_PAGE = `/${TAB_ROUTES[0]?.path ?? 'pages/main/main'}`
+export const HOME_PAGE = routeUrl('main')
 
 export type BlockReason = 'proxy' | 'refused'
 
 export function consentUrl(version: string | null): string {
-  return version === null
-    ? `${PRIVACY_PAGE}?consent=1`
-    : `${PRIVACY_PAGE}?consent=1&version=${encodeURIComponent(version)}`
+  return routeUrl('privacyPolicy', { consent: 1, version: version ?? undefined })
 }
 
 export function blockedUrl(reason: BlockReason): string {
-  return `${PRIVACY_PAGE}?blocked=${reason}`
+  return routeUrl('privacyPolicy', { blocked: reason })
 }
 
 export type VersionLookup = { ok: true; version: string } | { ok: false }

@@ -1,10 +1,11 @@
 import type { Role } from '@contract/sso/auth'
+import { routeByName, type RouteName } from '@/routes'
 
-/** The Mine page's menu, grouped as a Chinese medical app shows it. Every path is a spec route. */
+/** The Mine page's menu, grouped as a Chinese medical app shows it. Every entry opens a spec route. */
 export interface MineEntry {
   key: string
   text: string
-  path: string
+  route: RouteName
   /** Entries that only make sense once signed in go to login first. */
   needsLogin: boolean
   /** Shown only to this role (the role-right tree decides when it is loaded). */
@@ -15,54 +16,54 @@ export const EXPERT_ENTRY_KEY = 'expert'
 
 export const MINE_GROUPS: readonly (readonly MineEntry[])[] = [
   [
-    { key: 'reports', text: '我的报告', path: '/pages/personalReport/index-ys', needsLogin: true },
-    { key: 'images', text: '我的影像', path: '/pages/personalImage/index', needsLogin: true },
+    { key: 'reports', text: '我的报告', route: 'myReports', needsLogin: true },
+    { key: 'images', text: '我的影像', route: 'personalImage', needsLogin: true },
     {
       key: 'grants',
       text: '授权记录',
-      path: '/pages/personalReport/shouquan-list',
+      route: 'grantList',
       needsLogin: true,
     },
     {
       key: 'questions',
       text: '我的咨询',
-      path: '/pages/questionList/questionList',
+      route: 'questionList',
       needsLogin: true,
     },
     {
       key: 'favourites',
       text: '我的收藏',
-      path: '/pages/collectList/collectList',
+      route: 'collectList',
       needsLogin: true,
     },
-    { key: 'messages', text: '我的消息', path: '/pages/msg/list', needsLogin: true },
+    { key: 'messages', text: '我的消息', route: 'msgList', needsLogin: true },
   ],
   [
     {
       key: 'patientQuestions',
       text: '患者咨询',
-      path: '/pages/docQuestList/docQuestList',
+      route: 'docQuestList',
       needsLogin: true,
       role: 'expert',
     },
     {
       key: 'wallet',
       text: '我的钱包',
-      path: '/pages/myWallet/myWallet',
+      route: 'myWallet',
       needsLogin: true,
       role: 'expert',
     },
     {
       key: EXPERT_ENTRY_KEY,
       text: '专家认证',
-      path: '/pages/expertPerfect/expertPerfect',
+      route: 'expertPerfect',
       needsLogin: true,
     },
   ],
   [
-    { key: 'feedback', text: '意见反馈', path: '/pages/feedback/feedback', needsLogin: false },
-    { key: 'setup', text: '设置', path: '/pages/setup/setup', needsLogin: false },
-    { key: 'about', text: '关于我们', path: '/pages/about/about', needsLogin: false },
+    { key: 'feedback', text: '意见反馈', route: 'feedback', needsLogin: false },
+    { key: 'setup', text: '设置', route: 'setup', needsLogin: false },
+    { key: 'about', text: '关于我们', route: 'about', needsLogin: false },
   ],
 ]
 
@@ -74,7 +75,7 @@ export function visibleGroups(role: Role, allowedPaths: ReadonlySet<string> | nu
   return MINE_GROUPS.map((group) =>
     group.filter((entry) => {
       if (!entry.role) return true
-      if (allowedPaths) return allowedPaths.has(entry.path.replace(/^\//, ''))
+      if (allowedPaths) return allowedPaths.has(routeByName(entry.route).path)
       return entry.role === role
     }),
   ).filter((group) => group.length > 0)

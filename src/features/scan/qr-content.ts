@@ -12,9 +12,3 @@ export function parseScanned(content: string): ScannedCode {
   // The id travels in a page URL; anything but a plain token is not ours.
   return /^[A-Za-z0-9_-]{1,128}$/.test(id) ? { kind: 'login', id } : { kind: 'unknown' }
 }
-
-export const SCAN_LOGIN_PATH = '/pages/scanLogin/scanLogin'
-
-export function scanLoginUrl(id: string): string {
-  return `${SCAN_LOGIN_PATH}?id=${encodeURIComponent(id)}`
-}

@@ -1,12 +1,11 @@
-import Taro from '@tarojs/taro'
 import { taroStorage } from '@/platform/storage'
+import { switchTab } from '@/services/navigate'
 
 /**
  * The first-run intro. Launch does not open it yet: a start-up hook can call `hasSeenLead()` and
- * reLaunch `/pages/lead/lead` when false. Once seen (立即体验 or 跳过) it never shows again.
+ * relaunch('lead') when false. Once seen (立即体验 or 跳过) it never shows again.
  */
 export const LEAD_STORAGE_KEY = 'yx-lead-seen'
-export const HOME_PATH = '/pages/main/main'
 
 export interface LeadSlide {
   key: string
@@ -47,15 +46,5 @@ export function markLeadSeen(): void {
 /** 立即体验 / 跳过: remember, then the home tab. */
 export function finishLead(): void {
   markLeadSeen()
-  void Taro.switchTab({ url: HOME_PATH }).catch(() => undefined)
-}
-
-/** Height of the phone's status bar in px, so a page without the navigation bar avoids it. */
-export function statusBarHeight(): number {
-  try {
-    const info = typeof Taro.getWindowInfo === 'function' ? Taro.getWindowInfo() : null
-    return info?.statusBarHeight ?? 0
-  } catch {
-    return 0
-  }
+  void switchTab('main')
 }

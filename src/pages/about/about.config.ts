@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/about/about'))
+export default definePageConfig(pageConfig('about'))

@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/agreement/agreement'))
+export default definePageConfig(pageConfig('agreement'))

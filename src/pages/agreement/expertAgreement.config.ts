@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/agreement/expertAgreement'))
+export default definePageConfig(pageConfig('expertAgreement'))

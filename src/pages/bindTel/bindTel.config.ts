@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/bindTel/bindTel'))
+export default definePageConfig(pageConfig('bindTel'))

@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/collectList/collectList'))
+export default definePageConfig(pageConfig('collectList'))

@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/consult/consult'))
+export default definePageConfig(pageConfig('consult'))

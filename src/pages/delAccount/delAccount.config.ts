@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/delAccount/delAccount'))
+export default definePageConfig(pageConfig('delAccount'))

@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/docQuestList/docQuestList'))
+export default definePageConfig(pageConfig('docQuestList'))

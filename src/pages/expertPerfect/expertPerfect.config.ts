@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/expertPerfect/expertPerfect'))
+export default definePageConfig(pageConfig('expertPerfect'))

@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/feedback/feedback'))
+export default definePageConfig(pageConfig('feedback'))

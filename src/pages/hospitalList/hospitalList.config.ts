@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/hospitalList/hospitalList'))
+export default definePageConfig(pageConfig('hospitalList'))

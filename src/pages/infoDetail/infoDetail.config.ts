@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/infoDetail/infoDetail'))
+export default definePageConfig(pageConfig('infoDetail'))

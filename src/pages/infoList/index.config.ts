@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/infoList/index'))
+export default definePageConfig(pageConfig('infoListIndex'))

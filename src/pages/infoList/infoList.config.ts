@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/infoList/infoList'))
+export default definePageConfig(pageConfig('infoList'))

@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/integration/integration'))
+export default definePageConfig(pageConfig('integration'))

@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/lead/lead'))
+export default definePageConfig(pageConfig('lead'))

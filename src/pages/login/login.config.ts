@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/login/login'))
+export default definePageConfig(pageConfig('login'))

@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/login/loginios'))
+export default definePageConfig(pageConfig('loginIos'))

@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/main/main'))
+export default definePageConfig(pageConfig('main'))

@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/message/docDo'))
+export default definePageConfig(pageConfig('messageDocDo'))

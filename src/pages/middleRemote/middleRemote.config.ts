@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/middleRemote/middleRemote'))
+export default definePageConfig(pageConfig('middleRemote'))

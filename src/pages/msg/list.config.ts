@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/msg/list'))
+export default definePageConfig(pageConfig('msgList'))

@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/myMessage/detail'))
+export default definePageConfig(pageConfig('myMessageDetail'))

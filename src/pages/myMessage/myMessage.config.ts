@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/myMessage/myMessage'))
+export default definePageConfig(pageConfig('myMessage'))

@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/myWallet/withdraw'))
+export default definePageConfig(pageConfig('withdraw'))

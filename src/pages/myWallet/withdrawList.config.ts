@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/myWallet/withdrawList'))
+export default definePageConfig(pageConfig('withdrawList'))

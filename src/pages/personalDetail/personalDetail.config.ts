@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/personalDetail/personalDetail'))
+export default definePageConfig(pageConfig('personalDetail'))

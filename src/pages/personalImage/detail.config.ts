@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/personalImage/detail'))
+export default definePageConfig(pageConfig('imageDetail'))

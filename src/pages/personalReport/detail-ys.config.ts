@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/personalReport/detail-ys'))
+export default definePageConfig(pageConfig('reportDetailYs'))

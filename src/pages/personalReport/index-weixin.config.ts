@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/personalReport/index-weixin'))
+export default definePageConfig(pageConfig('personalReportWeixin'))

@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/privacyPolicy/privacyPolicy'))
+export default definePageConfig(pageConfig('privacyPolicy'))

@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/pwd/pwd'))
+export default definePageConfig(pageConfig('pwd'))

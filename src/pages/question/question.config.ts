@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/question/question'))
+export default definePageConfig(pageConfig('question'))

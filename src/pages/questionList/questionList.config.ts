@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/questionList/questionList'))
+export default definePageConfig(pageConfig('questionList'))

@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/reg/reg-info'))
+export default definePageConfig(pageConfig('regInfo'))

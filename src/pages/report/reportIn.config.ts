@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/report/reportIn'))
+export default definePageConfig(pageConfig('reportIn'))

@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/report/reportNew'))
+export default definePageConfig(pageConfig('reportNew'))

@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/scanLogin/scanLogin'))
+export default definePageConfig(pageConfig('scanLogin'))

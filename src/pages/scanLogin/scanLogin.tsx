@@ -1,10 +1,11 @@
 import { useRouter } from '@tarojs/taro'
+import { routeUrl } from '@/services/navigate'
 import { ScanLoginView } from '../../features/scan/components/scan-login-view'
 import { useScanLogin } from '../../features/scan/hooks/use-scan-login'
 
 export default function ScanLoginPage() {
   const { params } = useRouter()
   const view = useScanLogin(params.id)
-  const currentUrl = `/pages/scanLogin/scanLogin?id=${encodeURIComponent(params.id ?? '')}`
+  const currentUrl = routeUrl('scanLogin', { id: params.id ?? '' })
   return <ScanLoginView view={view} currentUrl={currentUrl} />
 }

@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/scanPage/scanPage'))
+export default definePageConfig(pageConfig('scanPage'))

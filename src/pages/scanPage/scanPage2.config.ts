@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/scanPage/scanPage2'))
+export default definePageConfig(pageConfig('scanPage2'))

@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/search/search'))
+export default definePageConfig(pageConfig('search'))

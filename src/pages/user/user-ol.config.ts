@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/user/user-ol'))
+export default definePageConfig(pageConfig('userOl'))

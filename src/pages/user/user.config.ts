@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/user/user'))
+export default definePageConfig(pageConfig('user'))

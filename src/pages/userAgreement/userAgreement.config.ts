@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/userAgreement/userAgreement'))
+export default definePageConfig(pageConfig('userAgreement'))

@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/userInfo/userInfo'))
+export default definePageConfig(pageConfig('userInfo'))

@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/videoShow/videoShow'))
+export default definePageConfig(pageConfig('videoShow'))

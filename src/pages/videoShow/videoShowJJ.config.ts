@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/videoShow/videoShowJJ'))
+export default definePageConfig(pageConfig('videoShowJJ'))

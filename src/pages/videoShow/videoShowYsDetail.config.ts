@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/videoShow/videoShowYsDetail'))
+export default definePageConfig(pageConfig('videoShowYsDetail'))

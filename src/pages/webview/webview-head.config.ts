@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/webview/webview-head'))
+export default definePageConfig(pageConfig('webviewHead'))

@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pages/webview/webview'))
+export default definePageConfig(pageConfig('webview'))

@@ -1,4 +1,4 @@
-import { currentEnvironment, detectEnvironment, type Environment } from '../env'
+import { detectEnvironment, type Environment } from '../env'
 
 // Real user agents, as sent by the apps.
 const UA = {
@@ -106,70 +106,5 @@ describe('detectEnvironment', () => {
   it('reads dev from process.env.NODE_ENV by default', () => {
     expect(process.env.NODE_ENV).toBe('test')
     expect(detectEnvironment(UA.chromeAndroid).dev).toBe(true)
-  })
-})
-
-describe('currentEnvironment', () => {
-  const taroEnv = process.env.TARO_ENV
-  type TestWindow = Window & { __wxjs_environment?: unknown }
-
-  afterEach(() => {
-    process.env.TARO_ENV = taroEnv
-    delete (window as TestWindow).__wxjs_environment
-    delete (globalThis as { wx?: unknown }).wx
-    jest.restoreAllMocks()
-  })
-
-  it('on H5 reads navigator.userAgent and window.__wxjs_environment', () => {
-    jest.spyOn(window.navigator, 'userAgent', 'get').mockReturnValue(UA.wechatIos)
-    expect(currentEnvironment()).toMatchObject({
-      wechat: true,
-      ios: true,
-      miniProgramWebView: false,
-    })
-    ;(window as TestWindow).__wxjs_environment = 'miniprogram'
-    expect(currentEnvironment().miniProgramWebView).toBe(true)
-  })
-
-  it('on H5 recognises an iPad in desktop mode', () => {
-    jest.spyOn(window.navigator, 'userAgent', 'get').mockReturnValue(UA.safariMacOrIpadOs)
-    // jsdom has no maxTouchPoints; give this navigator one for the test.
-    Object.defineProperty(window.navigator, 'maxTouchPoints', { value: 5, configurable: true })
-    try {
-      expect(currentEnvironment().ios).toBe(true)
-    } finally {
-      delete (window.navigator as { maxTouchPoints?: number }).maxTouchPoints
-    }
-    expect(currentEnvironment().ios).toBe(false)
-  })
-
-  it('on weapp ignores the fake user agent and reports WeChat and the OS from the device', () => {
-    process.env.TARO_ENV = 'weapp'
-    jest.spyOn(window.navigator, 'userAgent', 'get').mockReturnValue(UA.qqAndroid)
-    ;(globalThis as { wx?: unknown }).wx = { getDeviceInfo: () => ({ platform: 'ios' }) }
-    expect(currentEnvironment()).toEqual({ ...NONE, wechat: true, ios: true, dev: true })
-  })
-
-  it.each<[string, unknown, Partial<Flags>]>([
-    [
-      'getSystemInfoSync on old base libraries',
-      { getSystemInfoSync: () => ({ platform: 'android' }) },
-      { android: true },
-    ],
-    ['devtools platform', { getDeviceInfo: () => ({ platform: 'devtools' }) }, {}],
-    ['no wx global', undefined, {}],
-    [
-      'device info that throws',
-      {
-        getDeviceInfo: () => {
-          throw new Error('no')
-        },
-      },
-      {},
-    ],
-  ])('on weapp with %s', (_label, wx, expected) => {
-    process.env.TARO_ENV = 'weapp'
-    if (wx !== undefined) (globalThis as { wx?: unknown }).wx = wx
-    expect(currentEnvironment()).toEqual({ ...NONE, wechat: true, dev: true, ...expected })
   })
 })

@@ -1,7 +1,8 @@
-import { render, screen, act, fireEvent } from '@testing-library/react'
+import { screen, act, fireEvent } from '@testing-library/react'
 import Taro from '@tarojs/taro'
 import { getPageInstance } from '@tarojs/runtime'
 import { BackToTop } from '..'
+import { renderComponent } from '../../../../jest/taro-render'
 
 /** Taro's page hooks outside a page register on the app-level instance; fire its scroll handlers. */
 function scrollPageTo(scrollTop: number) {
@@ -12,11 +13,11 @@ function scrollPageTo(scrollTop: number) {
 }
 
 describe('BackToTop', () => {
-  it('appears only after 1000 px of scroll and scrolls back up', () => {
+  it('appears only after 1000 px of scroll and scrolls back up', async () => {
     const scrollTo = jest
       .spyOn(Taro, 'pageScrollTo')
       .mockImplementation(() => Promise.resolve({ errMsg: 'ok' }))
-    render(<BackToTop />)
+    await renderComponent(<BackToTop />)
     expect(screen.queryByText('顶部')).toBeNull()
     scrollPageTo(1000)
     expect(screen.queryByText('顶部')).toBeNull()

@@ -1,27 +1,28 @@
-import { render, screen, fireEvent } from '@testing-library/react'
+import { screen, fireEvent } from '@testing-library/react'
 import { PageState } from '..'
+import { renderComponent } from '../../../../jest/taro-render'
 
 describe('PageState', () => {
-  it('shows the empty tip of the spec', () => {
-    render(<PageState status="empty" />)
+  it('shows the empty tip of the spec', async () => {
+    await renderComponent(<PageState status="empty" />)
     expect(screen.getByText('~ 空空如也 ~')).toBeTruthy()
   })
 
-  it('shows loading text while loading', () => {
-    render(<PageState status="loading" />)
+  it('shows loading text while loading', async () => {
+    await renderComponent(<PageState status="loading" />)
     expect(screen.getByText('加载中 ...')).toBeTruthy()
   })
 
-  it('offers 重试 on error and calls back', () => {
+  it('offers 重试 on error and calls back', async () => {
     const onRetry = jest.fn()
-    render(<PageState status="error" message="网络不给力" onRetry={onRetry} />)
+    await renderComponent(<PageState status="error" message="网络不给力" onRetry={onRetry} />)
     expect(screen.getByText('网络不给力')).toBeTruthy()
     fireEvent.click(screen.getByText('重试'))
     expect(onRetry).toHaveBeenCalledTimes(1)
   })
 
-  it('has no retry button without a handler', () => {
-    render(<PageState status="error" />)
+  it('has no retry button without a handler', async () => {
+    await renderComponent(<PageState status="error" />)
     expect(screen.queryByText('重试')).toBeNull()
   })
 })

@@ -1,4 +1,4 @@
-import { fireEvent, render, screen } from '@testing-library/react'
+import { fireEvent, screen } from '@testing-library/react'
 import Taro from '@tarojs/taro'
 import { useAppStore } from '@/stores/app-store'
 import { usePolicyStore } from '@/stores/policy-store'
@@ -6,6 +6,7 @@ import { resetStores } from '@/stores/reset-stores'
 import { useSessionStore } from '@/stores/session-store'
 import { DiagnosticsView } from '../components/diagnostics-view'
 import { useDiagnostics } from '../hooks/use-diagnostics'
+import { renderComponent } from '../../../../jest/taro-render'
 
 function Page() {
   return <DiagnosticsView model={useDiagnostics()} />
@@ -23,8 +24,8 @@ describe('诊断信息', () => {
     usePolicyStore.getState().acceptVersion('2026.1')
   })
 
-  it('shows platform, environment, hosts and stored state, never the token', () => {
-    const { container } = render(<Page />)
+  it('shows platform, environment, hosts and stored state, never the token', async () => {
+    const { container } = await renderComponent(<Page />)
     expect(screen.getByText('网页 (h5)')).toBeTruthy()
     expect(screen.getByText('微信')).toBeTruthy()
     expect(screen.getByText('sso')).toBeTruthy()
@@ -36,12 +37,12 @@ describe('诊断信息', () => {
     expect(container.textContent).not.toContain('secret-refresh')
   })
 
-  it('复制诊断信息 copies the same facts as text, without secrets', () => {
+  it('复制诊断信息 copies the same facts as text, without secrets', async () => {
     const copy = jest
       .spyOn(Taro, 'setClipboardData')
       .mockResolvedValue({ errMsg: 'setClipboardData:ok', data: '' })
     jest.spyOn(Taro, 'showToast').mockResolvedValue({ errMsg: 'showToast:ok' })
-    render(<Page />)
+    await renderComponent(<Page />)
     fireEvent.click(screen.getByText('复制诊断信息'))
     const text = (copy.mock.calls[0][0] as { data: string }).data
     expect(text).toContain('【运行平台】')

@@ -1,5 +1,7 @@
 import { useCallback, useMemo } from 'react'
 import Taro from '@tarojs/taro'
+import { userAgent } from '@/platform/device'
+import { currentEnvironment } from '@/platform/environment'
 import { currentPlatform, currentSoftwareName } from '@/platform/runtime'
 import { showToast } from '@/platform/ui'
 import { allHosts } from '@/services/hosts'
@@ -7,7 +9,6 @@ import { useAppStore } from '@/stores/app-store'
 import { useGlobalStore } from '@/stores/global-store'
 import { usePolicyStore } from '@/stores/policy-store'
 import { useSessionStore } from '@/stores/session-store'
-import { currentEnvironment } from '@/utils/env'
 import { collectDiagnostics, formatDiagnostics, type DiagnosticSection } from '../collect'
 
 export interface DiagnosticsModel {
@@ -34,10 +35,7 @@ export function useDiagnostics(): DiagnosticsModel {
         hasToken,
         acceptedPolicyVersion,
         inSocialApp,
-        userAgent:
-          currentPlatform() === 'h5' && typeof navigator !== 'undefined'
-            ? navigator.userAgent
-            : null,
+        userAgent: userAgent(),
         now: new Date(),
       }),
     [hasLogin, userName, hasToken, acceptedPolicyVersion, inSocialApp],

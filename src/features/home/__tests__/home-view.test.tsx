@@ -1,17 +1,17 @@
-import { fireEvent, render, screen } from '@testing-library/react'
+import { fireEvent, screen } from '@testing-library/react'
 import Taro from '@tarojs/taro'
-import { findRoute } from '../../../routes'
+import { routeUrl } from '@/services/navigate'
 import { HomeView } from '../components/home-view'
 import { HOME_ENTRIES } from '../entries'
+import { renderComponent } from '../../../../jest/taro-render'
 
 describe('HomeView', () => {
-  it('opens each entry at its spec route', () => {
+  it('opens each entry at its spec route', async () => {
     const navigateTo = jest.spyOn(Taro, 'navigateTo').mockResolvedValue({ errMsg: 'navigateTo:ok' })
-    render(<HomeView />)
+    await renderComponent(<HomeView />)
     for (const entry of HOME_ENTRIES) {
-      expect(findRoute(entry.path)).toBeDefined()
       fireEvent.click(screen.getByText(entry.text))
-      expect(navigateTo).toHaveBeenLastCalledWith({ url: entry.path })
+      expect(navigateTo).toHaveBeenLastCalledWith({ url: routeUrl(entry.route) })
     }
   })
 })

@@ -1,7 +1,7 @@
 import { View, Text } from '@tarojs/components'
-import Taro from '@tarojs/taro'
 import { Articles, Ask, Doctor, Image, Location, Order, Scan, Video } from '@nutui/icons-react-taro'
-import { THEME } from '../../../routes'
+import { THEME } from '@/routes'
+import { navigate } from '@/services/navigate'
 import { HOME_ENTRIES, type HomeEntry } from '../entries'
 import './home-view.scss'
 
@@ -32,7 +32,7 @@ export function HomeView() {
             <View
               key={entry.key}
               className="home__entry"
-              onClick={() => Taro.navigateTo({ url: entry.path })}
+              onClick={() => void navigate(entry.route)}
             >
               <View className="home__entry-icon">
                 <Icon size={24} color={THEME.primary} />

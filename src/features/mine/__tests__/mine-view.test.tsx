@@ -1,13 +1,14 @@
-import { act, fireEvent, render, screen } from '@testing-library/react'
+import { act, fireEvent, screen } from '@testing-library/react'
 import Taro from '@tarojs/taro'
 import type { UserProfile } from '@contract/sso/auth'
 import { getRoleRights, refreshProfile } from '@/services/profile'
 import { useAppStore } from '@/stores/app-store'
 import { resetStores } from '@/stores/reset-stores'
-import { findRoute } from '../../../routes'
+import { routeByName } from '@/routes'
 import { MineView } from '../components/mine-view'
 import { MINE_GROUPS } from '../entries'
 import { useMine } from '../hooks/use-mine'
+import { renderComponent } from '../../../../jest/taro-render'
 
 jest.mock('@/services/profile', () => ({
   ...jest.requireActual<typeof import('@/services/profile')>('@/services/profile'),
@@ -34,8 +35,8 @@ describe('MineView', () => {
     navigateTo = jest.spyOn(Taro, 'navigateTo').mockResolvedValue({ errMsg: 'navigateTo:ok' })
   })
 
-  it('invites a signed-out user to log in, and sends personal entries through login', () => {
-    render(<MineView loggedIn={false} userName="" />)
+  it('invites a signed-out user to log in, and sends personal entries through login', async () => {
+    await renderComponent(<MineView loggedIn={false} userName="" />)
     fireEvent.click(screen.getByText('登录 / 注册'))
     expect(navigateTo).toHaveBeenLastCalledWith({ url: '/pages/login/login' })
     fireEvent.click(screen.getByText('我的报告'))
@@ -44,18 +45,18 @@ describe('MineView', () => {
     })
   })
 
-  it('links only to routes of the spec', () => {
-    for (const entry of MINE_GROUPS.flat()) expect(findRoute(entry.path)).toBeDefined()
+  it('links only to routes of the spec', async () => {
+    for (const entry of MINE_GROUPS.flat()) expect(routeByName(entry.route)).toBeDefined()
   })
 
-  it('opens public entries directly', () => {
-    render(<MineView loggedIn={false} userName="" />)
+  it('opens public entries directly', async () => {
+    await renderComponent(<MineView loggedIn={false} userName="" />)
     fireEvent.click(screen.getByText('关于我们'))
     expect(navigateTo).toHaveBeenLastCalledWith({ url: '/pages/about/about' })
   })
 
-  it('a patient sees name, masked phone and 申请成为专家, but no expert entries', () => {
-    render(<MineView loggedIn userName="张三" profile={PATIENT} role="patient" />)
+  it('a patient sees name, masked phone and 申请成为专家, but no expert entries', async () => {
+    await renderComponent(<MineView loggedIn userName="张三" profile={PATIENT} role="patient" />)
     expect(screen.getByText('张三')).toBeTruthy()
     expect(screen.getByText('手机号 138****0001')).toBeTruthy()
     expect(screen.queryByText('登录 / 注册')).toBeNull()
@@ -66,8 +67,8 @@ describe('MineView', () => {
     expect(navigateTo).toHaveBeenLastCalledWith({ url: '/pages/userInfo/userInfo' })
   })
 
-  it('an expert sees 患者咨询, 我的钱包 and the certification state', () => {
-    render(<MineView loggedIn userName="李医生" profile={EXPERT} role="expert" />)
+  it('an expert sees 患者咨询, 我的钱包 and the certification state', async () => {
+    await renderComponent(<MineView loggedIn userName="李医生" profile={EXPERT} role="expert" />)
     expect(screen.getByText('专家')).toBeTruthy()
     expect(screen.getByText('已认证')).toBeTruthy()
     fireEvent.click(screen.getByText('患者咨询'))
@@ -76,8 +77,8 @@ describe('MineView', () => {
     expect(navigateTo).toHaveBeenLastCalledWith({ url: '/pages/myWallet/myWallet' })
   })
 
-  it('the role-right tree decides which role entries show', () => {
-    render(
+  it('the role-right tree decides which role entries show', async () => {
+    await renderComponent(
       <MineView
         loggedIn
         userName="李医生"
@@ -113,8 +114,7 @@ describe('useMine', () => {
         },
       ],
     })
-    render(<Page />)
-    expect(screen.getByText('申请成为专家')).toBeTruthy()
+    await renderComponent(<Page />)
     await act(async () => {
       await new Promise((resolve) => setTimeout(resolve, 0))
     })
@@ -123,8 +123,8 @@ describe('useMine', () => {
     expect(screen.queryByText('我的钱包')).toBeNull()
   })
 
-  it('signed out: no calls, patient entries', () => {
-    render(<Page />)
+  it('signed out: no calls, patient entries', async () => {
+    await renderComponent(<Page />)
     expect(screen.getByText('登录 / 注册')).toBeTruthy()
     expect(getRoleRights).not.toHaveBeenCalled()
   })

@@ -1,8 +1,8 @@
 import { Image, Text, View } from '@tarojs/components'
-import Taro from '@tarojs/taro'
 import { Cell } from '@nutui/nutui-react-taro'
 import { ArrowRight } from '@nutui/icons-react-taro'
 import type { Role, UserProfile } from '@contract/sso/auth'
+import { navigate, routeUrl } from '@/services/navigate'
 import { fileUrl } from '@/services/profile'
 import { EXPERT_ENTRY_KEY, expertEntryText, visibleGroups, type MineEntry } from '../entries'
 import './mine-view.scss'
@@ -18,15 +18,9 @@ export interface MineViewProps {
   allowedPaths?: ReadonlySet<string> | null
 }
 
-const LOGIN_PATH = '/pages/login/login'
-const USER_INFO_PATH = '/pages/userInfo/userInfo'
-
 function open(entry: MineEntry, loggedIn: boolean) {
-  const url =
-    entry.needsLogin && !loggedIn
-      ? `${LOGIN_PATH}?redirect=${encodeURIComponent(entry.path)}`
-      : entry.path
-  void Taro.navigateTo({ url })
+  if (entry.needsLogin && !loggedIn) void navigate('login', { redirect: routeUrl(entry.route) })
+  else void navigate(entry.route)
 }
 
 function EntryExtra({ text }: { text: string }) {
@@ -51,7 +45,7 @@ export function MineView({
     <View className="mine">
       <View
         className="mine__header"
-        onClick={() => void Taro.navigateTo({ url: loggedIn ? USER_INFO_PATH : LOGIN_PATH })}
+        onClick={() => void (loggedIn ? navigate('userInfo') : navigate('login'))}
       >
         <View className="mine__avatar">
           {loggedIn && profile?.avatarUrl ? (

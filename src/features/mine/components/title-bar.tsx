@@ -1,31 +1,7 @@
 import { Text, View } from '@tarojs/components'
-import Taro from '@tarojs/taro'
 import { useMemo } from 'react'
+import { menuButtonRect, statusBarHeight } from '@/platform/device'
 import './title-bar.scss'
-
-/** Height of the phone's status bar in px (0 in a browser, whose own bar is outside the page). */
-export function statusBarHeight(): number {
-  try {
-    const info = typeof Taro.getWindowInfo === 'function' ? Taro.getWindowInfo() : null
-    return info?.statusBarHeight ?? 0
-  } catch {
-    return 0
-  }
-}
-
-/**
- * Where WeChat's capsule (··· and close) sits, so the title lines up with it and nothing is drawn
- * under it. Null where there is no capsule (H5).
- */
-function capsule(): { top: number; height: number } | null {
-  try {
-    if (typeof Taro.getMenuButtonBoundingClientRect !== 'function') return null
-    const rect = Taro.getMenuButtonBoundingClientRect()
-    return rect && rect.height > 0 ? { top: rect.top, height: rect.height } : null
-  } catch {
-    return null
-  }
-}
 
 const DEFAULT_BAR_HEIGHT = 44
 
@@ -33,7 +9,7 @@ const DEFAULT_BAR_HEIGHT = 44
 export function TitleBar({ title }: { title: string }) {
   const layout = useMemo(() => {
     const status = statusBarHeight()
-    const button = capsule()
+    const button = menuButtonRect()
     // WeChat centres its capsule in the bar: the bar is as tall as the gap above it, twice, plus it.
     const bar = button ? (button.top - status) * 2 + button.height : DEFAULT_BAR_HEIGHT
     return { status, bar: bar > 0 ? bar : DEFAULT_BAR_HEIGHT }

@@ -1,10 +1,11 @@
-import { act, fireEvent, render, screen } from '@testing-library/react'
+import { act, fireEvent, screen } from '@testing-library/react'
 import { HttpError } from '@/services/http'
 import { answerQrLogin, scanQrLogin } from '@/services/profile'
 import { resetStores } from '@/stores/reset-stores'
 import { useSessionStore } from '@/stores/session-store'
 import { ScanLoginView } from '../components/scan-login-view'
 import { useScanLogin } from '../hooks/use-scan-login'
+import { renderComponent } from '../../../../jest/taro-render'
 
 jest.mock('@/services/profile', () => ({
   ...jest.requireActual<typeof import('@/services/profile')>('@/services/profile'),
@@ -48,7 +49,7 @@ describe('扫码登录', () => {
 
   it('shows who is asking, and confirming logs the desktop in', async () => {
     jest.mocked(answerQrLogin).mockResolvedValue(undefined)
-    render(<Page id="q1" />)
+    await renderComponent(<Page id="q1" />)
     expect(await screen.findByText('Chrome 120 · Windows')).toBeTruthy()
     expect(screen.getByText('127.0.*.*')).toBeTruthy()
     expect(screen.getByText('2026-01-05 16:00:00')).toBeTruthy()
@@ -61,7 +62,7 @@ describe('扫码登录', () => {
 
   it('refusing answers no and says so', async () => {
     jest.mocked(answerQrLogin).mockResolvedValue(undefined)
-    render(<Page id="q1" />)
+    await renderComponent(<Page id="q1" />)
     fireEvent.click(await screen.findByText('取消登录'))
     await flush()
     expect(answerQrLogin).toHaveBeenCalledWith('q1', false)
@@ -70,14 +71,14 @@ describe('扫码登录', () => {
 
   it("shows the server's message for an expired or answered request", async () => {
     jest.mocked(scanQrLogin).mockRejectedValue(refusal('二维码已过期，请在电脑上刷新'))
-    render(<Page id="q1" />)
+    await renderComponent(<Page id="q1" />)
     expect(await screen.findByText('二维码已过期，请在电脑上刷新')).toBeTruthy()
     expect(screen.queryByText('确认登录')).toBeNull()
   })
 
   it('answers once even when 确认登录 is tapped twice, and reports a late refusal', async () => {
     jest.mocked(answerQrLogin).mockRejectedValue(refusal('该登录请求已处理'))
-    render(<Page id="q1" />)
+    await renderComponent(<Page id="q1" />)
     const confirm = await screen.findByText('确认登录')
     fireEvent.click(confirm)
     fireEvent.click(confirm)
@@ -86,13 +87,13 @@ describe('扫码登录', () => {
     expect(screen.getByText('该登录请求已处理')).toBeTruthy()
   })
 
-  it('asks a signed-out person to log in first, and a missing id is invalid', () => {
+  it('asks a signed-out person to log in first, and a missing id is invalid', async () => {
     useSessionStore.getState().clearToken()
-    const { unmount } = render(<Page id="q1" />)
+    const { unmount } = await renderComponent(<Page id="q1" />)
     expect(screen.getByText('去登录')).toBeTruthy()
     expect(scanQrLogin).not.toHaveBeenCalled()
     unmount()
-    render(<Page />)
+    await renderComponent(<Page />)
     expect(screen.getByText('二维码无效，请重新扫描电脑上的二维码')).toBeTruthy()
   })
 })

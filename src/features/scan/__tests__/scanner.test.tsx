@@ -1,10 +1,11 @@
-import { act, fireEvent, render, screen } from '@testing-library/react'
+import { act, fireEvent, screen } from '@testing-library/react'
 import Taro from '@tarojs/taro'
 import { QR_LOGIN_PREFIX } from '@contract/main/qr-login'
 import { scanCapabilities, scanFromPhoto } from '@/platform/scan'
 import { ScanView } from '../components/scan-view'
 import { useScanner } from '../hooks/use-scanner'
 import { UNKNOWN_CODE_MESSAGE, parseScanned } from '../qr-content'
+import { renderComponent } from '../../../../jest/taro-render'
 
 jest.mock('@/platform/scan', () => ({
   ...jest.requireActual<typeof import('@/platform/scan')>('@/platform/scan'),
@@ -25,7 +26,7 @@ async function flush() {
 }
 
 describe('parseScanned', () => {
-  it('knows our login codes and nothing else', () => {
+  it('knows our login codes and nothing else', async () => {
     expect(parseScanned(`${QR_LOGIN_PREFIX}abc_123`)).toEqual({ kind: 'login', id: 'abc_123' })
     expect(parseScanned('https://example.com')).toEqual({ kind: 'unknown' })
     expect(parseScanned(`${QR_LOGIN_PREFIX}../x`)).toEqual({ kind: 'unknown' })
@@ -43,7 +44,7 @@ describe('扫一扫 on H5', () => {
 
   it('opens the confirmation for a login code read from a photo', async () => {
     jest.mocked(scanFromPhoto).mockResolvedValue({ status: 'ok', content: `${QR_LOGIN_PREFIX}q42` })
-    render(<Page />)
+    await renderComponent(<Page />)
     fireEvent.click(screen.getByText('从相册选择'))
     await flush()
     expect(scanFromPhoto).toHaveBeenCalledWith('album')
@@ -52,7 +53,7 @@ describe('扫一扫 on H5', () => {
 
   it('says 无法识别的二维码 for any other code', async () => {
     jest.mocked(scanFromPhoto).mockResolvedValue({ status: 'ok', content: 'hello' })
-    render(<Page />)
+    await renderComponent(<Page />)
     fireEvent.click(screen.getByText('拍照'))
     await flush()
     expect(screen.getByText(UNKNOWN_CODE_MESSAGE)).toBeTruthy()
@@ -61,7 +62,7 @@ describe('扫一扫 on H5', () => {
 
   it('says so when the photo holds no code, and a cancelled pick is silent', async () => {
     jest.mocked(scanFromPhoto).mockResolvedValueOnce({ status: 'no-code' })
-    render(<Page />)
+    await renderComponent(<Page />)
     fireEvent.click(screen.getByText('拍照'))
     await flush()
     expect(screen.getByRole('alert').textContent).toContain('未在图片中找到二维码')
@@ -71,8 +72,8 @@ describe('扫一扫 on H5', () => {
     expect(screen.queryByRole('alert')).toBeNull()
   })
 
-  it('explains when the browser cannot open the camera in the page', () => {
-    render(<Page />)
+  it('explains when the browser cannot open the camera in the page', async () => {
+    await renderComponent(<Page />)
     expect(screen.getByText('当前浏览器无法在页面内打开摄像头')).toBeTruthy()
     expect(screen.queryByText('开启摄像头扫码')).toBeNull()
   })

@@ -1,7 +1,7 @@
 import { Text, View } from '@tarojs/components'
-import Taro from '@tarojs/taro'
 import { Button } from '@nutui/nutui-react-taro'
 import { PageState } from '@/components/page-state'
+import { back, navigate } from '@/services/navigate'
 import { timeFormat } from '@/utils/time'
 import { INVALID_QR_MESSAGE, type ScanLoginView as ScanLoginModel } from '../hooks/use-scan-login'
 import './scan-login-view.scss'
@@ -12,12 +12,9 @@ export interface ScanLoginViewProps {
   currentUrl: string
 }
 
-const HOME = '/pages/main/main'
-
 function leave() {
   // Opened from the scanner (which it replaced) or from a link: back if possible, else home.
-  if (Taro.getCurrentPages().length > 1) void Taro.navigateBack()
-  else void Taro.switchTab({ url: HOME })
+  void back('main')
 }
 
 function Outcome({ icon, title, text }: { icon: string; title: string; text: string }) {
@@ -53,11 +50,7 @@ export function ScanLoginView({ view, currentUrl }: ScanLoginViewProps) {
             className="scan-login__button"
             type="primary"
             block
-            onClick={() =>
-              void Taro.navigateTo({
-                url: `/pages/login/login?redirect=${encodeURIComponent(currentUrl)}`,
-              })
-            }
+            onClick={() => void navigate('login', { redirect: currentUrl })}
           >
             去登录
           </Button>

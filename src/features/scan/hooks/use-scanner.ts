@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import Taro, { useDidHide } from '@tarojs/taro'
+import { useDidHide } from '@tarojs/taro'
 import {
   scanCapabilities,
   scanFromPhoto,
@@ -9,7 +9,8 @@ import {
   type ScanCapabilities,
   type ScanOutcome,
 } from '@/platform/scan'
-import { UNKNOWN_CODE_MESSAGE, parseScanned, scanLoginUrl } from '../qr-content'
+import { redirect } from '@/services/navigate'
+import { UNKNOWN_CODE_MESSAGE, parseScanned } from '../qr-content'
 
 export const LIVE_PREVIEW_ID = 'scan-live-preview'
 
@@ -60,7 +61,7 @@ export function useScanner({ autoStart = false }: ScannerOptions = {}): ScannerV
     if (code.kind === 'login') {
       setMessage(null)
       // Replacing the scanner: going back from the confirmation should not reopen the camera.
-      void Taro.redirectTo({ url: scanLoginUrl(code.id) })
+      void redirect('scanLogin', { id: code.id })
       return
     }
     setMessage(UNKNOWN_CODE_MESSAGE)

@@ -1,10 +1,11 @@
-import { fireEvent, render, screen } from '@testing-library/react'
+import { fireEvent, screen } from '@testing-library/react'
 import { LeadView } from '../components/lead-view'
 import { LEAD_SLIDES } from '../lead'
+import { renderComponent } from '../../../../jest/taro-render'
 
 describe('欢迎', () => {
-  it('turns the pages with 下一步 and ends on 立即体验', () => {
-    const { container } = render(<LeadView />)
+  it('turns the pages with 下一步 and ends on 立即体验', async () => {
+    const { container } = await renderComponent(<LeadView />)
     const track = container.querySelector('.lead__track') as HTMLElement
     expect(track.style.transform).toBe('translateX(-0%)')
     expect(screen.queryByText('立即体验')).not.toBeNull()
@@ -16,8 +17,8 @@ describe('欢迎', () => {
     expect(dots[LEAD_SLIDES.length - 1].className).toContain('lead__dot--active')
   })
 
-  it('turns a page on a swipe, not on a short drag', () => {
-    const { container } = render(<LeadView />)
+  it('turns a page on a swipe, not on a short drag', async () => {
+    const { container } = await renderComponent(<LeadView />)
     const lead = container.querySelector('.lead') as HTMLElement
     const track = container.querySelector('.lead__track') as HTMLElement
     fireEvent.touchStart(lead, { touches: [{ clientX: 300 }] })

@@ -1,9 +1,10 @@
-import { act, fireEvent, render, screen } from '@testing-library/react'
+import { act, fireEvent, screen } from '@testing-library/react'
 import Taro from '@tarojs/taro'
 import { NetworkError } from '@/services/http'
 import { getNoticeSettings, saveNoticeSettings } from '@/services/profile'
 import { NoticeView } from '../components/notice-view'
 import { useNoticeSettings } from '../hooks/use-notice-settings'
+import { renderComponent } from '../../../../jest/taro-render'
 
 jest.mock('@/services/profile', () => ({
   ...jest.requireActual<typeof import('@/services/profile')>('@/services/profile'),
@@ -37,7 +38,7 @@ describe('通知设置', () => {
     jest
       .mocked(saveNoticeSettings)
       .mockResolvedValue({ consultReply: true, reportReady: true, systemNotice: true })
-    render(<Page />)
+    await renderComponent(<Page />)
     await screen.findByText('咨询回复')
     expect(isOn('咨询回复')).toBe(true)
     expect(isOn('系统通知')).toBe(false)
@@ -51,7 +52,7 @@ describe('通知设置', () => {
 
   it('flips back and says why when the server refuses', async () => {
     jest.mocked(saveNoticeSettings).mockRejectedValue(new NetworkError('request:fail', false))
-    render(<Page />)
+    await renderComponent(<Page />)
     await screen.findByText('报告出具')
     fireEvent.click(switchOf('报告出具'))
     // Optimistic: off at once...
@@ -67,7 +68,7 @@ describe('通知设置', () => {
 
   it('offers a retry when the settings cannot load', async () => {
     jest.mocked(getNoticeSettings).mockRejectedValueOnce(new NetworkError('timeout', true))
-    render(<Page />)
+    await renderComponent(<Page />)
     expect(await screen.findByText('网络请求超时，请检查网络后重试')).toBeTruthy()
     fireEvent.click(screen.getByText('重试'))
     expect(await screen.findByText('咨询回复')).toBeTruthy()

@@ -1,13 +1,14 @@
-import { act, fireEvent, render, screen } from '@testing-library/react'
+import { act, fireEvent, screen } from '@testing-library/react'
 import Taro from '@tarojs/taro'
 import type { UserProfile } from '@contract/sso/auth'
+import { routeByName } from '@/routes'
 import { signOut } from '@/services/auth'
 import { useAppStore } from '@/stores/app-store'
 import { resetStores } from '@/stores/reset-stores'
 import { SetupView } from '../components/setup-view'
 import { SETUP_GROUPS } from '../entries'
 import { useSetup } from '../hooks/use-setup'
-import { findRoute } from '../../../routes'
+import { renderComponent } from '../../../../jest/taro-render'
 
 jest.mock('@/services/auth', () => ({
   ...jest.requireActual<typeof import('@/services/auth')>('@/services/auth'),
@@ -49,13 +50,13 @@ describe('设置', () => {
     jest.mocked(signOut).mockResolvedValue(undefined)
   })
 
-  it('links only to routes of the spec', () => {
-    for (const entry of SETUP_GROUPS.flat()) expect(findRoute(entry.path)).toBeDefined()
+  it('links only to routes of the spec', async () => {
+    for (const entry of SETUP_GROUPS.flat()) expect(routeByName(entry.route)).toBeDefined()
   })
 
-  it('shows the masked phone and real-name state, and opens entries', () => {
+  it('shows the masked phone and real-name state, and opens entries', async () => {
     useAppStore.getState().setProfile(PROFILE)
-    render(<Page />)
+    await renderComponent(<Page />)
     expect(screen.getByText('138****0001')).toBeTruthy()
     expect(screen.getByText('已认证')).toBeTruthy()
     fireEvent.click(screen.getByText('通知设置'))
@@ -65,7 +66,7 @@ describe('设置', () => {
   it('signs out only after the person confirms, then shows 我的', async () => {
     useAppStore.getState().setProfile(PROFILE)
     modal.mockResolvedValueOnce({ confirm: false, cancel: true, errMsg: 'showModal:ok' })
-    render(<Page />)
+    await renderComponent(<Page />)
     fireEvent.click(screen.getByText('退出登录'))
     await flush()
     expect(modal).toHaveBeenCalledWith(expect.objectContaining({ title: '退出登录' }))
@@ -78,8 +79,8 @@ describe('设置', () => {
     expect(switchTab).toHaveBeenCalledWith({ url: '/pages/user/user' })
   })
 
-  it('signed out: no 退出登录 or 注销账号, and account entries go through login', () => {
-    render(<Page />)
+  it('signed out: no 退出登录 or 注销账号, and account entries go through login', async () => {
+    await renderComponent(<Page />)
     expect(screen.queryByText('退出登录')).toBeNull()
     expect(screen.queryByText('注销账号')).toBeNull()
     fireEvent.click(screen.getByText('个人信息'))

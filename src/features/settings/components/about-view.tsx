@@ -1,8 +1,8 @@
 import { Text, View } from '@tarojs/components'
-import Taro from '@tarojs/taro'
 import { Cell } from '@nutui/nutui-react-taro'
 import { ArrowRight } from '@nutui/icons-react-taro'
 import { PRODUCT_NAME } from '@/routes'
+import { navigate } from '@/services/navigate'
 import type { VersionState } from '../hooks/use-about'
 import { LICENCES } from '../licences'
 import './about-view.scss'
@@ -12,8 +12,8 @@ export interface AboutViewProps {
 }
 
 const DOCUMENTS = [
-  { key: 'agreement', text: '用户协议', path: '/pages/userAgreement/userAgreement' },
-  { key: 'privacy', text: '隐私政策', path: '/pages/privacyPolicy/privacyPolicy' },
+  { key: 'agreement', text: '用户协议', route: 'userAgreement' },
+  { key: 'privacy', text: '隐私政策', route: 'privacyPolicy' },
 ] as const
 
 function versionText(version: VersionState): string {
@@ -38,7 +38,7 @@ export function AboutView({ version }: AboutViewProps) {
             title={doc.text}
             extra={<ArrowRight size={12} color="#c8c9cc" />}
             clickable
-            onClick={() => void Taro.navigateTo({ url: doc.path })}
+            onClick={() => void navigate(doc.route)}
           />
         ))}
       </Cell.Group>

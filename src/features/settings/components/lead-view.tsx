@@ -1,7 +1,8 @@
 import { Text, View, type ITouchEvent } from '@tarojs/components'
 import { Button } from '@nutui/nutui-react-taro'
 import { useMemo, useRef, useState } from 'react'
-import { LEAD_SLIDES, finishLead, statusBarHeight } from '../lead'
+import { statusBarHeight } from '@/platform/device'
+import { LEAD_SLIDES, finishLead } from '../lead'
 import './lead-view.scss'
 
 /** A horizontal swipe shorter than this (px) is a tap, not a page turn. */

@@ -1,9 +1,9 @@
 import { useCallback, useState } from 'react'
-import Taro from '@tarojs/taro'
 import { showModal, showToast } from '@/platform/ui'
 import { signOut } from '@/services/auth'
+import { navigate, routeUrl, switchTab } from '@/services/navigate'
 import { useAppStore } from '@/stores/app-store'
-import { LOGIN_PATH, MINE_PATH, type SetupEntry } from '../entries'
+import type { SetupEntry } from '../entries'
 
 export interface SetupModel {
   signedIn: boolean
@@ -23,11 +23,8 @@ export function useSetup(): SetupModel {
 
   const open = useCallback(
     (entry: SetupEntry) => {
-      const url =
-        entry.needsLogin && !signedIn
-          ? `${LOGIN_PATH}?redirect=${encodeURIComponent(entry.path)}`
-          : entry.path
-      void Taro.navigateTo({ url })
+      if (entry.needsLogin && !signedIn) void navigate('login', { redirect: routeUrl(entry.route) })
+      else void navigate(entry.route)
     },
     [signedIn],
   )
@@ -45,7 +42,7 @@ export function useSetup(): SetupModel {
         if (!confirmed) return
         await signOut()
         showToast('已退出登录')
-        await Taro.switchTab({ url: MINE_PATH }).catch(() => undefined)
+        await switchTab('user')
       } finally {
         setBusy(false)
       }

@@ -1,3 +1,3 @@
 import { pageConfig } from '../../../routes'
 
-export default definePageConfig(pageConfig('uview-ui/components/u-avatar-cropper/u-avatar-cropper'))
+export default definePageConfig(pageConfig('avatarCropper'))
