@@ -221,12 +221,15 @@ test('POST /sso/oauth2/token: refresh rotates, the old tokens stop working', asy
     refresh_token: user.refresh,
   })
   assert.equal(reused.statusCode, 401)
+  // Reusing a rotated token is theft: the whole family ends, the new session included.
   assert.deepEqual(reused.json(), {
     code: 401,
     message: '请重新登录！',
     data: null,
-    error: '登录已过期，请重新登录',
+    error: '登录凭证已在其他设备使用，为保护账号安全请重新登录',
   })
+  const after = await call({ url: '/main/account/profile', headers: bearer(next.access_token) })
+  assert.equal(after.statusCode, 401)
 })
 
 test('POST /sso/oauth2/token refuses bad input in Chinese', async () => {
