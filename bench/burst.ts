@@ -35,6 +35,8 @@ async function startServer(): Promise<{ url: string; stop: () => Promise<void> }
       PORT: String(port),
       HOST: '127.0.0.1',
       DATABASE_URL: path.join(dataDir, 'burst.sqlite'),
+      // Demo mode (seeded accounts, the SMS outbox) on loopback, whatever the caller's NODE_ENV.
+      NODE_ENV: 'development',
       DEMO_MODE: 'on',
       LOG_LEVEL: 'warn',
       // Loopback is the trusted proxy hop, so each burst can name its client address.

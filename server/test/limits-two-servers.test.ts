@@ -39,6 +39,8 @@ async function startServer(schema: string): Promise<string> {
       HOST: '127.0.0.1',
       DATABASE_URL: TEST_PG_URL,
       DATABASE_SCHEMA: schema,
+      // Demo mode (seeded accounts, the SMS outbox) on loopback, whatever the caller's NODE_ENV.
+      NODE_ENV: 'development',
       DEMO_MODE: 'on',
       LOG_LEVEL: 'silent',
       // The burst varies the client address through the (trusted) loopback proxy hop.
