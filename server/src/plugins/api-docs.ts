@@ -38,7 +38,9 @@ export async function registerApiDocs(app: FastifyInstance, config: Config): Pro
     transformStaticCSP: (header) =>
       header
         .replace("frame-ancestors 'self'", "frame-ancestors 'none'")
-        .replace(' validator.swagger.io', ''),
+        .replace(' validator.swagger.io', '')
+        // Swagger UI also writes style attributes at run time, which its own policy would refuse.
+        .replace(/style-src [^;]*;/, "style-src 'self' 'unsafe-inline';"),
     theme: { title: '医影通 API 文档' },
     uiConfig: { docExpansion: 'list', deepLinking: true, validatorUrl: null },
   })
