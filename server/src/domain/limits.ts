@@ -181,6 +181,17 @@ export async function peek(db: DB, rule: LimitRule & { now: Date }): Promise<num
   return Math.max(1, Date.parse(row.window_ends_at) - rule.now.getTime())
 }
 
+/**
+ * Forgets every counter that names a phone (login failures and locks from every client, SMS quotas):
+ * deleting an account removes every trace of its number, pseudonymous ones included.
+ */
+export async function forgetPhoneLimits(db: DB, mobile: string): Promise<void> {
+  await db
+    .deleteFrom('limit_counters')
+    .where('key', 'like', `%${phoneTag(mobile)}%`)
+    .execute()
+}
+
 /** A phone number as limit keys name it: a keyed HMAC, never the number. */
 export function phoneTag(mobile: string): string {
   return keyedHash('phone', mobile).slice(0, 32)

@@ -18,6 +18,7 @@ import {
   type RateRule,
   type User,
 } from '../identity'
+import { forgetPhoneLimits } from '../limits'
 import { AVATAR_URL_REFUSED, isOwnAvatar, removeStoredFiles } from './avatars'
 
 export const MOBILE_IN_USE = '该手机号已被其他账号使用'
@@ -412,6 +413,7 @@ export async function eraseAccount(
     await db.deleteFrom('sms_outbox').where('mobile', '=', mobile).execute()
     await db.deleteFrom('code_tickets').where('mobile', '=', mobile).execute()
     await db.deleteFrom('login_failures').where('mobile', '=', mobile).execute()
+    await forgetPhoneLimits(db, mobile)
   }
   return files.map((file) => file.storage_key)
 }

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
+import os from 'node:os'
+import path from 'node:path'
 import { before, test } from 'node:test'
 import type { DB } from '../../../src/db'
 import {
@@ -13,6 +15,8 @@ import {
 } from '../../../src/domain/identity'
 import { Gate, keyedHash, setSecretKey } from '../../../src/domain/identity/secrets'
 import { DEVELOPMENT_SECRET_KEY } from '../../../src/config'
+import { phoneTag } from '../../../src/domain/limits'
+import { deleteAccount } from '../../../src/domain/profile/account'
 import { clientNetwork } from '../../../src/http/client-address'
 import { freshIp, freshMobile, migratedDb, recordingSms, TestClock } from './support'
 
@@ -233,4 +237,30 @@ test('the argon2 gate: at most `max` at once, a bounded queue, 429 服务繁忙 
   )
   await long
   assert.equal(await slow.run(async () => 'free again'), 'free again')
+})
+
+test('deleting an account forgets every counter that names its phone', async () => {
+  const clock = new TestClock()
+  const sms = recordingSms()
+  const { mobile } = await account(clock)
+  const user = await db
+    .selectFrom('users')
+    .select('id')
+    .where('mobile', '=', mobile)
+    .executeTakeFirstOrThrow()
+  await failureOf(login(mobile, 'wrong1234', freshIp(), clock))
+  await issueSmsCode(db, sms, { mobile, purpose: 'delete', ip: freshIp(), now: clock.now() })
+  const named = async () =>
+    (await db.selectFrom('limit_counters').select('key').execute()).filter(({ key }) =>
+      key.includes(phoneTag(mobile)),
+    )
+  assert.ok((await named()).length >= 4, 'login and SMS counters name the phone')
+  await deleteAccount(
+    db,
+    user.id,
+    { code: sms.last(mobile) },
+    { uploadDir: path.join(os.tmpdir(), 'yx-no-uploads') },
+    clock.now(),
+  )
+  assert.deepEqual(await named(), [])
 })
