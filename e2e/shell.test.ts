@@ -83,6 +83,25 @@ describe('app shell in a phone browser', () => {
     }
   })
 
+  it('sends the page its security headers and the scripts compressed at build time', async () => {
+    // Any Content-Security-Policy violation on the pages above is a console error, caught below.
+    const home = await phone.context.request.get(`${BASE_URL}/`, {
+      headers: { accept: 'text/html', 'accept-encoding': 'br' },
+    })
+    const headers = home.headers()
+    assert.match(headers['content-security-policy'] ?? '', /frame-ancestors 'none'/)
+    assert.match(headers['content-security-policy'] ?? '', /script-src 'self' 'sha256-/)
+    assert.equal(headers['x-frame-options'], 'DENY')
+    assert.equal(headers['content-encoding'], 'br')
+    const script = /<script defer="defer" src="([^"]+)"/.exec(await home.text())?.[1]
+    assert.ok(script, 'index.html names its scripts')
+    const js = await phone.context.request.get(`${BASE_URL}${script}`, {
+      headers: { 'accept-encoding': 'gzip, br' },
+    })
+    assert.equal(js.headers()['content-encoding'], 'br')
+    assert.match(js.headers()['cache-control'] ?? '', /immutable/)
+  })
+
   it('logged no console errors on any of those pages', () => {
     assert.deepEqual(phone.errors, [])
   })
