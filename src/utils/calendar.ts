@@ -79,25 +79,6 @@ function isValidZone(zone: string): boolean {
   return Number(digits.slice(0, 2)) <= 23 && Number(digits.slice(2)) <= 59
 }
 
-/** Milliseconds since the epoch for parsed parts: local time unless a zone was written. */
-export function partsToTime(parts: LocalDateParts): number {
-  const { year, month, day, hour, minute, second, millisecond, zone } = parts
-  if (zone === undefined) {
-    const local = new Date(year, month - 1, day, hour, minute, second, millisecond)
-    // Date treats years 0-99 as 1900-1999; set the real year explicitly.
-    local.setFullYear(year)
-    return local.getTime()
-  }
-  const asUtc = new Date(Date.UTC(year, month - 1, day, hour, minute, second, millisecond))
-  asUtc.setUTCFullYear(year)
-  const utc = asUtc.getTime()
-  if (zone === 'Z') return utc
-  const sign = zone.startsWith('-') ? -1 : 1
-  const digits = zone.replace(':', '').slice(1)
-  const offsetMinutes = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2))
-  return utc - sign * offsetMinutes * 60_000
-}
-
 /** Today's local date as a comparable number, e.g. 20240105. */
 export function todayAsNumber(now: Date = new Date()): number {
   return now.getFullYear() * 10000 + (now.getMonth() + 1) * 100 + now.getDate()
