@@ -16,6 +16,11 @@ export interface AuditInput {
   now: Date
   /** A short, non-personal note (the login method); never a phone, number, token or password. */
   detail?: string
+  /**
+   * Skip the event when the account already has one of this kind this recent: a stranger hammering
+   * a locked phone must not bury the owner's record under identical lines.
+   */
+  unlessWithinMs?: number
 }
 
 /**
@@ -23,6 +28,17 @@ export interface AuditInput {
  * kept with it, so the log helps a person spot a stranger's login without becoming a tracking record.
  */
 export async function recordAudit(db: DB, input: AuditInput): Promise<void> {
+  if (input.unlessWithinMs) {
+    const since = new Date(input.now.getTime() - input.unlessWithinMs).toISOString()
+    const recent = await db
+      .selectFrom('audit_events')
+      .select('id')
+      .where('user_id', '=', input.userId)
+      .where('kind', '=', input.kind)
+      .where('created_at', '>', since)
+      .executeTakeFirst()
+    if (recent) return
+  }
   const summary = summariseClient(input.client)
   await db
     .insertInto('audit_events')

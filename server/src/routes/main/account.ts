@@ -14,6 +14,7 @@ import {
   wechatLogin,
 } from '@contract/main/account'
 import { SMS_PURPOSES, type SmsPurpose } from '@contract/sso/auth'
+import { listSecurityEvents } from '@contract/main/security'
 import {
   changePassword as changeUserPassword,
   findUserById,
@@ -29,9 +30,12 @@ import {
   SESSION_EXPIRED,
   validateSmsCode,
 } from '../../domain/identity'
+import { listAuditEvents, recordAudit } from '../../domain/audit'
 import { currentUser } from '../../http/auth'
+import { clientOf } from '../../http/client'
 import { badRequest, notFound, unauthorized } from '../../http/errors'
 import { route } from '../../http/route'
+import { auditedLogin, auditPasswordReset } from '../login-audit'
 
 /**
  * Main service, account family: the identity part (login, register, codes, profile, logout, password,
@@ -41,17 +45,23 @@ export default async function mainAccountRoutes(app: FastifyInstance): Promise<v
   route(app, appLogin, async (input, { request }) => {
     const now = app.now()
     return 'password' in input
-      ? loginWithPassword(app.db, {
-          mobile: input.mobile,
-          password: input.password,
-          now,
-          ip: request.ip,
-        })
-      : loginWithSmsCode(app.db, { mobile: input.mobile, code: input.code, now, ip: request.ip })
+      ? auditedLogin(app, request, '密码', input.mobile, () =>
+          loginWithPassword(app.db, {
+            mobile: input.mobile,
+            password: input.password,
+            now,
+            ip: request.ip,
+          }),
+        )
+      : auditedLogin(app, request, '验证码', input.mobile, () =>
+          loginWithSmsCode(app.db, { mobile: input.mobile, code: input.code, now, ip: request.ip }),
+        )
   })
 
-  route(app, appRegister, async ({ mobile, code, password }) =>
-    registerWithSmsCode(app.db, { mobile, code, password, now: app.now() }),
+  route(app, appRegister, async ({ mobile, code, password }, { request }) =>
+    auditedLogin(app, request, '注册', mobile, () =>
+      registerWithSmsCode(app.db, { mobile, code, password, now: app.now() }),
+    ),
   )
 
   route(app, sendCode, async ({ mobile, purpose }, { request }) =>
@@ -97,26 +107,46 @@ export default async function mainAccountRoutes(app: FastifyInstance): Promise<v
   )
 
   route(app, logout, async (_input, { request }) => {
-    await revokeSession(app.db, currentUser(request).sessionId, app.now())
+    const { id, sessionId } = currentUser(request)
+    const now = app.now()
+    await revokeSession(app.db, sessionId, now)
+    await recordAudit(app.db, { userId: id, kind: 'logout', client: clientOf(request), now })
     return { ok: true as const }
   })
 
-  route(app, changePassword, async ({ oldPassword, newPassword }, { request }) =>
-    changeUserPassword(app.db, {
-      userId: currentUser(request).id,
+  route(app, changePassword, async ({ oldPassword, newPassword }, { request }) => {
+    const { id } = currentUser(request)
+    const now = app.now()
+    const session = await changeUserPassword(app.db, {
+      userId: id,
       ...(oldPassword ? { oldPassword } : {}),
       newPassword,
-      now: app.now(),
-    }),
-  )
+      now,
+    })
+    await recordAudit(app.db, {
+      userId: id,
+      kind: 'password-change',
+      client: clientOf(request),
+      now,
+    })
+    return session
+  })
 
-  route(app, getPassword, async ({ mobile, code, password }) => {
-    await resetPasswordWithSmsCode(app.db, { mobile, code, password, now: app.now() })
+  route(app, getPassword, async ({ mobile, code, password }, { request }) => {
+    const now = app.now()
+    await resetPasswordWithSmsCode(app.db, { mobile, code, password, now })
+    await auditPasswordReset(app, request, mobile, now)
     return { ok: true as const }
   })
 
-  route(app, wechatLogin, async ({ code }) =>
-    loginWithWechat(app.db, app.providers.wechat, { code, now: app.now() }),
+  route(app, wechatLogin, async ({ code }, { request }) =>
+    auditedLogin(app, request, '微信', undefined, () =>
+      loginWithWechat(app.db, app.providers.wechat, { code, now: app.now() }),
+    ),
+  )
+
+  route(app, listSecurityEvents, async ({ page, pageSize }, { request }) =>
+    listAuditEvents(app.db, currentUser(request).id, { page, pageSize }),
   )
 
   // Demo mode only: outside it the route does not exist at all (404), so no code can be read back.

@@ -10,6 +10,7 @@ import {
 } from '../../domain/identity'
 import { clientOf } from '../../http/client'
 import { route } from '../../http/route'
+import { auditedLogin, auditPasswordReset } from '../login-audit'
 
 /** Sign-on service: codes, tokens (password, SMS code, refresh), registration, password reset. */
 export default async function ssoAuthRoutes(app: FastifyInstance): Promise<void> {
@@ -21,30 +22,38 @@ export default async function ssoAuthRoutes(app: FastifyInstance): Promise<void>
     const now = app.now()
     switch (input.grant_type) {
       case 'password':
-        return loginWithPassword(app.db, {
-          mobile: input.username,
-          password: input.password,
-          now,
-          ip: request.ip,
-        })
+        return auditedLogin(app, request, '密码', input.username, () =>
+          loginWithPassword(app.db, {
+            mobile: input.username,
+            password: input.password,
+            now,
+            ip: request.ip,
+          }),
+        )
       case 'sms_code':
-        return loginWithSmsCode(app.db, {
-          mobile: input.mobile,
-          code: input.code,
-          now,
-          ip: request.ip,
-        })
+        return auditedLogin(app, request, '验证码', input.mobile, () =>
+          loginWithSmsCode(app.db, {
+            mobile: input.mobile,
+            code: input.code,
+            now,
+            ip: request.ip,
+          }),
+        )
       case 'refresh_token':
         return refreshSession(app.db, input.refresh_token, now, clientOf(request))
     }
   })
 
-  route(app, register, async ({ mobile, code, password }) =>
-    registerWithSmsCode(app.db, { mobile, code, password, now: app.now() }),
+  route(app, register, async ({ mobile, code, password }, { request }) =>
+    auditedLogin(app, request, '注册', mobile, () =>
+      registerWithSmsCode(app.db, { mobile, code, password, now: app.now() }),
+    ),
   )
 
-  route(app, resetPassword, async ({ mobile, code, password }) => {
-    await resetPasswordWithSmsCode(app.db, { mobile, code, password, now: app.now() })
+  route(app, resetPassword, async ({ mobile, code, password }, { request }) => {
+    const now = app.now()
+    await resetPasswordWithSmsCode(app.db, { mobile, code, password, now })
+    await auditPasswordReset(app, request, mobile, now)
     return { ok: true as const }
   })
 }

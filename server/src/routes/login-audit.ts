@@ -1,0 +1,80 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { Session } from '@contract/sso/auth'
+import { recordAudit } from '../domain/audit'
+import { findUserByMobile } from '../domain/identity'
+import { MINUTE } from '../domain/identity/time'
+import { clientOf } from '../http/client'
+import { ApiError } from '../http/errors'
+
+export type LoginMethod = '密码' | '验证码' | '微信' | '注册'
+
+/**
+ * The lock answer of password login (identity/accounts.ts, lockedMessage): a 429 that starts with
+ * this is the phone's lock, any other 429 (per-address limit, a busy server) is not about the account.
+ */
+const LOCK_TEXT = '密码错误次数过多'
+
+/**
+ * Runs a login and writes it to the account's security record: success as 'login' with the method,
+ * and for password logins a wrong password as 'login-failed' and a refusal by the phone's lock as
+ * 'lock' (at most one a quarter hour). Failures are recorded only for a number that has an account,
+ * and never answered differently, so the record reveals nothing to the caller.
+ */
+export async function auditedLogin(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  method: LoginMethod,
+  mobile: string | undefined,
+  login: () => Promise<Session>,
+): Promise<Session> {
+  const now = app.now()
+  const client = clientOf(request)
+  let session: Session
+  try {
+    session = await login()
+  } catch (error) {
+    if (method === '密码' && mobile && error instanceof ApiError) {
+      const locked = error.statusCode === 429 && error.userMessage.startsWith(LOCK_TEXT)
+      if (error.statusCode === 400 || locked) {
+        const user = await findUserByMobile(app.db, mobile)
+        if (user) {
+          await recordAudit(app.db, {
+            userId: user.id,
+            kind: locked ? 'lock' : 'login-failed',
+            client,
+            now,
+            detail: method,
+            ...(locked ? { unlessWithinMs: 15 * MINUTE } : {}),
+          })
+        }
+      }
+    }
+    throw error
+  }
+  await recordAudit(app.db, {
+    userId: session.user.id,
+    kind: method === '注册' ? 'register' : 'login',
+    client,
+    now,
+    ...(method === '注册' ? {} : { detail: method }),
+  })
+  return session
+}
+
+/** After a password reset by SMS code: the account of that number gets a 'password-reset' event. */
+export async function auditPasswordReset(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  mobile: string,
+  now: Date,
+): Promise<void> {
+  const user = await findUserByMobile(app.db, mobile)
+  if (user) {
+    await recordAudit(app.db, {
+      userId: user.id,
+      kind: 'password-reset',
+      client: clientOf(request),
+      now,
+    })
+  }
+}
