@@ -3,12 +3,15 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { SmsPurpose } from '@contract/sso/auth'
 import type { DB } from '../db'
 import { maskMobile } from '../domain/identity/mobile'
-import { type SmsProvider, smsNotConfigured } from '../domain/identity/sms'
+import { openWithSecret, sealWithSecret } from '../domain/identity/secrets'
+import { outboxMobileKey, type SmsProvider, smsNotConfigured } from '../domain/identity/sms'
 
 /**
  * The embedded SMS provider: nothing leaves the machine, each message is written to the sms_outbox
  * table (read by the demo-only endpoint GET /main/demo/sms/latest). The log line names the masked
- * phone only; the code itself stays in the table.
+ * phone only. The table holds neither the number nor the text in clear: the number as a keyed HMAC
+ * (SECRET_KEY; found again by computing it), the text sealed with AES-256-GCM under the same secret,
+ * so a copy of the database alone reads no code and no phone number. Read it with readOutbox.
  */
 export function outboxSmsProvider(
   db: DB,
@@ -20,7 +23,13 @@ export function outboxSmsProvider(
       const createdAt = now().toISOString()
       await db
         .insertInto('sms_outbox')
-        .values({ id: randomUUID(), mobile, purpose, code, created_at: createdAt })
+        .values({
+          id: randomUUID(),
+          mobile: outboxMobileKey(mobile),
+          purpose,
+          code: sealWithSecret(code),
+          created_at: createdAt,
+        })
         .execute()
       log.info({ mobile: maskMobile(mobile), purpose }, '验证码已发送（演示）')
     },
@@ -60,9 +69,9 @@ export function outboxSmsNotifier(
         .insertInto('sms_outbox')
         .values({
           id: randomUUID(),
-          mobile,
+          mobile: outboxMobileKey(mobile),
           purpose: SMS_NOTICE_PURPOSE,
-          code: text,
+          code: sealWithSecret(text),
           created_at: now().toISOString(),
         })
         .execute()
@@ -78,4 +87,28 @@ export function unconfiguredSmsNotifier(log: FastifyBaseLogger): SmsNotifier {
       throw smsNotConfigured()
     },
   }
+}
+
+export interface OutboxMessage {
+  mobile: string
+  /** An SMS purpose, or `notice` */
+  purpose: string
+  /** The code, or a notice's text */
+  code: string
+  created_at: string
+}
+
+/** The outbox messages sent to a phone, oldest first, opened (demo endpoint, tests). */
+export async function readOutbox(
+  db: DB,
+  mobile: string,
+  options: { purposes?: readonly string[] } = {},
+): Promise<OutboxMessage[]> {
+  let query = db
+    .selectFrom('sms_outbox')
+    .select(['purpose', 'code', 'created_at'])
+    .where('mobile', '=', outboxMobileKey(mobile))
+  if (options.purposes) query = query.where('purpose', 'in', options.purposes)
+  const rows = await query.orderBy('created_at').execute()
+  return rows.map((row) => ({ ...row, mobile, code: openWithSecret(row.code) }))
 }

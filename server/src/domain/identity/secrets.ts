@@ -9,6 +9,7 @@ import {
 import { availableParallelism } from 'node:os'
 import { type Algorithm, hash, verify } from '@node-rs/argon2'
 import { DEVELOPMENT_SECRET_KEY } from '../../config'
+import { createFieldCipher } from '../../crypto/field-cipher'
 import { tooManyRequests } from '../../http/errors'
 
 /**
@@ -21,6 +22,7 @@ export function hashSecret(secret: string): string {
 }
 
 let hmacKey = deriveHmacKey(DEVELOPMENT_SECRET_KEY)
+let sealer = createFieldCipher(DEVELOPMENT_SECRET_KEY)
 
 function deriveHmacKey(secret: Buffer): Buffer {
   return Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'keyed-hash', 32))
@@ -32,6 +34,7 @@ function deriveHmacKey(secret: Buffer): Buffer {
  */
 export function setSecretKey(secret: Buffer): void {
   hmacKey = deriveHmacKey(secret)
+  sealer = createFieldCipher(secret)
 }
 
 /**
@@ -42,6 +45,19 @@ export function setSecretKey(secret: Buffer): void {
  */
 export function keyedHash(label: string, value: string): string {
   return createHmac('sha256', hmacKey).update(`${label}\0${value}`, 'utf8').digest('hex')
+}
+
+/**
+ * AES-256-GCM under the server secret, for the few stored texts that must be read back in clear:
+ * the SMS outbox's messages (the demo reads its codes). Tampering or a changed key makes
+ * `openWithSecret` throw.
+ */
+export function sealWithSecret(text: string): string {
+  return sealer.encrypt(text)
+}
+
+export function openWithSecret(sealed: string): string {
+  return sealer.decrypt(sealed)
 }
 
 /** Equality of two hex hashes without leaking where they differ through timing. */

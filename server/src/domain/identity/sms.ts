@@ -127,6 +127,11 @@ export async function issueSmsCode(
   }
 }
 
+/** How the SMS outbox (src/providers/sms.ts) names a phone: a keyed HMAC, never the number. */
+export function outboxMobileKey(mobile: string): string {
+  return keyedHash('outbox-mobile', mobile)
+}
+
 function codeHash(id: string, code: string): string {
   return keyedHash('sms-code', `${id}:${code}`)
 }

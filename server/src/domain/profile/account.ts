@@ -18,6 +18,7 @@ import {
   type RateRule,
   type User,
 } from '../identity'
+import { outboxMobileKey } from '../identity/sms'
 import { forgetPhoneLimits } from '../limits'
 import { AVATAR_URL_REFUSED, isOwnAvatar, removeStoredFiles } from './avatars'
 
@@ -410,7 +411,7 @@ export async function eraseAccount(
   // The phone number itself: codes, the demo outbox, tickets and login-failure counters.
   if (mobile) {
     await db.deleteFrom('sms_codes').where('mobile', '=', mobile).execute()
-    await db.deleteFrom('sms_outbox').where('mobile', '=', mobile).execute()
+    await db.deleteFrom('sms_outbox').where('mobile', '=', outboxMobileKey(mobile)).execute()
     await db.deleteFrom('code_tickets').where('mobile', '=', mobile).execute()
     await db.deleteFrom('login_failures').where('mobile', '=', mobile).execute()
     await forgetPhoneLimits(db, mobile)

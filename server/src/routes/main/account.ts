@@ -35,6 +35,7 @@ import { currentUser } from '../../http/auth'
 import { clientOf } from '../../http/client'
 import { badRequest, notFound, unauthorized } from '../../http/errors'
 import { route } from '../../http/route'
+import { readOutbox } from '../../providers/sms'
 import { auditedLogin, auditPasswordReset } from '../login-audit'
 
 /**
@@ -152,18 +153,11 @@ export default async function mainAccountRoutes(app: FastifyInstance): Promise<v
   // Demo mode only: outside it the route does not exist at all (404), so no code can be read back.
   if (app.config.demoMode) {
     route(app, demoLatestSms, async ({ mobile }) => {
-      const sent = await app.db
-        .selectFrom('sms_outbox')
-        .selectAll()
-        .where('mobile', '=', mobile)
-        // Codes only: security notices share the outbox (purpose 'notice') but are not codes.
-        .where('purpose', 'in', SMS_PURPOSES)
-        .orderBy('created_at', 'desc')
-        .limit(1)
-        .executeTakeFirst()
+      // Codes only: security notices share the outbox (purpose 'notice') but are not codes.
+      const sent = (await readOutbox(app.db, mobile, { purposes: SMS_PURPOSES })).at(-1)
       if (!sent) throw notFound('没有发往该手机号的验证码')
       return {
-        mobile: sent.mobile,
+        mobile,
         code: sent.code,
         purpose: sent.purpose as SmsPurpose,
         sentAt: sent.created_at,

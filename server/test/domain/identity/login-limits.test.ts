@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto'
 import os from 'node:os'
 import path from 'node:path'
 import { before, test } from 'node:test'
+import pino from 'pino'
 import type { DB } from '../../../src/db'
 import {
   createUser,
@@ -18,6 +19,7 @@ import { DEVELOPMENT_SECRET_KEY } from '../../../src/config'
 import { phoneTag } from '../../../src/domain/limits'
 import { deleteAccount } from '../../../src/domain/profile/account'
 import { clientNetwork } from '../../../src/http/client-address'
+import { outboxSmsProvider, readOutbox } from '../../../src/providers/sms'
 import { freshIp, freshMobile, migratedDb, recordingSms, TestClock } from './support'
 
 /**
@@ -263,4 +265,18 @@ test('deleting an account forgets every counter that names its phone', async () 
     clock.now(),
   )
   assert.deepEqual(await named(), [])
+})
+
+test('the SMS outbox holds neither the number nor the code in clear', async () => {
+  const clock = new TestClock()
+  const mobile = freshMobile()
+  const outbox = outboxSmsProvider(db, pino({ level: 'silent' }), clock.now)
+  await issueSmsCode(db, outbox, { mobile, purpose: 'login', ip: freshIp(), now: clock.now() })
+  const rows = await db.selectFrom('sms_outbox').selectAll().execute()
+  const [message] = await readOutbox(db, mobile)
+  assert.ok(message && /^\d{6}$/.test(message.code))
+  assert.equal(message.purpose, 'login')
+  assert.ok(!JSON.stringify(rows).includes(mobile), 'no number in clear')
+  assert.ok(!JSON.stringify(rows).includes(message.code), 'no code in clear')
+  assert.deepEqual(await readOutbox(db, freshMobile()), [])
 })
