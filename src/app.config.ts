@@ -1,5 +1,7 @@
 import { THEME, TAB_ROUTES, mainPackagePages, subPackages, PRODUCT_NAME } from './routes'
 
+const NETWORK_TIMEOUT_MS = 60000
+
 const TAB_ICONS = ['home', 'user'] as const
 
 export default defineAppConfig({
@@ -26,6 +28,14 @@ export default defineAppConfig({
       iconPath: `assets/tabbar/${TAB_ICONS[index]}.png`,
       selectedIconPath: `assets/tabbar/${TAB_ICONS[index]}-active.png`,
     })),
+  },
+  // SPEC section 9: request, socket, upload and download time out after 60000 ms each (the http
+  // wrapper also passes its own 60000 ms per call; this covers WebSockets and any other caller).
+  networkTimeout: {
+    request: NETWORK_TIMEOUT_MS,
+    connectSocket: NETWORK_TIMEOUT_MS,
+    uploadFile: NETWORK_TIMEOUT_MS,
+    downloadFile: NETWORK_TIMEOUT_MS,
   },
   // WeChat's privacy API (getPrivacySetting / onNeedPrivacyAuthorization) needs this flag.
   __usePrivacyCheck__: true,

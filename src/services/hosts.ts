@@ -17,13 +17,21 @@ import { currentPlatform } from '@/platform/runtime'
  * time. A variable that no env file defines is left as a real `process.env` read, which throws where
  * `process` does not exist (weapp, browsers); `readEnv` turns that into "not set".
  */
-function readEnv(read: () => string | undefined): string | undefined {
+export function readEnv(read: () => string | undefined): string | undefined {
   try {
     const value = read()
     return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined
   } catch {
     return undefined
   }
+}
+
+/**
+ * The SystemId header (SPEC section 7): a fixed constant per deployment, blank for systems that do
+ * not need it. Set with `TARO_APP_SYSTEM_ID` in the build's environment.
+ */
+export function systemId(): string {
+  return readEnv(() => process.env.TARO_APP_SYSTEM_ID) ?? ''
 }
 
 export const WEAPP_DEFAULT_ORIGIN = 'http://127.0.0.1:8080'

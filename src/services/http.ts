@@ -1,11 +1,14 @@
 import Taro from '@tarojs/taro'
+import { envelope } from '@contract/envelope'
+import { issueToken } from '@contract/sso/auth'
 import { taroNavigator, withQuery } from '@/platform/navigation'
 import { currentPlatform } from '@/platform/runtime'
 import { hideLoading, showLoading, showToast } from '@/platform/ui'
 import { useAppStore } from '@/stores/app-store'
 import { getAccessToken, useSessionStore } from '@/stores/session-store'
-import { hostOf } from './hosts'
+import { hostOf, systemId } from './hosts'
 import { routeUrl } from './navigate'
+import './zod-setup'
 
 /**
  * The one wrapper over Taro.request, Taro.uploadFile and Taro.downloadFile (SPEC sections 7 and 8).
@@ -93,6 +96,13 @@ export interface HttpUi {
 export interface HttpSession {
   getAccessToken: () => string | null
   clearToken: () => void
+  /** The refresh token of the stored session, if any (absent: no silent refresh). */
+  getRefreshToken?: () => string | null
+  /**
+   * Trades the refresh token for a new session and stores it; true when it worked. Must not throw
+   * and must not trigger the 401 rule itself.
+   */
+  refresh?: (refreshToken: string) => Promise<boolean>
 }
 
 export interface HttpNavigation {
@@ -173,6 +183,16 @@ interface CommonOptions {
   authHeader?: string
   /** false: no "请求中..." for this call (background polling). Default true. */
   loading?: boolean
+  /**
+   * true: when no answer comes (offline, timeout) the call rejects without a toast; the caller
+   * handles it or it does not matter (signing out offline, a background refresh). Default false.
+   */
+  quietOffline?: boolean
+  /**
+   * false: a 401 applies the 401 rule at once, without first trying to refresh the session (the
+   * refresh call itself). Default true.
+   */
+  refreshOn401?: boolean
   timeout?: number
   hooks?: HttpHooks
 }
@@ -374,7 +394,7 @@ function createLoadingTracker(ui: HttpUi, timers: HttpTimers, delayMs: number) {
 /** What to do with an answer; decided without side effects, acted on after loading is hidden. */
 type Outcome =
   | { ok: true; response: HttpResponse }
-  | { ok: false; error: Error; toast?: string; unauthorized?: boolean }
+  | { ok: false; error: Error; toast?: string; unauthorized?: boolean; offline?: boolean }
 
 function messageOf(body: unknown): string | null {
   if (!isRecord(body)) return null
@@ -412,6 +432,18 @@ export function classifyResponse(response: HttpResponse): Outcome {
   }
 }
 
+/**
+ * Whether a failed request ran out of time. The mini-program says `request:fail timeout`; Taro's H5
+ * request enforces its timeout by aborting fetch, which rejects with an AbortError ("The user
+ * aborted a request." / "signal is aborted without reason"). Nothing in the app aborts a request
+ * otherwise, so an abort is a timeout.
+ */
+export function isTimeout(error: unknown, errMsg: string): boolean {
+  if (/timeout|timed out|超时/i.test(errMsg)) return true
+  const name = isRecord(error) || error instanceof Error ? (error as { name?: unknown }).name : ''
+  return name === 'AbortError' || name === 'TimeoutError' || /\babort(ed)?\b/i.test(errMsg)
+}
+
 function errMsgOf(error: unknown): string {
   if (isRecord(error) && typeof error.errMsg === 'string') return error.errMsg
   if (error instanceof Error) return error.message
@@ -432,6 +464,29 @@ export function createHttp(deps: HttpDeps, config: HttpConfig = {}): Http {
   const loading = createLoadingTracker(deps.ui, timers, loadingDelay)
   let instanceHooks: HttpHooks = config.hooks ?? {}
   let reloginScheduled = false
+  /** The refresh in flight: parallel 401s share it, so a refresh token is spent once. */
+  let refreshing: Promise<boolean> | null = null
+
+  /**
+   * After a 401 of a call sent with `sentToken`: whether the call is worth sending again. Yes when
+   * another call already renewed the session meanwhile; otherwise one refresh (single-flight).
+   */
+  async function renewSession(sentToken: string | null): Promise<boolean> {
+    if (sentToken === null) return false
+    const current = deps.session.getAccessToken()
+    if (current !== null && current !== sentToken) return true
+    const refreshToken = deps.session.getRefreshToken?.() ?? null
+    const refresh = deps.session.refresh
+    if (refreshToken === null || refreshToken === '' || !refresh) return false
+    if (!refreshing) {
+      refreshing = refresh(refreshToken)
+        .catch(() => false)
+        .finally(() => {
+          refreshing = null
+        })
+    }
+    return refreshing
+  }
 
   /**
    * 401: the token goes at once; toast and navigation happen once however many calls fail together,
@@ -527,12 +582,24 @@ export function createHttp(deps: HttpDeps, config: HttpConfig = {}): Http {
     const ticket = loading.begin(options.loading !== false)
     let outcome: Outcome
     try {
+      const sentToken = deps.session.getAccessToken()
       outcome = await attempt(kind, options, send)
+      // An expired access token is renewed silently once, and the call sent once more; only if
+      // that fails too does the 401 rule apply (issue 6, point 2).
+      if (
+        !outcome.ok &&
+        outcome.unauthorized &&
+        options.refreshOn401 !== false &&
+        (await renewSession(sentToken))
+      ) {
+        outcome = await attempt(kind, options, send)
+      }
     } finally {
       loading.end(ticket)
     }
     if (outcome.ok) return outcome.response
     if (outcome.unauthorized) handleUnauthorized()
+    else if (outcome.offline && options.quietOffline) throw outcome.error
     else if (outcome.toast !== undefined) deps.ui.toast(outcome.toast)
     throw outcome.error
   }
@@ -560,11 +627,12 @@ export function createHttp(deps: HttpDeps, config: HttpConfig = {}): Http {
       // SPEC 8 only says "rejected"; a Chinese user expects to be told the network is the problem,
       // and a silent failure looks like a frozen page, so the call is rejected with a toast.
       const errMsg = errMsgOf(error)
-      const timedOut = /timeout|timed out|超时/i.test(errMsg)
+      const timedOut = isTimeout(error, errMsg)
       return {
         ok: false,
         error: new NetworkError(errMsg, timedOut),
         toast: timedOut ? MESSAGES.timeout : MESSAGES.network,
+        offline: true,
       }
     }
     if (kind === 'upload') response = { ...response, data: parseUploadBody(response.data) }
@@ -700,6 +768,42 @@ export const taroTransport: Transport = {
 }
 
 /**
+ * Trades the stored refresh token for a new session (sign-on service, grant_type refresh_token) and
+ * stores it. Quiet whatever happens: no loading, no toast, no 401 rule of its own; a refused or
+ * unreadable answer is just "could not refresh", and the call that asked applies the 401 rule.
+ */
+export async function refreshStoredSession(refreshToken: string): Promise<boolean> {
+  const body = await http
+    .request<unknown>({
+      url: issueToken.path,
+      method: issueToken.method,
+      baseUrl: hostOf(issueToken.service),
+      data: { grant_type: 'refresh_token', refresh_token: refreshToken },
+      loading: false,
+      quietOffline: true,
+      refreshOn401: false,
+      hooks: {
+        response: (response) =>
+          response.statusCode === 200 && !(isRecord(response.data) && response.data.error)
+            ? undefined
+            : false,
+      },
+    })
+    .catch(() => null)
+  const parsed = envelope(issueToken.output).safeParse(body)
+  if (!parsed.success) return false
+  const session = parsed.data.data
+  useSessionStore.getState().setToken({
+    access_token: session.access_token,
+    token_type: session.token_type,
+    expires_in: session.expires_in,
+    refresh_token: session.refresh_token,
+  })
+  useAppStore.getState().setProfile(session.user)
+  return true
+}
+
+/**
  * The app's instance. Relative URLs go to the main service unless a call names its own base
  * (services/api.ts does, per endpoint). A 401 also marks the app state signed out, so pages do not
  * keep showing a user whose token is gone.
@@ -714,6 +818,8 @@ export const http = createHttp(
     },
     session: {
       getAccessToken,
+      getRefreshToken: () => useSessionStore.getState().token?.refresh_token ?? null,
+      refresh: refreshStoredSession,
       clearToken: () => {
         useSessionStore.getState().clearToken()
         useAppStore.getState().logout()
@@ -723,8 +829,7 @@ export const http = createHttp(
   },
   {
     baseUrl: hostOf('main'),
-    // No system of ours needs SystemId yet: SPEC section 7 says it is blank then.
-    systemId: '',
+    systemId: systemId(),
     codeType: currentPlatform(),
   },
 )

@@ -7,7 +7,7 @@ import { startLaunchChecks } from './launch-deps'
 export function scheduleLaunchChecks(): void {
   void startLaunchChecks((softwareName) =>
     import('@/services/app-info').then((api) =>
-      api.getPolicyVersion(softwareName, { loading: false }),
+      api.getPolicyVersion(softwareName, { loading: false, quietOffline: true }),
     ),
   )
 }

@@ -7,5 +7,7 @@ import { startLaunchChecks } from './launch-deps'
  */
 export function scheduleLaunchChecks(): void {
   // No "请求中..." at launch: the home page is drawing underneath and a mask would freeze it.
-  void startLaunchChecks((softwareName) => getPolicyVersion(softwareName, { loading: false }))
+  void startLaunchChecks((softwareName) =>
+    getPolicyVersion(softwareName, { loading: false, quietOffline: true }),
+  )
 }

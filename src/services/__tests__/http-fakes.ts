@@ -97,10 +97,18 @@ export function createFakeUi() {
   }
 }
 
-export function createHarness(config: HttpConfig = {}, options: { token?: string | null } = {}) {
+export interface HarnessOptions {
+  token?: string | null
+  refreshToken?: string | null
+  /** The session refresh; default none (no silent refresh). */
+  refresh?: (refreshToken: string) => Promise<boolean>
+}
+
+export function createHarness(config: HttpConfig = {}, options: HarnessOptions = {}) {
   const transport = createFakeTransport()
   const ui = createFakeUi()
   let token: string | null = options.token ?? null
+  let refreshToken: string | null = options.refreshToken ?? null
   let currentUrl = '/pages/user/user'
   const navigations: string[] = []
   const http = createHttp(
@@ -111,7 +119,10 @@ export function createHarness(config: HttpConfig = {}, options: { token?: string
         getAccessToken: () => token,
         clearToken: () => {
           token = null
+          refreshToken = null
         },
+        getRefreshToken: () => refreshToken,
+        ...(options.refresh ? { refresh: options.refresh } : {}),
       },
       navigation: {
         reLaunch: (url) => {
@@ -130,6 +141,9 @@ export function createHarness(config: HttpConfig = {}, options: { token?: string
     token: () => token,
     setToken: (value: string | null) => {
       token = value
+    },
+    setRefreshToken: (value: string | null) => {
+      refreshToken = value
     },
     setCurrentUrl: (url: string) => {
       currentUrl = url

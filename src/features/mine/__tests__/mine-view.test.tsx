@@ -119,6 +119,9 @@ describe('useMine', () => {
       await new Promise((resolve) => setTimeout(resolve, 0))
     })
     expect(refreshProfile).toHaveBeenCalled()
+    // Background refreshes stay quiet offline: the stored profile is still shown.
+    expect(refreshProfile).toHaveBeenCalledWith({ loading: false, quietOffline: true })
+    expect(getRoleRights).toHaveBeenCalledWith({ loading: false, quietOffline: true })
     expect(screen.getByText('患者咨询')).toBeTruthy()
     expect(screen.queryByText('我的钱包')).toBeNull()
   })

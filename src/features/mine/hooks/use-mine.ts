@@ -46,9 +46,10 @@ export function useMine(): MineModel {
     const now = Date.now()
     if (now - lastRefresh.current < REFRESH_GAP_MS) return
     lastRefresh.current = now
-    // Background refresh: no 请求中... over a tab the person is already looking at.
-    refreshProfile({ loading: false }).catch(() => undefined)
-    getRoleRights({ loading: false }).then(
+    // Background refresh: no 请求中... over a tab the person is already looking at, and no
+    // network toast either (the stored profile is still shown).
+    refreshProfile({ loading: false, quietOffline: true }).catch(() => undefined)
+    getRoleRights({ loading: false, quietOffline: true }).then(
       (answer) => setRights({ role: answer.role, paths: pathsOf(answer.tree) }),
       () => undefined,
     )

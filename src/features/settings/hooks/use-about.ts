@@ -12,6 +12,7 @@ export function useAppVersion(): VersionState {
     // Quiet: 关于我们 must open offline too; the version then reads 未知.
     getServerVersion({
       loading: false,
+      quietOffline: true,
       hooks: { response: (response) => (response.statusCode === 200 ? undefined : false) },
     }).then(
       (version) => alive && setState({ status: 'ready', version }),
