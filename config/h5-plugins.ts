@@ -220,3 +220,41 @@ export class PrecompressPlugin {
     })
   }
 }
+
+/**
+ * SPEC section 9: design width 750 at base device width 375, max 800. On a wider screen the page keeps
+ * its 800 px phone layout, centred (the rem size stops growing at the same width: config/index.ts).
+ */
+export const H5_MAX_WIDTH = 800
+
+/** The styles that cap the app at `maxWidth`; outside it, a slightly darker ground frames the page. */
+export function pageFrameCss(maxWidth: number = H5_MAX_WIDTH): string {
+  return [
+    `#app{max-width:${maxWidth}px;margin:0 auto;position:relative}`,
+    `@media (min-width:${maxWidth + 1}px){html,html body{background-color:#e5e7eb}#app{background-color:#f3f4f6}}`,
+  ].join('')
+}
+
+/** Puts the frame styles into index.html's head, so the first paint already has the final width. */
+export class PageFramePlugin {
+  constructor(private readonly maxWidth: number = H5_MAX_WIDTH) {}
+
+  apply(compiler: Compiler): void {
+    const { Compilation, sources } = compiler.webpack
+    compiler.hooks.thisCompilation.tap(PLUGIN, (compilation) => {
+      compilation.hooks.processAssets.tap(
+        { name: PLUGIN, stage: Compilation.PROCESS_ASSETS_STAGE_OPTIMIZE_INLINE + 1 },
+        () => {
+          const asset = compilation.getAsset('index.html')
+          if (!asset) return
+          const html = asset.source.source().toString()
+          const style = `<style id="page-frame">${pageFrameCss(this.maxWidth)}</style>`
+          compilation.updateAsset(
+            'index.html',
+            new sources.RawSource(html.replace('</head>', `${style}</head>`)),
+          )
+        },
+      )
+    })
+  }
+}

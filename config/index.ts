@@ -1,6 +1,9 @@
 import path from 'node:path'
 import { defineConfig, type UserConfigExport } from '@tarojs/cli'
+import type { IProjectConfig } from '@tarojs/taro/types/compile'
+import { appEnv } from './app-env'
 import devConfig from './dev'
+import { H5_MAX_WIDTH, PageFramePlugin } from './h5-plugins'
 import prodConfig from './prod'
 
 const root = path.resolve(__dirname, '..')
@@ -9,7 +12,14 @@ const root = path.resolve(__dirname, '..')
 const designWidth = (input?: string | number | { file?: string }) =>
   typeof input === 'object' && input.file?.replace(/\\+/g, '/').includes('@nutui') ? 375 : 750
 
+/**
+ * Taro's H5 rem script grows the root font size with the screen (40 px at 750 wide for our design);
+ * it stops at the spec's max width (SPEC section 9: max 800), where the page itself stops (h5-plugins).
+ */
+export const H5_MAX_ROOT_SIZE = (40 * H5_MAX_WIDTH) / 750
+
 export default defineConfig<'webpack5'>(async (merge) => {
+  const production = process.env.NODE_ENV !== 'development'
   const baseConfig: UserConfigExport<'webpack5'> = {
     projectName: 'yingxiang',
     date: '2026-11-22',
@@ -23,6 +33,8 @@ export default defineConfig<'webpack5'>(async (merge) => {
       '@contract': path.resolve(root, 'contract'),
     },
     defineConstants: {},
+    // TARO_APP_* from the shell as well as from .env files; stops a weapp release without its origin.
+    env: appEnv(process.env, { taroEnv: process.env.TARO_ENV, production }),
     copy: {
       // The browser asks every site for an icon; the mini-program has no use for one.
       patterns:
@@ -66,7 +78,7 @@ export default defineConfig<'webpack5'>(async (merge) => {
       },
       postcss: {
         autoprefixer: { enable: true, config: {} },
-        pxtransform: { enable: true, config: {} },
+        pxtransform: { enable: true, config: { maxRootSize: H5_MAX_ROOT_SIZE } },
         cssModules: {
           enable: false,
           config: {
@@ -77,6 +89,19 @@ export default defineConfig<'webpack5'>(async (merge) => {
       },
     },
   }
-  if (process.env.NODE_ENV === 'development') return merge({}, baseConfig, devConfig)
-  return merge({}, baseConfig, prodConfig)
+  const config = merge(
+    {},
+    baseConfig,
+    production ? prodConfig : devConfig,
+  ) as IProjectConfig<'webpack5'>
+  // A mode's own webpackChain (prod.ts) replaces the base one in the merge, so the frame is added here.
+  const modeChain = config.h5?.webpackChain
+  config.h5 = {
+    ...config.h5,
+    webpackChain(chain, webpack) {
+      modeChain?.(chain, webpack)
+      chain.plugin('page-frame').use(PageFramePlugin, [H5_MAX_WIDTH])
+    },
+  }
+  return config
 })
