@@ -60,8 +60,14 @@ export function sendCode(
   return callEndpoint(sendCodeEndpoint, { mobile, purpose }, options)
 }
 
-/** A code to the signed-in account's own phone, whose full number the app never sees. */
-export function sendOwnCode(purpose: 'delete', options?: CallOptions): Promise<OwnCodeSent> {
+/**
+ * A code to the signed-in account's own phone, whose full number the app never sees: to delete the
+ * account, or (`verify-old`) to prove the owner before the phone is changed.
+ */
+export function sendOwnCode(
+  purpose: InputOf<typeof sendOwnCodeEndpoint>['purpose'],
+  options?: CallOptions,
+): Promise<OwnCodeSent> {
   return callEndpoint(sendOwnCodeEndpoint, { purpose }, options)
 }
 

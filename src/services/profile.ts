@@ -6,6 +6,10 @@ import {
   getNoticeSettings as getNoticeSettingsEndpoint,
   getProfile as getProfileEndpoint,
   listBoundCards as listBoundCardsEndpoint,
+  listIdCardAppeals as listIdCardAppealsEndpoint,
+  appealIdCard as appealIdCardEndpoint,
+  verifyIdCard as verifyIdCardEndpoint,
+  type IdCardAppeal,
   saveNoticeSettings as saveNoticeSettingsEndpoint,
   sendCode as sendCodeEndpoint,
   type BoundCard,
@@ -17,11 +21,15 @@ import {
   scanQrLogin as scanQrLoginEndpoint,
 } from '@contract/main/qr-login'
 import { UPLOAD_AVATAR_PATH, UploadedFileSchema, type UploadedFile } from '@contract/main/upload'
+import {
+  listSecurityEvents as listSecurityEventsEndpoint,
+  type AuditEvent,
+} from '@contract/main/security'
 import { SERVICES } from '@contract/services'
 import type { UserProfile } from '@contract/sso/auth'
 import { getRoleRights as getRoleRightsEndpoint } from '@contract/sso/directory'
 import { getHealth } from '@contract/system/health'
-import type { OutputOf } from '@contract/endpoint'
+import type { InputOf, OutputOf } from '@contract/endpoint'
 import { showToast } from '@/platform/ui'
 import { useAppStore } from '@/stores/app-store'
 import { DRIFT_MESSAGE, ResponseDriftError, callEndpoint, type CallOptions } from './api'
@@ -37,7 +45,11 @@ export { describeError } from './api'
  * auth.ts.
  */
 
-export type { BoundCard, NoticeSettings, UserProfile }
+export type { BoundCard, IdCardAppeal, NoticeSettings, UserProfile }
+export type BindPhoneInput = InputOf<typeof bindPhoneEndpoint>
+export type AppealInput = InputOf<typeof appealIdCardEndpoint>
+export type SecurityEventsPage = OutputOf<typeof listSecurityEventsEndpoint>
+export type { AuditEvent }
 export type RoleRights = OutputOf<typeof getRoleRightsEndpoint>
 export type QrLoginRequest = Omit<OutputOf<typeof scanQrLoginEndpoint>, 'ticket'>
 
@@ -61,8 +73,12 @@ export function sendBindCode(mobile: string): Promise<OutputOf<typeof sendCodeEn
   return callEndpoint(sendCodeEndpoint, { mobile, purpose: 'bind' })
 }
 
-export async function bindPhone(mobile: string, code: string): Promise<UserProfile> {
-  const profile = await callEndpoint(bindPhoneEndpoint, { mobile, code })
+/**
+ * Binds or changes the phone, with proof of the current identity (`password` or `oldCode`, a
+ * 'verify-old' code to the current phone). The server signs out every other session.
+ */
+export async function bindPhone(input: BindPhoneInput): Promise<UserProfile> {
+  const profile = await callEndpoint(bindPhoneEndpoint, input)
   if (useAppStore.getState().hasLogin) useAppStore.getState().setProfile(profile)
   return profile
 }
@@ -73,6 +89,29 @@ export function bindIdCard(realName: string, idCard: string): Promise<BoundCard>
 
 export function listBoundCards(options?: CallOptions): Promise<BoundCard[]> {
   return callEndpoint(listBoundCardsEndpoint, {}, options)
+}
+
+/** Asks the real-name provider about the bound card (400 未配置实名核验 while none is set up). */
+export function verifyIdCard(): Promise<BoundCard> {
+  return callEndpoint(verifyIdCardEndpoint, {})
+}
+
+/** An appeal when the ID number is bound to another account; answered by an operator. */
+export function appealIdCard(input: AppealInput): Promise<IdCardAppeal> {
+  return callEndpoint(appealIdCardEndpoint, input)
+}
+
+export function listIdCardAppeals(options?: CallOptions): Promise<IdCardAppeal[]> {
+  return callEndpoint(listIdCardAppealsEndpoint, {}, options)
+}
+
+/** 登录记录: the account's own security events, newest first. */
+export function listSecurityEvents(
+  page: number,
+  pageSize: number,
+  options?: CallOptions,
+): Promise<SecurityEventsPage> {
+  return callEndpoint(listSecurityEventsEndpoint, { page, pageSize }, options)
 }
 
 export function getNoticeSettings(options?: CallOptions): Promise<NoticeSettings> {

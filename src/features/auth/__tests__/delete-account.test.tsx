@@ -6,9 +6,9 @@ import { useAppStore } from '@/stores/app-store'
 import { resetStores } from '@/stores/reset-stores'
 import { getAccessToken, useSessionStore } from '@/stores/session-store'
 import { typeInto } from '@/components/form/__tests__/inputs'
+import { flush, profile, refusal } from '@/services/__tests__/account-fixtures'
 import { DeleteAccountView } from '../components/delete-account-view'
 import { DELETE_TEXT, useDeleteAccount } from '../hooks/use-delete-account'
-import { flush, profile, refusal } from './fixtures'
 
 jest.mock('@/services/auth', () => ({
   ...jest.requireActual<typeof import('@/services/auth')>('@/services/auth'),

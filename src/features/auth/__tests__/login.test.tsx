@@ -8,10 +8,10 @@ import { useAppStore } from '@/stores/app-store'
 import { getAccessToken } from '@/stores/session-store'
 import { FORM_MESSAGES as MESSAGES } from '@/components/form/rules'
 import { inputsDrawn, typeInto, valueOf } from '@/components/form/__tests__/inputs'
+import { flush, refusal, session } from '@/services/__tests__/account-fixtures'
 import { LoginView } from '../components/login-view'
 import { EXPIRED_NOTE, useLogin, type LoginOptions } from '../hooks/use-login'
 import { AGREEMENT_REQUIRED } from '../hooks/use-consent'
-import { flush, refusal, session } from './fixtures'
 
 jest.mock('@/services/auth', () => ({
   ...jest.requireActual<typeof import('@/services/auth')>('@/services/auth'),

@@ -7,9 +7,9 @@ import { resetStores } from '@/stores/reset-stores'
 import { getAccessToken, useSessionStore } from '@/stores/session-store'
 import { FORM_MESSAGES as MESSAGES } from '@/components/form/rules'
 import { inputsDrawn, typeInto } from '@/components/form/__tests__/inputs'
+import { flush, profile, refusal, session } from '@/services/__tests__/account-fixtures'
 import { ChangePasswordForm, ForgotPasswordForm } from '../components/password-view'
 import { PASSWORD_TEXT, useChangePassword, useForgotPassword } from '../hooks/use-password'
-import { flush, profile, refusal, session } from './fixtures'
 
 jest.mock('@/services/auth', () => ({
   ...jest.requireActual<typeof import('@/services/auth')>('@/services/auth'),

@@ -1,9 +1,9 @@
 import { act, fireEvent, screen } from '@testing-library/react'
 import { mount } from '@/components/form/__tests__/mount'
 import * as auth from '@/services/auth'
+import { flush, session } from '@/services/__tests__/account-fixtures'
 import { QrLoginPanel } from '../components/qr-login-panel'
 import { QR_POLL_MS, QR_TEXT } from '../hooks/use-qr-login'
-import { flush, session } from './fixtures'
 
 jest.mock('@/services/auth', () => ({
   ...jest.requireActual<typeof import('@/services/auth')>('@/services/auth'),

@@ -7,12 +7,12 @@ import { resetStores } from '@/stores/reset-stores'
 import { getAccessToken } from '@/stores/session-store'
 import { FORM_MESSAGES as MESSAGES } from '@/components/form/rules'
 import { typeInto, valueOf } from '@/components/form/__tests__/inputs'
+import { flush, profile, refusal, session } from '@/services/__tests__/account-fixtures'
 import { RegInfoView } from '../components/reg-info-view'
 import { RegisterView } from '../components/register-view'
 import { useRegInfo } from '../hooks/use-reg-info'
 import { useRegister } from '../hooks/use-register'
 import { AGREEMENT_REQUIRED } from '../hooks/use-consent'
-import { flush, profile, refusal, session } from './fixtures'
 
 jest.mock('@/services/auth', () => ({
   ...jest.requireActual<typeof import('@/services/auth')>('@/services/auth'),
