@@ -5,11 +5,11 @@ import { QR_LOGIN_PREFIX, type QrStatusSchema } from '@contract/main/qr-login'
 import type { DB } from '../db'
 import type { QrLoginsTable } from '../db/schema'
 import { badRequest, forbidden, notFound, tooManyRequests } from '../http/errors'
-import { rateLimitWait, recordRateEvent, type RateRule } from './identity/rate-limit'
 import { hashSecret, randomToken, sameHash } from './identity/secrets'
 import { createSession } from './identity/sessions'
 import { describeWait, HOUR, isoAfter, MINUTE, SECOND } from './identity/time'
 import { type ClientInfo, describeBrowser, describeLocation, maskIp } from './client-info'
+import { clientTag, reserve } from './limits'
 
 export { describeBrowser, maskIp } from './client-info'
 
@@ -48,14 +48,16 @@ export async function createQrLogin(
   input: { userAgent: string | undefined; ip: string },
   now: Date,
 ): Promise<CreatedQrLogin> {
-  const rule: RateRule = {
-    bucket: `qr-ip:${hashSecret(input.ip)}`,
+  // Reserve first (domain/limits.ts): a burst from one address cannot overrun the count.
+  const slot = await reserve(db, {
+    key: `qr-ip:${clientTag(input.ip)}`,
     limit: QR_CREATE_PER_HOUR,
     windowMs: HOUR,
+    now,
+  })
+  if (!slot.ok) {
+    throw tooManyRequests(`操作过于频繁，请 ${describeWait(slot.retryAfterMs)}后再刷新二维码`)
   }
-  const wait = await rateLimitWait(db, rule, now)
-  if (wait > 0) throw tooManyRequests(`操作过于频繁，请 ${describeWait(wait)}后再刷新二维码`)
-  await recordRateEvent(db, rule, now)
 
   // Housekeeping: requests long past their expiry are of no use to anyone.
   await db.deleteFrom('qr_logins').where('expires_at', '<', isoAfter(now, -HOUR)).execute()

@@ -10,14 +10,12 @@ import {
   isUniqueViolation,
   loadProfile,
   MINUTE,
-  rateLimitWait,
-  recordRateEvent,
   revokeUserSessions,
   SESSION_EXPIRED,
   verifyPassword,
-  type RateRule,
   type User,
 } from '../identity'
+import { type LimitRule, release, reserve } from '../limits'
 import { outboxMobileKey } from '../identity/sms'
 import { forgetPhoneLimits } from '../limits'
 import { AVATAR_URL_REFUSED, isOwnAvatar, removeStoredFiles } from './avatars'
@@ -87,24 +85,38 @@ export interface IdentityProof {
 /** Wrong passwords given as proof, per account: a stolen session must not become a guessing oracle. */
 export const PROOF_PASSWORD_LIMIT = { limit: 5, windowMs: 15 * MINUTE } as const
 
-function proofRule(userId: string): RateRule {
-  return { bucket: `identity-proof:${userId}`, ...PROOF_PASSWORD_LIMIT }
+function proofRule(userId: string): LimitRule {
+  return { key: `identity-proof:${userId}`, ...PROOF_PASSWORD_LIMIT }
 }
 
+/**
+ * Reserve first, then check (domain/limits.ts): a burst of guesses cannot all pass the count while
+ * argon2 runs. A right password gives its slot back.
+ */
 async function checkPassword(
   db: DB,
-  rule: RateRule,
+  rule: LimitRule,
   passwordHash: string,
   password: string,
   wrong: string,
   now: Date,
 ): Promise<void> {
-  const wait = await rateLimitWait(db, rule, now)
-  if (wait > 0) throw tooManyRequests(`密码错误次数过多，请 ${describeWait(wait)}后再试`)
-  if (!(await verifyPassword(passwordHash, password))) {
-    await recordRateEvent(db, rule, now)
-    throw badRequest(wrong)
+  const slot = await reserve(db, { ...rule, now })
+  if (!slot.ok) {
+    throw tooManyRequests(`密码错误次数过多，请 ${describeWait(slot.retryAfterMs)}后再试`)
   }
+  let valid: boolean
+  try {
+    valid = await verifyPassword(passwordHash, password)
+  } catch (error) {
+    await release(db, slot)
+    throw error
+  }
+  if (valid) {
+    await release(db, slot)
+    return
+  }
+  throw badRequest(wrong)
 }
 
 /**

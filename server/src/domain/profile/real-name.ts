@@ -10,7 +10,8 @@ import type { DB } from '../../db'
 import type { IdCardAppealsTable } from '../../db/schema'
 import { badRequest, notFound, tooManyRequests } from '../../http/errors'
 import type { RealNameProvider } from '../../providers/real-name'
-import { DAY, describeWait, rateLimitWait, recordRateEvent, type RateRule } from '../identity'
+import { DAY, describeWait } from '../identity'
+import { type LimitRule, reserve } from '../limits'
 import { idCardNumberProblem, maskIdNumber } from './id-card-number'
 import { toBoundCard } from './id-cards'
 
@@ -24,10 +25,12 @@ export const VERIFY_PER_DAY = 5
 /** Appeals per account per day: each is read by a person. */
 export const APPEALS_PER_DAY = 3
 
-async function limited(db: DB, rule: RateRule, now: Date): Promise<void> {
-  const wait = await rateLimitWait(db, rule, now)
-  if (wait > 0) throw tooManyRequests(`尝试次数过多，请 ${describeWait(wait)}后再试`)
-  await recordRateEvent(db, rule, now)
+/** Reserve first (domain/limits.ts), so concurrent requests cannot overrun the count. */
+async function limited(db: DB, rule: LimitRule, now: Date): Promise<void> {
+  const slot = await reserve(db, { ...rule, now })
+  if (!slot.ok) {
+    throw tooManyRequests(`尝试次数过多，请 ${describeWait(slot.retryAfterMs)}后再试`)
+  }
 }
 
 /**
@@ -49,11 +52,7 @@ export async function verifyIdCard(
     .executeTakeFirst()
   if (!row) throw badRequest(NO_CARD_TO_VERIFY)
   if (row.verified_at) return toBoundCard(cipher, row)
-  await limited(
-    db,
-    { bucket: `realname-user:${userId}`, limit: VERIFY_PER_DAY, windowMs: DAY },
-    now,
-  )
+  await limited(db, { key: `realname-user:${userId}`, limit: VERIFY_PER_DAY, windowMs: DAY }, now)
   const result = await provider.verify({
     realName: cipher.decrypt(row.holder_encrypted),
     idNumber: cipher.decrypt(row.number_encrypted),
@@ -107,7 +106,7 @@ export async function appealIdCard(
     .where('status', '=', 'pending')
     .executeTakeFirst()
   if (pending) return { appeal: toAppeal(cipher, pending), created: false }
-  await limited(db, { bucket: `appeal-user:${userId}`, limit: APPEALS_PER_DAY, windowMs: DAY }, now)
+  await limited(db, { key: `appeal-user:${userId}`, limit: APPEALS_PER_DAY, windowMs: DAY }, now)
   const holder = await db
     .selectFrom('id_cards')
     .select('user_id')

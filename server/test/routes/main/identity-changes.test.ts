@@ -176,3 +176,21 @@ test('without an SMS gateway the change still succeeds; the notice failure is on
   assert.ok(prod.logs.some((line) => line.includes('security notice not sent')))
   assert.ok(!prod.logs.some((line) => line.includes(person.mobile!)), 'no number in the log')
 })
+
+test('a burst of 30 wrong passwords as proof: at most 5 are checked, the rest refused', async () => {
+  const person = await signUp(ctx.app.db, ctx.clock.now(), { password: 'abc12345' })
+  const next = freshMobile()
+  const answers = await Promise.all(
+    Array.from({ length: 30 }, (_, i) =>
+      post('/main/account/phone/bind', person.token, {
+        mobile: next,
+        code: '123456',
+        password: `burst${i}abc`,
+      }),
+    ),
+  )
+  const checked = answers.filter((res) => res.json().error === PROOF_WRONG_PASSWORD).length
+  const refused = answers.filter((res) => res.statusCode === 429).length
+  assert.ok(checked <= 5, `checked ${checked}`)
+  assert.equal(checked + refused, 30)
+})
