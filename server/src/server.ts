@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app'
-import { ConfigError, loadConfig, type Config } from './config'
+import { ConfigError, isLoopbackHost, loadConfig, type Config } from './config'
 
 /** How long in-flight requests get to finish after a stop signal before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000
@@ -55,6 +55,11 @@ async function main(): Promise<void> {
     process.stderr.write(
       `医影通已启动（${mode}）：http://${config.host}:${config.port}  接口文档：/api-docs\n`,
     )
+    if (config.demoMode && !isLoopbackHost(config.host)) {
+      process.stderr.write(
+        '注意：演示模式已按 DEMO_MODE=1 对其他设备开放，演示账号密码公开、验证码可被读取，请勿用于真实用户\n',
+      )
+    }
   } catch (error) {
     app.log.error({ err: error }, 'listen failed')
     console.error(`服务启动失败：无法监听 ${config.host}:${config.port}（${describe(error)}）`)
