@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react'
+import { memo, useState, type ReactNode } from 'react'
 import { View, Text } from '@tarojs/components'
 import { usePageScroll, useReachBottom } from '@tarojs/taro'
 import { PullToRefresh } from '@nutui/nutui-react-taro'
@@ -34,8 +34,11 @@ export interface RefreshListProps<T> {
  * onReachBottomDistance to the spec's 80), so long lists scroll natively on a cheap phone.
  */
 export function RefreshList<T>({ list, renderItem, keyOf, emptyText }: RefreshListProps<T>) {
-  const [scrollTop, setScrollTop] = useState(0)
-  usePageScroll(({ scrollTop: top }) => setScrollTop(top))
+  // PullToRefresh only asks whether the page is at its top (a pull elsewhere is a scroll), so only
+  // that is kept: React skips the render when it has not changed, which is every scroll event but
+  // the ones that leave or reach the top. Keeping the offset itself re-rendered every row per event.
+  const [atTop, setAtTop] = useState(true)
+  usePageScroll(({ scrollTop }) => setAtTop(scrollTop <= 0))
   useReachBottom(() => {
     if (list.status === 'ready' && list.loadMore === 'idle') void list.loadNext()
   })
@@ -49,7 +52,7 @@ export function RefreshList<T>({ list, renderItem, keyOf, emptyText }: RefreshLi
   return (
     <PullToRefresh
       className="refresh-list"
-      scrollTop={scrollTop}
+      scrollTop={atTop ? 0 : 1}
       threshold={LIST_DEFAULTS.pullDistance}
       headHeight={PULL_HEAD_HEIGHT}
       completeDelay={LIST_DEFAULTS.finishDelay}
@@ -61,15 +64,24 @@ export function RefreshList<T>({ list, renderItem, keyOf, emptyText }: RefreshLi
     >
       <View className="refresh-list__items">
         {list.items.map((item, index) => (
-          <View key={keyOf(item)} className="refresh-list__item">
-            {renderItem(item, index)}
-          </View>
+          <ListRow key={keyOf(item)} item={item} index={index} renderItem={renderItem} />
         ))}
       </View>
       <ListFooter list={list} />
     </PullToRefresh>
   )
 }
+
+interface ListRowProps<T> {
+  item: T
+  index: number
+  renderItem: (item: T, index: number) => ReactNode
+}
+
+/** A row renders again only when its item, its place or the render function changes. */
+const ListRow = memo(function ListRow<T>({ item, index, renderItem }: ListRowProps<T>) {
+  return <View className="refresh-list__item">{renderItem(item, index)}</View>
+}) as <T>(props: ListRowProps<T>) => ReactNode
 
 function ListFooter<T>({ list }: { list: PagedList<T> }) {
   if (list.loadMore === 'loading')
