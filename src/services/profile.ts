@@ -182,3 +182,13 @@ export async function uploadAvatar(filePath: string): Promise<UploadedFile> {
   }
   return parsed.data.data
 }
+
+/**
+ * What 我的, 设置 and 个人信息 say of the ID card: 已实名 only when a real-name provider verified it
+ * (the server's word), 已绑定 for a card that is merely stored, else 未绑定.
+ */
+export function idCardStatusText(profile: UserProfile | null): '已实名' | '已绑定' | '未绑定' {
+  const status = profile?.idCardStatus ?? (profile?.realNameVerified ? 'verified' : 'none')
+  if (status === 'verified') return '已实名'
+  return status === 'bound' ? '已绑定' : '未绑定'
+}

@@ -3,7 +3,9 @@ import { fireEvent, screen, waitFor } from '@testing-library/react'
 function taroInput(placeholder: string): HTMLElement {
   const found = screen
     .getAllByPlaceholderText(placeholder)
-    .find((element) => element.tagName.toLowerCase() === 'taro-input-core')
+    .find((element) =>
+      ['taro-input-core', 'taro-textarea-core'].includes(element.tagName.toLowerCase()),
+    )
   if (!found) throw new Error(`no input with placeholder ${placeholder}`)
   return found
 }

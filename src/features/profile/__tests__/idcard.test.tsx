@@ -1,8 +1,18 @@
 import { act, fireEvent, screen } from '@testing-library/react'
+import { typeInto } from '@/components/form/__tests__/inputs'
 import { mount } from '@/components/form/__tests__/mount'
 import { FORM_MESSAGES } from '@/components/form/rules'
 import { HttpError } from '@/services/http'
-import { bindIdCard, listBoundCards, refreshProfile, type BoundCard } from '@/services/profile'
+import {
+  appealIdCard,
+  bindIdCard,
+  listBoundCards,
+  listIdCardAppeals,
+  refreshProfile,
+  verifyIdCard,
+  type BoundCard,
+  type IdCardAppeal,
+} from '@/services/profile'
 import { idCardCheckChar } from '@/utils/validators'
 import { IdCardView } from '../components/idcard-view'
 import { useIdCard } from '../hooks/use-idcard'
@@ -14,6 +24,9 @@ jest.mock('@/services/profile', () => {
     bindIdCard: jest.fn(),
     listBoundCards: jest.fn(),
     refreshProfile: jest.fn(),
+    listIdCardAppeals: jest.fn(),
+    verifyIdCard: jest.fn(),
+    appealIdCard: jest.fn(),
   }
 })
 
@@ -33,6 +46,26 @@ const CARD: BoundCard = {
   holderMasked: '张*',
   numberMasked: '110***********002X',
   createdAt: '2026-01-05T08:00:00.000Z',
+  status: 'bound',
+}
+
+function refusal(error: string) {
+  return new HttpError(
+    { statusCode: 400, header: {}, data: { code: 400, message: 'Bad Request', data: null, error } },
+    'business',
+  )
+}
+
+const APPEAL: IdCardAppeal = {
+  id: 'a1',
+  status: 'pending',
+  statusLabel: '处理中',
+  numberMasked: '110***********002X',
+  reason: '这是我本人的身份证',
+  contact: '13800138000',
+  operatorNote: null,
+  createdAt: '2026-11-23T08:00:00.000Z',
+  updatedAt: '2026-11-23T08:00:00.000Z',
 }
 
 function type(placeholder: string, value: string) {
@@ -50,6 +83,7 @@ async function flush() {
 describe('实名认证', () => {
   beforeEach(() => {
     jest.mocked(refreshProfile).mockResolvedValue({} as never)
+    jest.mocked(listIdCardAppeals).mockResolvedValue([])
   })
 
   it('shows the bound card masked when one exists', async () => {
@@ -119,5 +153,50 @@ describe('实名认证', () => {
     await mount(Page)
     fireEvent.click(await screen.findByText('重试'))
     expect(await screen.findByText('提交认证')).toBeTruthy()
+  })
+
+  it('says 已绑定 for a stored card, and 已实名 only when the provider verified it', async () => {
+    mockedList.mockResolvedValue([CARD])
+    jest.mocked(verifyIdCard).mockRejectedValueOnce(refusal('未配置实名核验'))
+    await mount(Page)
+    expect(await screen.findByText('已绑定')).toBeTruthy()
+    expect(screen.queryByText('已实名')).toBeNull()
+    fireEvent.click(screen.getByText('去实名核验'))
+    expect(await screen.findByText('未配置实名核验')).toBeTruthy()
+    expect(screen.getByText('已绑定')).toBeTruthy()
+    jest.mocked(verifyIdCard).mockResolvedValueOnce({ ...CARD, status: 'verified' })
+    fireEvent.click(screen.getByText('去实名核验'))
+    expect(await screen.findByText('已实名')).toBeTruthy()
+    expect(screen.queryByText('去实名核验')).toBeNull()
+  })
+
+  it('offers an appeal for a number bound elsewhere, and shows its status', async () => {
+    mockedList.mockResolvedValue([])
+    mockedBind.mockRejectedValue(refusal('该身份证已被其他账号绑定'))
+    jest.mocked(appealIdCard).mockResolvedValue(APPEAL)
+    await mount(Page)
+    await screen.findByText('提交认证')
+    type('与身份证一致', '张三')
+    type('18 位居民身份证号', VALID)
+    fireEvent.click(screen.getByText('提交认证'))
+    fireEvent.click(await screen.findByText('这是我的身份证，提交申诉'))
+    fireEvent.click(screen.getByText('提交申诉'))
+    expect(screen.getByText('请填写申诉说明')).toBeTruthy()
+    expect(screen.getByText('请填写联系方式')).toBeTruthy()
+    typeInto('例如：此身份证是我本人的，从未在其他账号绑定过', '这是我本人的身份证')
+    typeInto('手机号或邮箱', 'not-a-contact')
+    fireEvent.click(screen.getByText('提交申诉'))
+    expect(screen.getByText('请填写正确的手机号或邮箱')).toBeTruthy()
+    typeInto('手机号或邮箱', '13800138000')
+    fireEvent.click(screen.getByText('提交申诉'))
+    await flush()
+    expect(appealIdCard).toHaveBeenCalledWith({
+      realName: '张三',
+      idCard: VALID,
+      reason: '这是我本人的身份证',
+      contact: '13800138000',
+    })
+    expect(await screen.findByText('我的申诉')).toBeTruthy()
+    expect(screen.getByText('处理中')).toBeTruthy()
   })
 })

@@ -2,7 +2,7 @@ import { Image, Text, View } from '@tarojs/components'
 import { Button, Cell, Dialog, Input } from '@nutui/nutui-react-taro'
 import { ArrowRight } from '@nutui/icons-react-taro'
 import { navigate, routeUrl } from '@/services/navigate'
-import { fileUrl } from '@/services/profile'
+import { fileUrl, idCardStatusText } from '@/services/profile'
 import { GENDER_LABELS, type UserInfoModel } from '../hooks/use-user-info'
 import './user-info-view.scss'
 
@@ -84,10 +84,10 @@ export function UserInfoView({ model }: UserInfoViewProps) {
           extra={<Extra text={profile.mobileMasked ?? '未绑定'} />}
         />
         <Cell
-          title="实名认证"
+          title="身份证"
           clickable
           onClick={() => void navigate('idcard')}
-          extra={<Extra text={profile.realNameVerified ? '已认证' : '未认证'} />}
+          extra={<Extra text={idCardStatusText(profile)} />}
         />
         <Cell
           title="账号类型"
