@@ -36,7 +36,7 @@ describe('app shell in a phone browser', () => {
   it('loads a deep link by its exact spec path', async () => {
     const { page } = phone
     await page.goto(`${BASE_URL}/pages/personalReport/index`)
-    await page.getByText('功能建设中，敬请期待').waitFor()
+    await page.getByText('该功能即将上线，敬请期待').waitFor()
     await page.locator('.under-construction__title', { hasText: '个人报告' }).waitFor()
     await screenshot(page, 'deep-link-personal-report')
   })
@@ -78,7 +78,7 @@ describe('app shell in a phone browser', () => {
       assert.equal(response?.status(), 200, route.path)
       await page.locator('.taro_page').first().waitFor({ timeout: 10_000 })
       if (route.issue !== undefined) {
-        await page.getByText('功能建设中，敬请期待').waitFor({ timeout: 10_000 })
+        await page.getByText('该功能即将上线，敬请期待').waitFor({ timeout: 10_000 })
       }
     }
   })

@@ -141,6 +141,8 @@ const TABLE = [
   { name: 'withdrawList', path: 'pages/myWallet/withdrawList', title: '提现记录', issue: LATER },
   { name: 'idcard', path: 'pages/idcard/idcard', title: '绑定身份证' },
   { name: 'delAccount', path: 'pages/delAccount/delAccount', title: '注销账号' },
+  // Not in SPEC section 2: issue 6 asks for the user's own security events under 我的 → 设置.
+  { name: 'securityLog', path: 'pages/securityLog/securityLog', title: '登录记录' },
   { name: 'report', path: 'pages/report/report', title: '报告', issue: LATER },
   { name: 'reportNew', path: 'pages/report/reportNew', title: '检查申请单', issue: LATER },
   { name: 'reportIn', path: 'pages/report/reportIn', title: '院内报告', issue: LATER },
@@ -215,6 +217,11 @@ export function folderOf(path: string): string {
 export function isMainPackage(route: RouteDef): boolean {
   const folder = folderOf(route.path)
   return folder === '' || MAIN_PACKAGE_FOLDERS.has(folder)
+}
+
+/** A page whose issue has not landed yet: links to it say 即将上线 rather than promise it. */
+export function isComingSoon(name: RouteName): boolean {
+  return routeByName(name).issue !== undefined
 }
 
 export function findRoute(path: string): RouteDef | undefined {

@@ -1,7 +1,10 @@
 import { View, Text } from '@tarojs/components'
 import { useRouter } from '@tarojs/taro'
-import { findRoute } from '../../routes'
+import { findRoute } from '@/routes'
 import './index.scss'
+
+/** What every link to, and every page of, a feature that does not work yet says. */
+export const COMING_SOON = '即将上线'
 
 /**
  * What a spec route shows until the issue that builds it lands: the page's real title and an honest
@@ -12,9 +15,9 @@ export function UnderConstruction() {
   const route = findRoute(path ?? '')
   return (
     <View className="under-construction">
-      <View className="under-construction__badge">建设中</View>
+      <View className="under-construction__badge">{COMING_SOON}</View>
       <Text className="under-construction__title">{route?.title ?? '页面'}</Text>
-      <Text className="under-construction__text">功能建设中，敬请期待</Text>
+      <Text className="under-construction__text">该功能即将上线，敬请期待</Text>
     </View>
   )
 }

@@ -1,4 +1,5 @@
 import { taroStorage } from '@/platform/storage'
+import type { RouteName } from '@/routes'
 import { switchTab } from '@/services/navigate'
 
 /**
@@ -12,6 +13,8 @@ export interface LeadSlide {
   title: string
   text: string
   mark: string
+  /** The page that delivers what the slide describes: while it is not built the slide says so. */
+  route: RouteName
 }
 
 export const LEAD_SLIDES: readonly LeadSlide[] = [
@@ -20,18 +23,21 @@ export const LEAD_SLIDES: readonly LeadSlide[] = [
     title: '影像报告，随身可查',
     text: '在各家医院做过的检查，影像和报告都能在手机上查看',
     mark: '影',
+    route: 'personalImage',
   },
   {
     key: 'experts',
     title: '专家会诊，足不出户',
     text: '把影像分享给专家，在线咨询，获得专业解读',
     mark: '诊',
+    route: 'middleRemote',
   },
   {
     key: 'privacy',
     title: '您的数据，由您做主',
     text: '授权谁可以查看，随时可以收回，身份信息加密保存',
     mark: '安',
+    route: 'grantList',
   },
 ]
 

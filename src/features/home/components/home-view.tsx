@@ -1,6 +1,7 @@
 import { View, Text } from '@tarojs/components'
 import { Articles, Ask, Doctor, Image, Location, Order, Scan, Video } from '@nutui/icons-react-taro'
-import { THEME } from '@/routes'
+import { COMING_SOON } from '@/components/under-construction'
+import { THEME, isComingSoon } from '@/routes'
 import { navigate } from '@/services/navigate'
 import { HOME_ENTRIES, type HomeEntry } from '../entries'
 import './home-view.scss'
@@ -38,6 +39,7 @@ export function HomeView() {
                 <Icon size={24} color={THEME.primary} />
               </View>
               <Text className="home__entry-text">{entry.text}</Text>
+              {isComingSoon(entry.route) && <Text className="home__entry-soon">{COMING_SOON}</Text>}
             </View>
           )
         })}

@@ -49,6 +49,23 @@ describe('MineView', () => {
     for (const entry of MINE_GROUPS.flat()) expect(routeByName(entry.route)).toBeDefined()
   })
 
+  it('says 即将上线 beside entries whose page does not work yet', async () => {
+    const { container } = await renderComponent(
+      <MineView loggedIn userName="李医生" profile={EXPERT} role="expert" />,
+    )
+    const row = (title: string) =>
+      Array.from(container.querySelectorAll('.nut-cell')).find((cell) =>
+        cell.textContent?.startsWith(title),
+      )?.textContent ?? ''
+    expect(row('我的报告')).toContain('即将上线')
+    expect(row('我的钱包')).toContain('即将上线')
+    expect(row('设置')).not.toContain('即将上线')
+    expect(row('关于我们')).not.toContain('即将上线')
+    // A state the person has earned is shown as such, not as 即将上线.
+    expect(row('专家认证')).toContain('已认证')
+    expect(row('专家认证')).not.toContain('即将上线')
+  })
+
   it('opens public entries directly', async () => {
     await renderComponent(<MineView loggedIn={false} userName="" />)
     fireEvent.click(screen.getByText('关于我们'))

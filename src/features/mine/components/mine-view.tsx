@@ -2,6 +2,8 @@ import { Image, Text, View } from '@tarojs/components'
 import { Cell } from '@nutui/nutui-react-taro'
 import { ArrowRight } from '@nutui/icons-react-taro'
 import type { Role, UserProfile } from '@contract/sso/auth'
+import { COMING_SOON } from '@/components/under-construction'
+import { isComingSoon } from '@/routes'
 import { navigate, routeUrl } from '@/services/navigate'
 import { fileUrl } from '@/services/profile'
 import { EXPERT_ENTRY_KEY, expertEntryText, visibleGroups, type MineEntry } from '../entries'
@@ -21,6 +23,12 @@ export interface MineViewProps {
 function open(entry: MineEntry, loggedIn: boolean) {
   if (entry.needsLogin && !loggedIn) void navigate('login', { redirect: routeUrl(entry.route) })
   else void navigate(entry.route)
+}
+
+/** What a row says on its right: its state, else 即将上线 for a page that does not work yet. */
+function extraOf(entry: MineEntry, state: string): string {
+  if (state !== '') return state
+  return isComingSoon(entry.route) ? COMING_SOON : ''
 }
 
 function EntryExtra({ text }: { text: string }) {
@@ -83,7 +91,9 @@ export function MineView({
               <Cell
                 key={entry.key}
                 title={isExpert ? expert.text : entry.text}
-                extra={<EntryExtra text={isExpert && loggedIn ? expert.extra : ''} />}
+                extra={
+                  <EntryExtra text={extraOf(entry, isExpert && loggedIn ? expert.extra : '')} />
+                }
                 clickable
                 onClick={() => open(entry, loggedIn)}
               />

@@ -1,4 +1,5 @@
 import { fireEvent, screen } from '@testing-library/react'
+import { isComingSoon } from '@/routes'
 import { LeadView } from '../components/lead-view'
 import { LEAD_SLIDES } from '../lead'
 import { renderComponent } from '../../../../jest/taro-render'
@@ -27,5 +28,13 @@ describe('欢迎', () => {
     fireEvent.touchStart(lead, { touches: [{ clientX: 300 }] })
     fireEvent.touchEnd(lead, { changedTouches: [{ clientX: 100 }] })
     expect(track.style.transform).toBe('translateX(-100%)')
+  })
+
+  it('says 即将上线 on slides whose feature does not work yet', async () => {
+    const { container } = await renderComponent(<LeadView />)
+    const slides = Array.from(container.querySelectorAll('.lead__slide'))
+    LEAD_SLIDES.forEach((slide, index) => {
+      expect(slides[index].textContent?.includes('即将上线')).toBe(isComingSoon(slide.route))
+    })
   })
 })

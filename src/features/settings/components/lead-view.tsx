@@ -1,7 +1,9 @@
 import { Text, View, type ITouchEvent } from '@tarojs/components'
 import { Button } from '@nutui/nutui-react-taro'
 import { useMemo, useRef, useState } from 'react'
+import { COMING_SOON } from '@/components/under-construction'
 import { statusBarHeight } from '@/platform/device'
+import { isComingSoon } from '@/routes'
 import { LEAD_SLIDES, finishLead } from '../lead'
 import './lead-view.scss'
 
@@ -44,6 +46,7 @@ export function LeadView() {
           <View key={slide.key} className="lead__slide" aria-hidden={slideIndex !== index}>
             <View className="lead__mark">{slide.mark}</View>
             <Text className="lead__title">{slide.title}</Text>
+            {isComingSoon(slide.route) && <Text className="lead__soon">{COMING_SOON}</Text>}
             <Text className="lead__text">{slide.text}</Text>
             {slideIndex === last ? (
               <Button className="lead__start" type="primary" onClick={finishLead}>
