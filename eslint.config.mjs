@@ -21,6 +21,16 @@ const PAGE_PATH_RULES = [
   { selector: `TemplateElement[value.raw=${PAGE_PATH}]`, message: PAGE_PATH_MESSAGE },
 ]
 
+// Platform probes belong in src/platform (its README): the build target, the user agent, the
+// window and capsule geometry.
+const PLATFORM_PROBE_MESSAGE =
+  'platform probes live in src/platform (device.ts, runtime.ts, environment.ts)'
+const PLATFORM_PROBE_RULES = [
+  "MemberExpression[object.object.name='process'][object.property.name='env'][property.name='TARO_ENV']",
+  "MemberExpression[object.name='navigator'][property.name='userAgent']",
+  "MemberExpression[object.name='Taro'][property.name=/^(getWindowInfo|getSystemInfo|getSystemInfoSync|getDeviceInfo|getMenuButtonBoundingClientRect)$/]",
+].map((selector) => ({ selector, message: PLATFORM_PROBE_MESSAGE }))
+
 export default tseslint.config(
   {
     ignores: [
@@ -130,6 +140,12 @@ export default tseslint.config(
   {
     files: ['src/**/*.{ts,tsx}'],
     ignores: ['src/routes.ts', 'src/services/navigate.ts', 'src/**/__tests__/**'],
+    rules: { 'no-restricted-syntax': ['error', ...PAGE_PATH_RULES, ...PLATFORM_PROBE_RULES] },
+  },
+  // src/platform is where the probes live; page paths stay forbidden there too.
+  {
+    files: ['src/platform/**/*.{ts,tsx}'],
+    ignores: ['src/**/__tests__/**'],
     rules: { 'no-restricted-syntax': ['error', ...PAGE_PATH_RULES] },
   },
 )
