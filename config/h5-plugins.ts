@@ -230,8 +230,9 @@ export const H5_MAX_WIDTH = 800
 /** The styles that cap the app at `maxWidth`; outside it, a slightly darker ground frames the page. */
 export function pageFrameCss(maxWidth: number = H5_MAX_WIDTH): string {
   return [
-    `#app{max-width:${maxWidth}px;margin:0 auto;position:relative}`,
-    `@media (min-width:${maxWidth + 1}px){html,html body{background-color:#e5e7eb}#app{background-color:#f3f4f6}}`,
+    // Taro's tab-bar app moves #app into #container (navigation bar, pages, tab bar); both are capped.
+    `#app,body>.taro-tabbar__container{max-width:${maxWidth}px;margin:0 auto}`,
+    `@media (min-width:${maxWidth + 1}px){html,html body{background-color:#e5e7eb}#app,body>.taro-tabbar__container{background-color:#f3f4f6}}`,
   ].join('')
 }
 

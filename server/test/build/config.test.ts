@@ -79,7 +79,8 @@ test('connect-src origins come from the API variables, paths and relative values
 test('the H5 page is capped at the spec’s 800 px and centred', () => {
   assert.equal(H5_MAX_WIDTH, 800)
   const css = pageFrameCss()
-  assert.match(css, /#app\{max-width:800px;margin:0 auto/)
+  // Before Taro mounts, #app; after, the tab-bar container around the bars and pages.
+  assert.match(css, /#app,body>\.taro-tabbar__container\{max-width:800px;margin:0 auto\}/)
   assert.match(css, /@media \(min-width:801px\)/)
 })
 
