@@ -2,7 +2,16 @@ import type { RouteName } from '@/routes'
 
 /** The settings list (设置), grouped as the page shows it. Every entry opens a spec route. */
 export interface SetupEntry {
-  key: 'profile' | 'password' | 'phone' | 'idcard' | 'notice' | 'about' | 'diagnostics' | 'delete'
+  key:
+    | 'profile'
+    | 'password'
+    | 'phone'
+    | 'idcard'
+    | 'security'
+    | 'notice'
+    | 'about'
+    | 'diagnostics'
+    | 'delete'
   text: string
   route: RouteName
   /** Entries about the account itself go to login first when signed out. */
@@ -14,7 +23,8 @@ export const SETUP_GROUPS: readonly (readonly SetupEntry[])[] = [
     { key: 'profile', text: '个人信息', route: 'userInfo', needsLogin: true },
     { key: 'password', text: '修改密码', route: 'pwd', needsLogin: true },
     { key: 'phone', text: '绑定手机号', route: 'bindTel', needsLogin: true },
-    { key: 'idcard', text: '实名认证', route: 'idcard', needsLogin: true },
+    { key: 'idcard', text: '身份证', route: 'idcard', needsLogin: true },
+    { key: 'security', text: '登录记录', route: 'securityLog', needsLogin: true },
   ],
   [
     { key: 'notice', text: '通知设置', route: 'notice', needsLogin: true },

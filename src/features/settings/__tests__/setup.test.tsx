@@ -21,7 +21,8 @@ const PROFILE: UserProfile = {
   nickname: '张三',
   avatarUrl: null,
   role: 'patient',
-  realNameVerified: true,
+  realNameVerified: false,
+  idCardStatus: 'bound',
   hasPassword: true,
   wechatBound: false,
   createdAt: '2026-01-01T00:00:00.000Z',
@@ -58,7 +59,7 @@ describe('设置', () => {
     useAppStore.getState().setProfile(PROFILE)
     await renderComponent(<Page />)
     expect(screen.getByText('138****0001')).toBeTruthy()
-    expect(screen.getByText('已认证')).toBeTruthy()
+    expect(screen.getByText('已绑定')).toBeTruthy()
     fireEvent.click(screen.getByText('通知设置'))
     expect(navigateTo).toHaveBeenLastCalledWith({ url: '/pages/user/notice' })
   })

@@ -12,7 +12,7 @@ export interface SetupViewProps {
 function extraOf(entry: SetupEntry, model: SetupModel): string {
   if (!model.signedIn) return ''
   if (entry.key === 'phone') return model.mobileMasked ?? '未绑定'
-  if (entry.key === 'idcard') return model.realNameVerified ? '已认证' : '未认证'
+  if (entry.key === 'idcard') return model.idCardText
   return ''
 }
 

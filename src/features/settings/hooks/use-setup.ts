@@ -2,6 +2,7 @@ import { useCallback, useState } from 'react'
 import { showModal, showToast } from '@/platform/ui'
 import { signOut } from '@/services/auth'
 import { navigate, routeUrl, switchTab } from '@/services/navigate'
+import { idCardStatusText } from '@/services/profile'
 import { useAppStore } from '@/stores/app-store'
 import type { SetupEntry } from '../entries'
 
@@ -9,7 +10,8 @@ export interface SetupModel {
   signedIn: boolean
   /** 138****8000, or null when no phone is bound or signed out. */
   mobileMasked: string | null
-  realNameVerified: boolean
+  /** 已实名 (verified by the server), 已绑定 or 未绑定. */
+  idCardText: string
   busy: boolean
   open: (entry: SetupEntry) => void
   logout: () => void
@@ -52,7 +54,7 @@ export function useSetup(): SetupModel {
   return {
     signedIn,
     mobileMasked: signedIn ? (profile?.mobileMasked ?? null) : null,
-    realNameVerified: signedIn && profile?.realNameVerified === true,
+    idCardText: idCardStatusText(signedIn ? profile : null),
     busy,
     open,
     logout,
