@@ -194,7 +194,11 @@ export interface SignOutOptions {
 export async function signOut({ revoke = true }: SignOutOptions = {}): Promise<void> {
   if (revoke && getAccessToken() !== null) {
     try {
-      await callEndpoint(logoutEndpoint, {}, { loading: false, hooks: { response: quietResponse } })
+      await callEndpoint(
+        logoutEndpoint,
+        {},
+        { loading: false, quietOffline: true, hooks: { response: quietResponse } },
+      )
     } catch {
       // Offline or already revoked: clearing locally is what the person asked for.
     }

@@ -62,7 +62,7 @@ export function useQrLogin(active: boolean, onSession: (session: Session) => voi
     const poll = (id: string, secret: string) => {
       timer = setTimeout(() => {
         if (!current()) return
-        pollQrLogin(id, secret, { loading: false }).then((answer) => {
+        pollQrLogin(id, secret, { loading: false, quietOffline: true }).then((answer) => {
           if (!current()) return
           if (answer.status === 'confirmed' && answer.session) {
             setView({ status: 'confirmed' })

@@ -124,7 +124,7 @@ export function useIdCard(): IdCardModel {
       setState({ status: 'bound', card })
       showToast('身份证已绑定')
       // 我的 and 设置 show the card's state from the profile.
-      refreshProfile({ loading: false }).catch(() => undefined)
+      refreshProfile({ loading: false, quietOffline: true }).catch(() => undefined)
     })
   }
 
@@ -152,7 +152,7 @@ export function useIdCard(): IdCardModel {
       const card = await verifyIdCard()
       if (!alive.current) return
       setState({ status: 'bound', card })
-      refreshProfile({ loading: false }).catch(() => undefined)
+      refreshProfile({ loading: false, quietOffline: true }).catch(() => undefined)
     })
   }
 

@@ -52,7 +52,7 @@ export function useUserInfo(): UserInfoModel {
   }, [])
 
   useDidShow(() => {
-    if (signedIn) refreshProfile({ loading: false }).catch(() => undefined)
+    if (signedIn) refreshProfile({ loading: false, quietOffline: true }).catch(() => undefined)
   })
 
   const uploadCropped = useCallback((filePath: string) => {
