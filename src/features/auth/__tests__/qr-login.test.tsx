@@ -52,7 +52,10 @@ describe('desktop scan login', () => {
     expect(screen.getByText(QR_TEXT.pending)).toBeTruthy()
     expect(screen.getByLabelText('扫码登录二维码').getAttribute('src')).toContain('data:image/png')
     await tick()
-    expect(mocked.pollQrLogin).toHaveBeenCalledWith('q1', 'secret', { loading: false })
+    expect(mocked.pollQrLogin).toHaveBeenCalledWith('q1', 'secret', {
+      loading: false,
+      quietOffline: true,
+    })
     await tick()
     expect(screen.getByText(QR_TEXT.scanned)).toBeTruthy()
     await tick()
