@@ -17,6 +17,7 @@ import {
 } from '@contract/main/account'
 import {
   answerQrLogin as answerQrLoginEndpoint,
+  getQrLoginRequest as getQrLoginRequestEndpoint,
   QR_LOGIN_PREFIX,
   scanQrLogin as scanQrLoginEndpoint,
 } from '@contract/main/qr-login'
@@ -32,7 +33,13 @@ import { getHealth } from '@contract/system/health'
 import type { InputOf, OutputOf } from '@contract/endpoint'
 import { showToast } from '@/platform/ui'
 import { useAppStore } from '@/stores/app-store'
-import { DRIFT_MESSAGE, ResponseDriftError, callEndpoint, type CallOptions } from './api'
+import {
+  DRIFT_MESSAGE,
+  ResponseDriftError,
+  UserFacingError,
+  callEndpoint,
+  type CallOptions,
+} from './api'
 import { apiOrigin, hostOf } from './hosts'
 import { http } from './http'
 
@@ -140,8 +147,25 @@ export async function scanQrLogin(id: string): Promise<QrLoginRequest> {
   return request
 }
 
+export type QrLoginDetails = OutputOf<typeof getQrLoginRequestEndpoint>
+
+/** The confirm page opened without a scan in this app (a link someone sent): nothing to confirm. */
+export const QR_NOT_SCANNED = '请使用 App 内的扫一扫扫描电脑上的二维码'
+
+/**
+ * The confirm page's view of a request: where and when the desktop asked. Only for a request this
+ * app's scanner registered (it holds the ticket); for an id from anywhere else (a URL) it answers
+ * QR_NOT_SCANNED without asking the server, so a link can neither register nor confirm a scan.
+ */
+export function getQrLoginRequest(id: string): Promise<QrLoginDetails> {
+  const ticket = qrTickets.get(id)
+  if (!ticket) return Promise.reject(new UserFacingError(QR_NOT_SCANNED))
+  return callEndpoint(getQrLoginRequestEndpoint, { id, ticket })
+}
+
 export function answerQrLogin(id: string, approve: boolean): Promise<void> {
-  const ticket = qrTickets.get(id) ?? ''
+  const ticket = qrTickets.get(id)
+  if (!ticket) return Promise.reject(new UserFacingError(QR_NOT_SCANNED))
   return callEndpoint(answerQrLoginEndpoint, { id, approve, ticket }).then(() => {
     qrTickets.delete(id)
   })

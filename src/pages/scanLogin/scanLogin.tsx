@@ -6,6 +6,7 @@ import { useScanLogin } from '../../features/scan/hooks/use-scan-login'
 export default function ScanLoginPage() {
   const { params } = useRouter()
   const view = useScanLogin(params.id)
-  const currentUrl = routeUrl('scanLogin', { id: params.id ?? '' })
+  // After logging in the person scans again: the confirm page only takes a scan made in the app.
+  const currentUrl = routeUrl('scanPage')
   return <ScanLoginView view={view} currentUrl={currentUrl} />
 }

@@ -2,6 +2,9 @@ import { act, fireEvent, screen } from '@testing-library/react'
 import Taro from '@tarojs/taro'
 import { QR_LOGIN_PREFIX } from '@contract/main/qr-login'
 import { scanCapabilities, scanFromPhoto } from '@/platform/scan'
+import { scanQrLogin } from '@/services/profile'
+import { resetStores } from '@/stores/reset-stores'
+import { useSessionStore } from '@/stores/session-store'
 import { ScanView } from '../components/scan-view'
 import { useScanner } from '../hooks/use-scanner'
 import { UNKNOWN_CODE_MESSAGE, parseScanned } from '../qr-content'
@@ -13,6 +16,11 @@ jest.mock('@/platform/scan', () => ({
   scanFromPhoto: jest.fn(),
   scanWithNativeScanner: jest.fn(),
   startLiveScan: jest.fn(),
+}))
+
+jest.mock('@/services/profile', () => ({
+  ...jest.requireActual<typeof import('@/services/profile')>('@/services/profile'),
+  scanQrLogin: jest.fn(),
 }))
 
 function Page() {
@@ -49,6 +57,27 @@ describe('扫一扫 on H5', () => {
     await flush()
     expect(scanFromPhoto).toHaveBeenCalledWith('album')
     expect(redirectTo).toHaveBeenCalledWith({ url: '/pages/scanLogin/scanLogin?id=q42' })
+  })
+
+  it('registers the scan (its confirm ticket) before opening the confirmation when signed in', async () => {
+    resetStores()
+    useSessionStore.getState().setToken({ access_token: 't' })
+    let registered: () => void = () => undefined
+    jest.mocked(scanQrLogin).mockReturnValue(
+      new Promise((resolve) => {
+        registered = () => resolve({} as never)
+      }),
+    )
+    jest.mocked(scanFromPhoto).mockResolvedValue({ status: 'ok', content: `${QR_LOGIN_PREFIX}q42` })
+    await renderComponent(<Page />)
+    fireEvent.click(screen.getByText('从相册选择'))
+    await flush()
+    expect(scanQrLogin).toHaveBeenCalledWith('q42')
+    expect(redirectTo).not.toHaveBeenCalled()
+    registered()
+    await flush()
+    expect(redirectTo).toHaveBeenCalledWith({ url: '/pages/scanLogin/scanLogin?id=q42' })
+    resetStores()
   })
 
   it('says 无法识别的二维码 for any other code', async () => {

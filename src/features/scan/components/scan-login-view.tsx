@@ -78,8 +78,10 @@ export function ScanLoginView({ view, currentUrl }: ScanLoginViewProps) {
               <Text className="scan-login__value">{request.browser}</Text>
             </View>
             <View className="scan-login__fact">
-              <Text className="scan-login__label">IP 地址</Text>
-              <Text className="scan-login__value">{request.ipMasked}</Text>
+              <Text className="scan-login__label">位置</Text>
+              <Text className="scan-login__value">
+                {[request.location, request.ipMasked].filter(Boolean).join(' · ')}
+              </Text>
             </View>
             <View className="scan-login__fact">
               <Text className="scan-login__label">请求时间</Text>

@@ -1,12 +1,17 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { answerQrLogin, describeError, scanQrLogin, type QrLoginRequest } from '@/services/profile'
+import {
+  answerQrLogin,
+  describeError,
+  getQrLoginRequest,
+  type QrLoginDetails,
+} from '@/services/profile'
 import { useSessionStore } from '@/stores/session-store'
 
 export type ScanLoginState =
   | { status: 'signed-out' }
   | { status: 'invalid' }
   | { status: 'loading' }
-  | { status: 'ready'; request: QrLoginRequest; busy: boolean }
+  | { status: 'ready'; request: QrLoginDetails; busy: boolean }
   | { status: 'approved' }
   | { status: 'refused' }
   /** The server refused: expired, already answered, someone else's request... */
@@ -46,7 +51,8 @@ export function useScanLogin(id: string | undefined): ScanLoginView {
       return
     }
     setState({ status: 'loading' })
-    scanQrLogin(id).then(
+    // Only a request this app's scanner registered (see getQrLoginRequest); never one from the URL.
+    getQrLoginRequest(id).then(
       (request) => alive.current && setState({ status: 'ready', request, busy: false }),
       (error: unknown) =>
         alive.current && setState({ status: 'error', message: describeError(error) }),

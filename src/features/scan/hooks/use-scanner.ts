@@ -10,6 +10,8 @@ import {
   type ScanOutcome,
 } from '@/platform/scan'
 import { redirect } from '@/services/navigate'
+import { describeError, scanQrLogin } from '@/services/profile'
+import { getAccessToken } from '@/stores/session-store'
 import { UNKNOWN_CODE_MESSAGE, parseScanned } from '../qr-content'
 
 export const LIVE_PREVIEW_ID = 'scan-live-preview'
@@ -60,8 +62,13 @@ export function useScanner({ autoStart = false }: ScannerOptions = {}): ScannerV
     const code = parseScanned(content)
     if (code.kind === 'login') {
       setMessage(null)
-      // Replacing the scanner: going back from the confirmation should not reopen the camera.
-      void redirect('scanLogin', { id: code.id })
+      const open = () => void redirect('scanLogin', { id: code.id })
+      // Only the scanner registers a scan: its answer holds the confirm ticket (in memory), so a
+      // link to the confirm page cannot confirm. Signed out, the confirm page asks to log in first.
+      if (getAccessToken() === null) return open()
+      scanQrLogin(code.id).then(open, (error: unknown) => {
+        if (alive.current) setMessage(describeError(error))
+      })
       return
     }
     setMessage(UNKNOWN_CODE_MESSAGE)
