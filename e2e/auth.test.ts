@@ -270,16 +270,18 @@ describe('accounts, as a new person', { timeout: 300_000 }, () => {
       const id = data.id
       const token = await accessToken(phone.page)
       const auth = { authorization: `Bearer ${token}` }
-      assert.equal(
-        (await api(`/main/account/qr/${id}/scan`, { method: 'POST', body: '{}', headers: auth }))
-          .status,
-        200,
-      )
+      // As the in-app scanner does: the decoded text, and the confirm ticket it answers.
+      const scanned = await api<{ ticket: string }>(`/main/account/qr/${id}/scan`, {
+        method: 'POST',
+        body: JSON.stringify({ source: 'scanner', content: data.content }),
+        headers: auth,
+      })
+      assert.equal(scanned.status, 200)
       await desktop.getByText('已扫码，请在手机上确认').waitFor()
       await screenshot(desktop, 'auth-desktop-qr-scanned')
       const answer = await api(`/main/account/qr/${id}/answer`, {
         method: 'POST',
-        body: JSON.stringify({ approve: true }),
+        body: JSON.stringify({ approve: true, ticket: scanned.body.data.ticket }),
         headers: auth,
       })
       assert.equal(answer.status, 200)

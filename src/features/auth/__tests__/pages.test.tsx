@@ -30,5 +30,7 @@ describe('account pages by their routes', () => {
   it('reg offers the way back to login', async () => {
     const page = await renderPage('pages/reg/reg')
     expect(page.element.textContent).toContain('已有账号？去登录')
+    // Reports and images are a later issue: the page does not promise them as working.
+    expect(page.element.textContent).toContain('即将上线')
   })
 })

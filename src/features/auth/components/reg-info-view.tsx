@@ -11,7 +11,7 @@ export function RegInfoView({ view }: { view: Model }) {
     <View className="auth-page reg-info">
       <View className="auth-page__inner">
         <Text className="auth-page__intro">
-          注册成功！完善以下信息，方便医生称呼您。也可以跳过，稍后在“个人信息”中修改。
+          注册成功！完善以下信息，也可以跳过，稍后在“个人信息”中修改。
         </Text>
         <FormField label="昵称" field={view.nickname} placeholder="请输入昵称" maxLength={20} />
         <View className="form-field">

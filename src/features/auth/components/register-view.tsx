@@ -10,7 +10,9 @@ export function RegisterView({ view }: { view: RegisterViewModel }) {
   return (
     <View className="auth-page register">
       <View className="auth-page__inner">
-        <Text className="auth-page__intro">使用手机号注册医影通，查看您在各医院的影像和报告。</Text>
+        <Text className="auth-page__intro">
+          使用手机号注册医影通。查看您在各医院的影像和报告的功能即将上线。
+        </Text>
         <MobileField field={view.mobile} />
         <SmsCodeField field={view.code} sms={view.sms} />
         <NewPasswordFields password={view.password} label="设置密码" />
