@@ -3,7 +3,7 @@
  * route test all read it, so a path is written once.
  *
  * `issue` names the tracker issue that builds a page; until then the page shows an honest
- * "功能建设中" state instead of pretend content.
+ * "即将上线" state instead of pretend content, and links to it say 即将上线 (`isComingSoon`).
  */
 export interface RouteDef {
   /** What code calls the page by (`navigate('login')`); no page or feature writes a path. */
