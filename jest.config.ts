@@ -1,8 +1,20 @@
+/**
+ * @jest-config-loader esbuild-register
+ *
+ * Jest for the app (src/) and the contract; the server has its own runner (scripts/test-server.ts).
+ *
+ * Run it with `npm run test:unit [-- paths]`. On Node 20 that preloads jest/ts-config.cjs, which
+ * has tsx (already a dependency) compile this file; Node 22.18+ strips the types natively, so there
+ * plain `npx jest` works too. The pragma above names the loader Jest should use where neither
+ * applies: with `esbuild-register` installed (a dev dependency not added yet), `npx jest` works on
+ * Node 20 as well, and without it Jest's error says what to install.
+ */
+import type { Config } from 'jest'
+
 // Jest workers inherit the parent's environment: the app's dates are shown in China Standard Time.
 process.env.TZ = 'Asia/Shanghai'
 
-/** Jest for the app (src/) and the contract; the server has its own runner (scripts/test-server.ts). */
-module.exports = {
+const config: Config = {
   testEnvironment: 'jsdom',
   testEnvironmentOptions: {
     url: 'http://localhost/',
@@ -24,6 +36,8 @@ module.exports = {
   testMatch: ['**/__tests__/**/*.test.[jt]s?(x)'],
   setupFiles: ['<rootDir>/jest/setup-env.js'],
   setupFilesAfterEnv: ['<rootDir>/jest/setup-after-env.js'],
+  // A page rendered through Taro's router (jest/taro-render.tsx) takes a second or two on a cold cache.
+  testTimeout: 15000,
   transform: { '^.+\\.(mjs|cjs|[jt]sx?)$': 'babel-jest' },
   // Taro and NutUI ship ESM, so node_modules is transformed too, except Jest's own machinery, which
   // Babel cannot parse (#private methods) and never needs.
@@ -41,3 +55,5 @@ module.exports = {
   },
   clearMocks: true,
 }
+
+export default config
