@@ -144,16 +144,24 @@ async function measureOnce(browser: Browser, url: string): Promise<LcpRun> {
 export async function measureLcp(runs = RUNS): Promise<LcpResult> {
   if (!process.env.WEB_ROOT && !ensureH5Build()) throw new Error('H5 构建失败，无法测量首屏')
   const server = await startServer()
+  try {
+    return await measureLcpAt(server.url, runs)
+  } finally {
+    await server.stop()
+  }
+}
+
+/** The same measurement against a server that is already running at `url`. */
+export async function measureLcpAt(url: string, runs = RUNS): Promise<LcpResult> {
   const browser = await launchChromium()
   try {
     const results: LcpRun[] = []
-    for (let i = 0; i < runs; i += 1) results.push(await measureOnce(browser, server.url))
+    for (let i = 0; i < runs; i += 1) results.push(await measureOnce(browser, url))
     const sorted = [...results].sort((a, b) => a.lcpMs - b.lcpMs)
     const median = sorted[Math.floor(sorted.length / 2)]!
     return { medianMs: median.lcpMs, runs: results, transferredBytes: median.transferredBytes }
   } finally {
     await browser.close()
-    await server.stop()
   }
 }
 
