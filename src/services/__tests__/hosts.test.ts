@@ -1,4 +1,4 @@
-import { allHosts, apiOrigin, hostOf } from '../hosts'
+import { allHosts, apiOrigin, hostOf, systemId } from '../hosts'
 
 const saved = { ...process.env }
 
@@ -31,5 +31,12 @@ describe('service hosts', () => {
     expect(hosts.consult).toBe('https://consult.example.com/v2')
     expect(hosts.reportModel).toBe('https://rm.example.com')
     expect(hosts.knowledge).toBe('https://api.example.com/knowledge')
+  })
+
+  it('SystemId is TARO_APP_SYSTEM_ID, trimmed, and blank when not configured (SPEC section 7)', () => {
+    delete process.env.TARO_APP_SYSTEM_ID
+    expect(systemId()).toBe('')
+    process.env.TARO_APP_SYSTEM_ID = '  YX-APP-01 '
+    expect(systemId()).toBe('YX-APP-01')
   })
 })
