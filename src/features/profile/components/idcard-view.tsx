@@ -142,7 +142,7 @@ export function IdCardView({ model }: IdCardViewProps) {
         </Button>
       )}
       <Text className="profile-form__tip">
-        绑定身份证后，即可在查询功能上线时查看您在各医院的检查影像与报告（即将上线）。身份证号加密保存，页面仅显示部分号码。
+        绑定身份证后，可查看您在各医院的检查影像与报告（即将上线）。身份证号加密保存，页面仅显示部分号码。
       </Text>
       <SubmitButton text="提交认证" busy={model.submitting} onClick={model.submit} />
       <Appeals appeals={model.appeals} />
