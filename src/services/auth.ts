@@ -15,6 +15,7 @@ import {
 } from '@contract/main/qr-login'
 import {
   issueToken as issueTokenEndpoint,
+  mergeUser as mergeUserEndpoint,
   modifyUser as modifyUserEndpoint,
   register as registerEndpoint,
   resetPassword as resetPasswordEndpoint,
@@ -160,6 +161,20 @@ export async function modifyUser(
   options?: CallOptions,
 ): Promise<UserProfile> {
   const profile = await callEndpoint(modifyUserEndpoint, input, options)
+  if (useAppStore.getState().hasLogin) useAppStore.getState().setProfile(profile)
+  return profile
+}
+
+/**
+ * Merges the account registered with `mobile` into the signed-in one (a WeChat account without a
+ * phone), with a 'merge' code to that phone and, when that account has one, its password. The
+ * server signs out every other session; the profile here follows the merged account.
+ */
+export async function mergeUser(
+  input: InputOf<typeof mergeUserEndpoint>,
+  options?: CallOptions,
+): Promise<UserProfile> {
+  const profile = await callEndpoint(mergeUserEndpoint, input, options)
   if (useAppStore.getState().hasLogin) useAppStore.getState().setProfile(profile)
   return profile
 }

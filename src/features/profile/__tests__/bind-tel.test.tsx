@@ -19,8 +19,15 @@ jest.mock('@/services/profile', () => ({
 jest.mock('@/services/auth', () => ({
   ...jest.requireActual<typeof import('@/services/auth')>('@/services/auth'),
   sendOwnCode: jest.fn(),
+  sendSmsCode: jest.fn(),
+  mergeUser: jest.fn(),
 }))
-const mocked = { ...jest.mocked(profileService), sendOwnCode: jest.mocked(auth.sendOwnCode) }
+const mocked = {
+  ...jest.mocked(profileService),
+  sendOwnCode: jest.mocked(auth.sendOwnCode),
+  sendSmsCode: jest.mocked(auth.sendSmsCode),
+  mergeUser: jest.mocked(auth.mergeUser),
+}
 
 function Page() {
   return <BindTelView model={useBindTel()} />
@@ -97,7 +104,7 @@ describe('绑定手机号', () => {
     })
   })
 
-  it('asks nothing more of a WeChat-only account, and shows the server’s refusal', async () => {
+  it('asks nothing more of a WeChat-only account; a number with its own account can be merged', async () => {
     useAppStore.getState().setProfile(profile({ mobileMasked: null, hasPassword: false }))
     mocked.bindPhone.mockRejectedValueOnce(
       new (jest.requireActual<typeof import('@/services/http')>('@/services/http').HttpError)(
@@ -116,5 +123,23 @@ describe('绑定手机号', () => {
     await flush()
     expect(mocked.bindPhone).toHaveBeenCalledWith({ mobile: '13900139000', code: '654321' })
     expect(screen.getByText('该手机号已被其他账号使用')).toBeTruthy()
+    // The number has an account of its own: merge it, with a code to it and its password.
+    mocked.sendSmsCode.mockResolvedValue(SENT)
+    mocked.mergeUser.mockResolvedValue(profile({ mobileMasked: '139****9000' }))
+    fireEvent.click(screen.getByText('这是我的手机号，合并账号'))
+    fireEvent.click(screen.getByText('获取验证码'))
+    await flush()
+    expect(mocked.sendSmsCode).toHaveBeenCalledWith('13900139000', 'merge')
+    typeInto('请输入验证码', '222222')
+    typeInto('该手机号账号的登录密码（未设置可不填）', 'phone1234')
+    fireEvent.click(screen.getByText('确认合并'))
+    await flush()
+    expect(mocked.mergeUser).toHaveBeenCalledWith({
+      mobile: '13900139000',
+      code: '222222',
+      password: 'phone1234',
+    })
+    expect(screen.getByText('账号已合并')).toBeTruthy()
+    expect(screen.getByRole('status').textContent).toBe(BIND_TEL_TEXT.signedOut)
   })
 })

@@ -52,12 +52,41 @@ function Proof({ model }: BindTelViewProps) {
   )
 }
 
+/** The number has an account of its own: merge it into this (WeChat) account instead. */
+function MergeForm({ model }: BindTelViewProps) {
+  return (
+    <View className="profile-form">
+      <Text className="profile-form__tip profile-form__lead">
+        该手机号已注册医影通账号。合并后，该账号的资料将并入当前账号，两边的记录都会保留；其他设备将退出登录。
+      </Text>
+      <View className="profile-form__card">
+        <MobileField field={model.mobile} label="手机号" placeholder="请输入新手机号" />
+        <SmsCodeField field={model.mergeCode} sms={model.mergeSms} />
+        <FormField
+          label="账号密码"
+          field={model.mergePassword}
+          placeholder="该手机号账号的登录密码（未设置可不填）"
+          type="password"
+          maxLength={64}
+        />
+      </View>
+      <FormError message={model.formError} />
+      <SubmitButton text="确认合并" busy={model.submitting} onClick={model.submitMerge} />
+      <Button className="profile-form__secondary" fill="none" block onClick={model.closeMerge}>
+        返回
+      </Button>
+    </View>
+  )
+}
+
 export function BindTelView({ model }: BindTelViewProps) {
   if (model.done) {
     return (
       <View className="profile-form profile-form--done">
         <View className="profile-form__done-icon">✓</View>
-        <Text className="profile-form__done-title">{BIND_TEL_TEXT.done}</Text>
+        <Text className="profile-form__done-title">
+          {model.done.merged ? BIND_TEL_TEXT.merged : BIND_TEL_TEXT.done}
+        </Text>
         {model.done.mobileMasked && (
           <Text className="profile-form__done-text">当前手机号：{model.done.mobileMasked}</Text>
         )}
@@ -70,6 +99,7 @@ export function BindTelView({ model }: BindTelViewProps) {
       </View>
     )
   }
+  if (model.merging) return <MergeForm model={model} />
   return (
     <View className="profile-form">
       <View className="profile-form__current">
@@ -82,6 +112,17 @@ export function BindTelView({ model }: BindTelViewProps) {
         <SmsCodeField field={model.code} sms={model.sms} />
       </View>
       <FormError message={model.formError} />
+      {model.canMerge && (
+        <Button
+          className="profile-form__secondary"
+          type="primary"
+          fill="outline"
+          block
+          onClick={model.openMerge}
+        >
+          这是我的手机号，合并账号
+        </Button>
+      )}
       <Text className="profile-form__tip">
         验证码将发送到新手机号。绑定后请使用新手机号登录，其他设备将退出登录，原手机号会收到通知。
       </Text>

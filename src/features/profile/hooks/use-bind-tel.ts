@@ -3,7 +3,7 @@ import { CODE_RULES, LOGIN_PASSWORD_RULES, MOBILE_RULES } from '@/components/for
 import { useForm, type FieldProps } from '@/components/form/use-form'
 import { usePhoneSmsCode, useSmsCode, type SmsCode } from '@/components/form/use-sms-code'
 import { showToast } from '@/platform/ui'
-import { sendOwnCode } from '@/services/auth'
+import { mergeUser, sendOwnCode, sendSmsCode } from '@/services/auth'
 import { back } from '@/services/navigate'
 import { bindPhone, sendBindCode } from '@/services/profile'
 import { useAppStore } from '@/stores/app-store'
@@ -16,8 +16,12 @@ export const PROOF_LABELS: Record<ProofMethod, string> = {
   oldCode: '原手机号验证码',
 }
 
+/** The server's refusal when the new number has an account of its own (server account.ts). */
+export const MOBILE_IN_USE = '该手机号已被其他账号使用'
+
 export const BIND_TEL_TEXT = {
   done: '手机号已更换',
+  merged: '账号已合并',
   signedOut: '为保护账号安全，其他设备已退出登录，需使用新手机号重新登录；原手机号会收到变更通知。',
 } as const
 
@@ -39,8 +43,20 @@ export interface BindTelModel {
   submitting: boolean
   formError: string | null
   submit: () => void
-  /** After success: the new number, masked. */
-  done: { mobileMasked: string | null } | null
+  /**
+   * A WeChat account (no phone yet) whose new number already has an account: that account can be
+   * merged into this one, with a code to the number and that account's password.
+   */
+  canMerge: boolean
+  merging: boolean
+  openMerge: () => void
+  closeMerge: () => void
+  mergeCode: FieldProps
+  mergeSms: SmsCode
+  mergePassword: FieldProps
+  submitMerge: () => void
+  /** After success: the new number, masked, and whether accounts were merged. */
+  done: { mobileMasked: string | null; merged: boolean } | null
   finish: () => void
 }
 
@@ -58,19 +74,39 @@ export function useBindTel(): BindTelModel {
   ]
   const [chosen, setProof] = useState<ProofMethod | null>(null)
   const proof = chosen && proofMethods.includes(chosen) ? chosen : (proofMethods[0] ?? null)
-  const [done, setDone] = useState<{ mobileMasked: string | null } | null>(null)
+  const [done, setDone] = useState<BindTelModel['done']>(null)
+  const [merging, setMerging] = useState(false)
   const form = useForm(
     {
       password: { rules: LOGIN_PASSWORD_RULES },
       oldCode: { rules: CODE_RULES },
       mobile: { rules: MOBILE_RULES },
       code: { rules: CODE_RULES },
+      mergeCode: { rules: CODE_RULES },
+      // Optional: an account made by code alone never set a password; the server says when needed.
+      mergePassword: { rules: [] },
     },
     { fallback: '绑定失败，请稍后重试' },
   )
   const sendOld = useCallback(() => sendOwnCode('verify-old'), [])
   const oldSms = useSmsCode(sendOld)
   const sms = usePhoneSmsCode(form, 'mobile', sendBindCode)
+  const mergeSms = usePhoneSmsCode(form, 'mobile', (mobile) => sendSmsCode(mobile, 'merge'))
+
+  const submitMerge = () => {
+    const { values } = form
+    form.submit(async () => {
+      const profile = await mergeUser({
+        mobile: values.mobile,
+        code: values.mergeCode,
+        ...(values.mergePassword ? { password: values.mergePassword } : {}),
+      })
+      form.setValue('mergePassword', '')
+      form.setValue('mergeCode', '')
+      showToast(BIND_TEL_TEXT.merged, { icon: 'success' })
+      setDone({ mobileMasked: profile.mobileMasked, merged: true })
+    }, ['mobile', 'mergeCode'])
+  }
 
   const submit = () => {
     const { values } = form
@@ -86,7 +122,7 @@ export function useBindTel(): BindTelModel {
       form.setValue('code', '')
       form.setValue('oldCode', '')
       showToast(BIND_TEL_TEXT.done, { icon: 'success' })
-      setDone({ mobileMasked: profile.mobileMasked })
+      setDone({ mobileMasked: profile.mobileMasked, merged: false })
     }, [...fields, 'mobile', 'code'])
   }
 
@@ -108,6 +144,20 @@ export function useBindTel(): BindTelModel {
     submitting: form.submitting,
     formError: form.submitError,
     submit,
+    canMerge: currentMasked === null && form.submitError === MOBILE_IN_USE,
+    merging,
+    openMerge: () => {
+      setMerging(true)
+      form.setSubmitError(null)
+    },
+    closeMerge: () => {
+      setMerging(false)
+      form.setSubmitError(null)
+    },
+    mergeCode: form.field('mergeCode'),
+    mergeSms,
+    mergePassword: form.field('mergePassword'),
+    submitMerge,
     done,
     finish: () => void back('user'),
   }
