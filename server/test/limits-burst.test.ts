@@ -9,6 +9,8 @@ import type { DB } from '../src/db'
 import { argon2Gate } from '../src/domain/identity/secrets'
 import { saveAvatar } from '../src/domain/profile/avatars'
 import { bindIdCard } from '../src/domain/profile/id-cards'
+import { addTrack, TRACK_LIMIT } from '../src/domain/profile/tracks'
+import { createQrLogin, QR_CREATE_PER_HOUR } from '../src/domain/qr-login'
 import { createUser, type SmsProvider } from '../src/domain/identity'
 import { outboxSmsProvider } from '../src/providers/sms'
 import {
@@ -193,4 +195,40 @@ test('30 parallel ID-card binds by one account: at most 10 a day are tried', asy
       result.status === 'rejected' && (result.reason as { statusCode?: number }).statusCode === 429,
   )
   assert.equal(limited.length, 20, 'twenty attempts were refused before any look-up')
+})
+
+test('90 parallel analytics events from one address: at most 60 a minute are stored', async () => {
+  const clock = new TestClock()
+  const ip = freshIp()
+  const event = `burst_${Date.now()}`
+  const results = await Promise.allSettled(
+    Array.from({ length: 90 }, () => addTrack(db, { event, ip }, clock.now())),
+  )
+  const refused = results.filter(
+    (result) =>
+      result.status === 'rejected' && (result.reason as { statusCode?: number }).statusCode === 429,
+  )
+  assert.equal(refused.length, 90 - TRACK_LIMIT.perMinute)
+  const stored = await db.selectFrom('tracks').select('id').where('event', '=', event).execute()
+  assert.equal(stored.length, TRACK_LIMIT.perMinute)
+})
+
+test('90 parallel QR login requests from one address: at most 60 an hour are created', async () => {
+  const clock = new TestClock()
+  const ip = freshIp()
+  const results = await Promise.allSettled(
+    Array.from({ length: 90 }, () => createQrLogin(db, { userAgent: undefined, ip }, clock.now())),
+  )
+  const created = results.filter((result) => result.status === 'fulfilled')
+  assert.equal(created.length, QR_CREATE_PER_HOUR)
+  assert.ok(
+    results.every(
+      (result) =>
+        result.status === 'fulfilled' ||
+        (result.reason as { statusCode?: number }).statusCode === 429,
+    ),
+  )
+  const ids = created.map((result) => result.value.id)
+  const rows = await db.selectFrom('qr_logins').select('id').where('id', 'in', ids).execute()
+  assert.equal(rows.length, QR_CREATE_PER_HOUR)
 })

@@ -54,7 +54,6 @@ export {
   type IssuedSmsCode,
   type SmsProvider,
 } from './sms'
-export { rateLimitWait, recordRateEvent, type RateRule } from './rate-limit'
 export {
   BAD_CREDENTIALS,
   changePassword,

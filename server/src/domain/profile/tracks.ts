@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type { DB } from '../../db'
 import { badRequest, tooManyRequests } from '../../http/errors'
-import { rateLimitWait, recordRateEvent, type RateRule } from '../identity/rate-limit'
-import { hashSecret } from '../identity/secrets'
 import { describeWait, MINUTE } from '../identity/time'
+import { clientTag, reserve } from '../limits'
 
 /** Generous for a person tapping through pages, low enough that a script cannot flood the table. */
 export const TRACK_LIMIT = { perMinute: 60 } as const
@@ -13,7 +12,7 @@ export interface TrackInput {
   page?: string
   /** The signed-in person, if any; tracks work without an account too. */
   userId?: string
-  /** For the rate limit of anonymous callers; only its hash is used. */
+  /** For the limit of anonymous callers; only its keyed hash (`clientTag`) is used. */
   ip: string
 }
 
@@ -32,14 +31,15 @@ export function trackPage(page: string | undefined): string | null {
 /** Records one analytics event: its name and page path, and whose it is, nothing else. */
 export async function addTrack(db: DB, input: TrackInput, now: Date): Promise<void> {
   const page = trackPage(input.page)
-  const rule: RateRule = {
-    bucket: input.userId ? `track-user:${input.userId}` : `track-ip:${hashSecret(input.ip)}`,
+  // Reserve first (domain/limits.ts): checking the count and writing afterwards let a burst of
+  // parallel calls all read the same old count and all get in.
+  const slot = await reserve(db, {
+    key: input.userId ? `track-user:${input.userId}` : `track-ip:${clientTag(input.ip)}`,
     limit: TRACK_LIMIT.perMinute,
     windowMs: MINUTE,
-  }
-  const wait = await rateLimitWait(db, rule, now)
-  if (wait > 0) throw tooManyRequests(`操作过于频繁，请 ${describeWait(wait)}后再试`)
-  await recordRateEvent(db, rule, now)
+    now,
+  })
+  if (!slot.ok) throw tooManyRequests(`操作过于频繁，请 ${describeWait(slot.retryAfterMs)}后再试`)
   await db
     .insertInto('tracks')
     .values({
