@@ -1,18 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Session } from '@contract/sso/auth'
 import { recordAudit } from '../domain/audit'
-import { findUserByMobile } from '../domain/identity'
+import { findUserByMobile, isLoginLocked } from '../domain/identity'
 import { MINUTE } from '../domain/identity/time'
 import { clientOf } from '../http/client'
 import { ApiError } from '../http/errors'
 
 export type LoginMethod = '密码' | '验证码' | '微信' | '注册'
-
-/**
- * The lock answer of password login (identity/accounts.ts, lockedMessage): a 429 that starts with
- * this is the phone's lock, any other 429 (per-address limit, a busy server) is not about the account.
- */
-const LOCK_TEXT = '密码错误次数过多'
 
 /**
  * Runs a login and writes it to the account's security record: success as 'login' with the method,
@@ -34,7 +28,8 @@ export async function auditedLogin(
     session = await login()
   } catch (error) {
     if (method === '密码' && mobile && error instanceof ApiError) {
-      const locked = error.statusCode === 429 && error.userMessage.startsWith(LOCK_TEXT)
+      // Typed, not matched by text: any other 429 (per-address limit, a busy server) is no lock.
+      const locked = isLoginLocked(error)
       if (error.statusCode === 400 || locked) {
         const user = await findUserByMobile(app.db, mobile)
         if (user) {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Session, SmsPurpose } from '@contract/sso/auth'
 import type { DB } from '../../db'
-import { badRequest, tooManyRequests, unauthorized } from '../../http/errors'
+import { ApiError, badRequest, tooManyRequests, unauthorized } from '../../http/errors'
 import { findCurrentPolicy } from '../policies'
 import {
   clearLimit,
@@ -47,8 +47,23 @@ export const LOGIN_LOCK = {
 export const BAD_CREDENTIALS = '手机号或密码错误'
 export const MOBILE_UNKNOWN = '该手机号未注册，请先注册'
 
-function lockedMessage(waitMs: number): string {
-  return `密码错误次数过多，请 ${describeWait(waitMs)}后再试，或使用验证码登录`
+/** How the lock answer of password login starts; the rest says how long and offers a code login. */
+export const LOGIN_LOCKED_TEXT = '密码错误次数过多'
+
+/**
+ * Password login refused by a lock (this phone and client, or the phone's hourly ceiling). A type of
+ * its own, with `reason: 'locked'`, so callers (the audit log's 'lock' event) tell it from every other
+ * 429 (the per-address limit, a busy argon2 gate) without matching the user-facing text.
+ */
+export class LoginLockedError extends ApiError {
+  readonly reason = 'locked' as const
+  constructor(waitMs: number) {
+    super(429, `${LOGIN_LOCKED_TEXT}，请 ${describeWait(waitMs)}后再试，或使用验证码登录`)
+  }
+}
+
+export function isLoginLocked(error: unknown): error is LoginLockedError {
+  return error instanceof LoginLockedError
 }
 
 function loginRules(mobile: string, ip: string | undefined) {
@@ -97,7 +112,7 @@ export async function loginWithPassword(
     if (taken.rule === rules.perClient) {
       throw tooManyRequests(`操作过于频繁，请 ${describeWait(taken.retryAfterMs)}后再试`)
     }
-    throw tooManyRequests(lockedMessage(taken.retryAfterMs))
+    throw new LoginLockedError(taken.retryAfterMs)
   }
   const [ownSlot, phoneSlot, clientSlot] = taken.slots as [Slot, Slot, Slot]
 
@@ -129,7 +144,7 @@ export async function loginWithPassword(
       limit: LOGIN_LOCK.maxFailures,
       until: new Date(now.getTime() + lockMs),
     })
-    throw tooManyRequests(lockedMessage(lockMs))
+    throw new LoginLockedError(lockMs)
   }
   throw badRequest(`${BAD_CREDENTIALS}，还可尝试 ${ownSlot.remaining} 次`)
 }

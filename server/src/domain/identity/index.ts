@@ -57,7 +57,10 @@ export {
 export {
   BAD_CREDENTIALS,
   changePassword,
+  isLoginLocked,
   LOGIN_LOCK,
+  LOGIN_LOCKED_TEXT,
+  LoginLockedError,
   loginWithPassword,
   loginWithSmsCode,
   loginWithWechat,

@@ -7,6 +7,7 @@ import pino from 'pino'
 import type { DB } from '../../../src/db'
 import {
   createUser,
+  isLoginLocked,
   issueSmsCode,
   LOGIN_LOCK,
   loginWithPassword,
@@ -61,6 +62,9 @@ test('a stranger locking a phone from one address does not lock the owner elsewh
   const locked = await failureOf(login(mobile, 'wrong1234', stranger, clock))
   assert.equal(locked.statusCode, 429)
   assert.equal(locked.userMessage, '密码错误次数过多，请 15 分钟后再试，或使用验证码登录')
+  // Typed: the audit log tells this lock from any other 429 without matching the text.
+  assert.ok(isLoginLocked(locked))
+  assert.equal((locked as { reason?: string }).reason, 'locked')
   // The stranger stays locked, even with the right password; the owner at home is not.
   assert.equal((await failureOf(login(mobile, password, stranger, clock))).statusCode, 429)
   assert.ok(await login(mobile, password, freshIp(), clock))
@@ -113,6 +117,7 @@ test('guesses from many addresses hit the phone ceiling; the owner resets by SMS
   const ceiling = await failureOf(login(mobile, password, freshIp(), clock))
   assert.equal(ceiling.statusCode, 429)
   assert.match(ceiling.userMessage ?? '', /^密码错误次数过多，请 \d+ 分钟后再试，或使用验证码登录$/)
+  assert.ok(isLoginLocked(ceiling), 'the phone ceiling is a lock too')
   // The owner can still get a reset code and set a new password, which opens password login again.
   await issueSmsCode(db, sms, { mobile, purpose: 'reset', ip: freshIp(), now: clock.now() })
   await resetPasswordWithSmsCode(db, {

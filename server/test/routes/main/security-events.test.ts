@@ -114,6 +114,27 @@ test('a lock is recorded once per quarter hour, however often the locked phone i
   assert.equal(list.items[0]!.detail, '验证码')
 })
 
+test('a 429 that is not the phone’s lock (the address’s own limit) records no lock', async () => {
+  const user = await registerUser(ctx)
+  const ip = '198.51.100.78'
+  // The address spends its 50 failures an hour on numbers without an account ...
+  for (let i = 0; i < 50; i += 1) {
+    assert.equal(
+      (await login(`1370000${String(i).padStart(4, '0')}`, 'bad1pass', ip)).statusCode,
+      400,
+    )
+  }
+  // ... so the next try at the user's phone is refused for the address, not for the phone.
+  const limited = await login(user.mobile, 'bad1pass', ip)
+  assert.equal(limited.statusCode, 429)
+  assert.equal(limited.json().error, '操作过于频繁，请 60 分钟后再试')
+  const list = await events(user.access, '?pageSize=50')
+  assert.deepEqual(
+    list.items.map((event) => event.kind),
+    ['register'],
+  )
+})
+
 test('paged newest first; only one’s own events; a token is needed; bad paging in Chinese', async () => {
   const user = await registerUser(ctx)
   const other = await registerUser(ctx)
