@@ -3,6 +3,14 @@ import type { DB } from '../db'
 import { DAY, MINUTE } from './identity/time'
 
 /**
+ * How long a security event (audit_events) is kept: 12 months. China's Cybersecurity Law (art. 21)
+ * asks for network logs to be kept at least six months; a year lets a person look back over
+ * 登录记录 for a full year, and also covers an account's deletion event, kept with the anonymised
+ * account. After that the event is deleted: it names an account, a masked address and a device.
+ */
+export const AUDIT_RETENTION_MS = 365 * DAY
+
+/**
  * Deletes what has expired and serves nothing any more: every row here is either personal data (a
  * phone's codes, the demo outbox) or a pseudonymous trace (hashed counters) that must not pile up.
  *
@@ -10,10 +18,13 @@ import { DAY, MINUTE } from './identity/time'
  * - code tickets once expired;
  * - the demo SMS outbox after a day;
  * - limit counters whose window has ended (a new reservation starts a fresh row anyway);
- * - rate events older than a day (no rate_events window is longer);
+ * - rate events older than a day: nothing writes `rate_events` any more (every limit is in
+ *   `limit_counters`), but the table stays until no older server process can still write it during a
+ *   rolling update; this empties it meanwhile;
  * - the old login_failures records (0002) untouched for a day;
  * - sessions whose refresh token has expired (by `refresh_expires_at` only: such a session can
- *   neither be used nor refreshed, so nothing, reuse detection included, needs it).
+ *   neither be used nor refreshed, so nothing, reuse detection included, needs it);
+ * - audit events older than AUDIT_RETENTION_MS, for live and deleted accounts alike.
  *
  * Safe to run from several processes at once (plain deletes by time).
  */
@@ -41,6 +52,12 @@ export async function purgeExpired(db: DB, now: Date): Promise<Record<string, nu
     ),
     sessions: deleted(
       await db.deleteFrom('sessions').where('refresh_expires_at', '<', at).execute(),
+    ),
+    auditEvents: deleted(
+      await db
+        .deleteFrom('audit_events')
+        .where('created_at', '<', new Date(now.getTime() - AUDIT_RETENTION_MS).toISOString())
+        .execute(),
     ),
   }
 }

@@ -4,6 +4,7 @@ import { identity } from './0002-identity'
 import { profile } from './0003-profile'
 import { limits } from './0004-limits'
 import { sessionsAudit } from './0005-sessions-audit'
+import { auditRetention } from './0006-audit-retention'
 
 /**
  * Every migration, in order. Names sort lexicographically (Kysely runs them in that order), so keep
@@ -15,6 +16,7 @@ export const migrations: Record<string, Migration> = {
   '0003-profile': profile,
   '0004-limits': limits,
   '0005-sessions-audit': sessionsAudit,
+  '0006-audit-retention': auditRetention,
 }
 
 /** In-code provider: migrations travel with the bundle instead of being read from a folder at runtime. */
