@@ -3,11 +3,9 @@
  *
  * Jest for the app (src/) and the contract; the server has its own runner (scripts/test-server.ts).
  *
- * Run it with `npm run test:unit [-- paths]`. On Node 20 that preloads jest/ts-config.cjs, which
- * has tsx (already a dependency) compile this file; Node 22.18+ strips the types natively, so there
- * plain `npx jest` works too. The pragma above names the loader Jest should use where neither
- * applies: with `esbuild-register` installed (a dev dependency not added yet), `npx jest` works on
- * Node 20 as well, and without it Jest's error says what to install.
+ * Node 20 cannot load TypeScript by itself (type stripping arrived in Node 22.18), so the pragma
+ * above has Jest compile this file with esbuild-register (a dev dependency; esbuild comes with tsx).
+ * `npx jest [paths]` and `npm run test:unit` both work.
  */
 import type { Config } from 'jest'
 

@@ -3,10 +3,9 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 /**
- * Jest's config is jest.config.ts (issue 6). Node 20 cannot load TypeScript by itself and Jest's
- * own fallbacks (ts-node, esbuild-register) are not dependencies, so `npm run test:unit` preloads
- * jest/ts-config.cjs, which lets tsx (a dependency already) compile it. These tests fail if the
- * config goes back to JavaScript, or if the loader stops producing the config.
+ * Jest's config is jest.config.ts (issue 6). Node 20 cannot load TypeScript by itself, so the
+ * config names esbuild-register as its loader. These tests fail if the config goes back to
+ * JavaScript, or if plain `jest` stops reading it.
  */
 
 const ROOT = join(__dirname, '..', '..')
@@ -22,25 +21,25 @@ describe('jest.config.ts', () => {
       scripts: Record<string, string>
     }
     expect(pkg.jest).toBeUndefined()
-    expect(pkg.scripts['test:unit']).toContain('jest/ts-config.cjs')
+    expect(pkg.scripts['test:unit']).toBe('jest')
+    expect(readFileSync(join(ROOT, 'jest.config.ts'), 'utf8')).toContain(
+      '@jest-config-loader esbuild-register',
+    )
   })
 
-  it('loads through jest/ts-config.cjs in a plain Node process, typed and complete', () => {
-    const script = [
-      "require('./jest/ts-config.cjs')",
-      "const loaded = require('./jest.config.ts')",
-      'const config = loaded.default ?? loaded',
-      'process.stdout.write(JSON.stringify({ typescript: Boolean(process.features.typescript), config }))',
-    ].join(';')
-    const run = spawnSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8' })
-    expect(run.stderr).toBe('')
-    const { typescript, config } = JSON.parse(run.stdout) as {
-      typescript: boolean
-      config: { testEnvironment: string; setupFiles: string[]; roots: string[] }
+  it('is what plain `jest` reads, typed and complete', () => {
+    const run = spawnSync(
+      process.execPath,
+      [join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'), '--showConfig'],
+      { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
+    )
+    expect(run.status).toBe(0)
+    const shown = JSON.parse(run.stdout) as {
+      configs: { testEnvironment: string; setupFiles: string[]; roots: string[] }[]
     }
-    expect(typescript).toBe(true)
-    expect(config.testEnvironment).toBe('jsdom')
-    expect(config.roots).toEqual(['<rootDir>/src', '<rootDir>/contract'])
-    expect(config.setupFiles).toEqual(['<rootDir>/jest/setup-env.js'])
+    const config = shown.configs[0]!
+    expect(config.testEnvironment).toContain('jest-environment-jsdom')
+    expect(config.roots.map((root) => root.replace(ROOT, ''))).toEqual(['/src', '/contract'])
+    expect(config.setupFiles.some((file) => file.endsWith('jest/setup-env.js'))).toBe(true)
   })
 })
