@@ -105,20 +105,24 @@ function dropInlinedFonts(
   }
 }
 
+/** The page the browser opens at /, as Taro decides it: entryPagePath, else the first page. */
+export function homePageOf(context: string, sourceRoot: string): string {
+  // Taro's own reader (esbuild), so app.config.ts may import routes.ts as it does.
+  const app = readConfig(path.join(context, sourceRoot, 'app.config.ts')) as {
+    entryPagePath?: string
+    pages?: string[]
+  }
+  const home = app.entryPagePath ?? app.pages?.[0]
+  if (!home) throw new Error('app.config 没有页面（no pages in app.config）')
+  return home
+}
+
 export class FirstScreenPlugin {
   constructor(private readonly options: FirstScreenOptions) {}
 
   /** The page the browser opens at /, as Taro decides it: entryPagePath, else the first page. */
   private homePage(context: string): string {
-    if (this.options.homePage) return this.options.homePage
-    // Taro's own reader (esbuild), so app.config.ts may import routes.ts as it does.
-    const app = readConfig(path.join(context, this.options.sourceRoot, 'app.config.ts')) as {
-      entryPagePath?: string
-      pages?: string[]
-    }
-    const home = app.entryPagePath ?? app.pages?.[0]
-    if (!home) throw new Error('app.config 没有页面（no pages in app.config）')
-    return home
+    return this.options.homePage ?? homePageOf(context, this.options.sourceRoot)
   }
 
   apply(compiler: Compiler): void {

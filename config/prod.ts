@@ -1,5 +1,13 @@
+import path from 'node:path'
 import type { UserConfigExport } from '@tarojs/cli'
-import { FirstScreenPlugin, PrecompressPlugin, apiOrigins } from './h5-plugins'
+import { FirstPaintPlugin } from './first-paint'
+import {
+  FirstScreenPlugin,
+  H5_MAX_WIDTH,
+  PrecompressPlugin,
+  apiOrigins,
+  homePageOf,
+} from './h5-plugins'
 
 export default {
   logger: { quiet: true, stats: false },
@@ -12,6 +20,12 @@ export default {
         .plugin('first-screen')
         .use(FirstScreenPlugin, [{ sourceRoot: 'src', connectSrc: apiOrigins() }])
       chain.plugin('precompress').use(PrecompressPlugin)
+      // After emit: a static copy of the home's first screen in index.html (config/first-paint.ts).
+      chain
+        .plugin('first-paint')
+        .use(FirstPaintPlugin, [
+          { homePage: homePageOf(path.resolve(__dirname, '..'), 'src'), maxWidth: H5_MAX_WIDTH },
+        ])
     },
   },
 } satisfies UserConfigExport<'webpack5'>
