@@ -160,3 +160,35 @@ test('two servers, 30 parallel guesses of one code: at most 5 compared', { skip 
   const compared = answers.filter((a) => a.status === 200 || a.error.startsWith('验证码错误，'))
   assert.ok(compared.length <= 5, `${compared.length} guesses were compared`)
 })
+
+test(
+  'two servers, 90 parallel analytics events from one address: 60 stored',
+  { skip },
+  async () => {
+    const ip = freshAddress()
+    const answers = await burst(
+      90,
+      '/main/account/track',
+      () => ({ event: 'page_view' }),
+      () => ip,
+    )
+    assert.equal(answers.filter((a) => a.status === 200).length, 60)
+    assert.equal(answers.filter((a) => a.status === 429).length, 30)
+  },
+)
+
+test(
+  'two servers, 90 parallel QR login requests from one address: 60 created',
+  { skip },
+  async () => {
+    const ip = freshAddress()
+    const answers = await burst(
+      90,
+      '/main/account/qr',
+      () => ({}),
+      () => ip,
+    )
+    assert.equal(answers.filter((a) => a.status === 200).length, 60)
+    assert.equal(answers.filter((a) => a.status === 429).length, 30)
+  },
+)
