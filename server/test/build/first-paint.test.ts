@@ -197,7 +197,7 @@ describe(
       await page.locator(`#${FIRST_PAINT_ID}`).getByText('您的影像与报告，随身可查').waitFor()
       assert.equal(await page.locator(`#${FIRST_PAINT_CSS_ID}`).count(), 1)
       assert.equal(
-        await page.evaluate(() => getComputedStyle(document.querySelector('.fp-id-app')!).flexGrow),
+        await page.evaluate("getComputedStyle(document.querySelector('.fp-id-app')).flexGrow"),
         '1',
         'the run-time rule for #app reaches the copy before the run time has run',
       )
@@ -212,9 +212,7 @@ describe(
       assert.equal(await page.locator(`#${FIRST_PAINT_ID}`).count(), 0)
       assert.equal(await page.locator(`#${FIRST_PAINT_CSS_ID}`).count(), 0)
       assert.equal(await page.getByText('您的影像与报告，随身可查').count(), 1)
-      const frames = await page.evaluate(
-        () => (window as unknown as { __frames: { both: number } }).__frames,
-      )
+      const frames = (await page.evaluate('window.__frames')) as { both: number }
       assert.equal(frames.both, 0)
       // The tab bar of the copy is never upgraded into Taro's component (it throws without props).
       assert.deepEqual(errors, [])
