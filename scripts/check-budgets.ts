@@ -4,6 +4,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
+import { FIRST_PAINT_CSS_ID, FIRST_PAINT_ID } from '../config/first-paint'
 import { H5_DIR, WEAPP_DIR, h5InitialJs, kb, weappPackageSizes } from './lib/sizes'
 
 export const BUDGETS = {
@@ -48,6 +49,15 @@ export function firstScreenBytes(dir: string): FirstScreen {
     // A variant is left out only when it saves nothing, which never happens above a kilobyte.
     uncompressed: files.filter((f) => !f.brotli && f.bytes > 1024).map((f) => f.file),
   }
+}
+
+/**
+ * Whether index.html carries the home's prerendered first paint (config/first-paint.ts). A build on a
+ * machine without Chromium skips it with a warning; the LCP target depends on it, so budgets fail.
+ */
+export function hasFirstPaint(dir: string): boolean {
+  const html = readFileSync(path.join(dir, 'index.html'), 'utf8')
+  return html.includes(`id="${FIRST_PAINT_ID}"`) && html.includes(`id="${FIRST_PAINT_CSS_ID}"`)
 }
 
 async function main(): Promise<number> {
@@ -97,6 +107,11 @@ async function main(): Promise<number> {
   console.log(
     `  ${firstOk ? 'ok  ' : 'OVER'} total ${kb(first.bytes)} / ${kb(BUDGETS.h5FirstScreenBrotli)}`,
   )
+
+  const painted = hasFirstPaint(H5_DIR)
+  if (!painted)
+    failures.push('H5 index.html 缺少首页静态首屏（构建时需要 Chromium：config/first-paint.ts）')
+  console.log(`h5 prerendered first paint of the home in index.html: ${painted ? 'ok' : 'MISSING'}`)
 
   if (failures.length > 0) {
     console.error(`\n超出体积预算：\n  ${failures.join('\n  ')}`)

@@ -4,7 +4,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { test } from 'node:test'
 import { brotliCompressSync } from 'node:zlib'
-import { BUDGETS, firstScreenBytes } from '../../../scripts/check-budgets'
+import { injectFirstPaint } from '../../../config/first-paint'
+import { BUDGETS, firstScreenBytes, hasFirstPaint } from '../../../scripts/check-budgets'
 
 test('the first-screen budget counts the brotli files the server sends, and flags missing ones', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'yingxiang-budget-'))
@@ -47,6 +48,26 @@ test('a build without the first-screen list says how to make one', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'yingxiang-budget-'))
   try {
     assert.throws(() => firstScreenBytes(dir), /npm run build:h5/)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('budgets fail an index.html without the home’s prerendered first paint', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'yingxiang-budget-'))
+  try {
+    const plain = '<!doctype html><head></head><body><div id="app"></div></body>'
+    writeFileSync(path.join(dir, 'index.html'), plain)
+    assert.equal(hasFirstPaint(dir), false)
+    writeFileSync(
+      path.join(dir, 'index.html'),
+      injectFirstPaint(
+        plain,
+        { markup: '<div id="first-paint"></div>', css: '' },
+        { homePage: 'pages/main/main', maxWidth: 800 },
+      ),
+    )
+    assert.equal(hasFirstPaint(dir), true)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
