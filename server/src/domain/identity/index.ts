@@ -31,6 +31,8 @@ export {
   ACCESS_TTL_MS,
   createSession,
   findSessionByAccessToken,
+  REFRESH_GRACE_MS,
+  REFRESH_RACED,
   REFRESH_REUSED,
   REFRESH_TTL_MS,
   refreshSession,

@@ -4,7 +4,7 @@ import type { DB } from '../../db'
 import { unauthorized } from '../../http/errors'
 import { recordAudit } from '../audit'
 import type { ClientInfo } from '../client-info'
-import { DAY, HOUR, isoAfter } from './time'
+import { DAY, HOUR, isoAfter, SECOND } from './time'
 import { hashSecret, randomToken } from './secrets'
 import { findUserById, loadProfile, type User } from './users'
 
@@ -100,12 +100,24 @@ export async function findSessionByAccessToken(
 }
 
 export const REFRESH_REUSED = '登录凭证已在其他设备使用，为保护账号安全请重新登录'
+/** The answer to a refresh that lost a race with its own twin (see REFRESH_GRACE_MS). */
+export const REFRESH_RACED = '登录状态已在其他页面更新，请重试'
+/**
+ * A rotated refresh token presented again this soon after its rotation is taken for the owner's own
+ * second request (two tabs refreshing at once, a retry after a lost response), not for theft: it is
+ * refused without revoking the family. It gets nothing either way: the successor's tokens exist only
+ * as hashes, and handing the holder of an old token a further session would let a thief who copied
+ * it fork the family unseen. The cost is that a thief who wins the race by less than this goes
+ * undetected until the owner's next refresh; later reuse still revokes everything.
+ */
+export const REFRESH_GRACE_MS = 30 * SECOND
 
 /**
  * Exchanges a refresh token for a new session of the same family and retires the old one (rotation):
  * a refresh token works once. Presenting one that was already rotated means two parties hold it (the
  * owner and a thief, and the server cannot tell which is which), so the whole family is revoked and
- * both sign in again; the event is written to the account's audit log. A family ends
+ * both sign in again; the event is written to the account's audit log. Within REFRESH_GRACE_MS of the
+ * rotation the reuse is refused with REFRESH_RACED instead, and nothing is revoked. A family ends
  * SESSION_MAX_LIFETIME_MS after its login however often it was refreshed.
  */
 export async function refreshSession(
@@ -130,6 +142,9 @@ export async function refreshSession(
     .executeTakeFirst()
   if (!session) throw unauthorized(SESSION_EXPIRED)
   if (session.rotated_at !== null) {
+    if (Date.parse(session.rotated_at) + REFRESH_GRACE_MS > now.getTime()) {
+      throw unauthorized(REFRESH_RACED)
+    }
     const revoked = await revokeFamily(db, session.family_id, now)
     // Recorded once per theft: a second replay finds the family already dead.
     if (revoked > 0 && client) {
@@ -146,14 +161,15 @@ export async function refreshSession(
   const user = await findUserById(db, session.user_id)
   if (!user) throw unauthorized(SESSION_EXPIRED)
   // The conditional update makes two concurrent refreshes with one token yield one new session; the
-  // loser is told to sign in again without treating its owner as a thief.
+  // loser (it read the row before the winner rotated it) is told to retry, like a loser that read it
+  // after, and its owner is not treated as a thief.
   const rotated = await db
     .updateTable('sessions')
     .set({ revoked_at: at, rotated_at: at })
     .where('id', '=', session.id)
     .where('revoked_at', 'is', null)
     .executeTakeFirst()
-  if (Number(rotated.numUpdatedRows) === 0) throw unauthorized(SESSION_EXPIRED)
+  if (Number(rotated.numUpdatedRows) === 0) throw unauthorized(REFRESH_RACED)
   return startSession(db, user, now, {
     id: session.family_id,
     startedAt: session.family_started_at,

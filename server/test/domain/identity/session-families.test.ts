@@ -8,6 +8,8 @@ import {
   createUser,
   DAY,
   findSessionByAccessToken,
+  REFRESH_GRACE_MS,
+  REFRESH_RACED,
   REFRESH_REUSED,
   refreshSession,
   revokeSession,
@@ -59,7 +61,7 @@ test('reusing a rotated refresh token revokes the whole family and is audited', 
   const unrelated = await createSession(db, user.id, clock.now())
   // The thief refreshes first; later the owner presents the same (now rotated) token.
   const thief = await refreshSession(db, stolen.refresh_token, clock.now(), client)
-  clock.advance(1000)
+  clock.advance(REFRESH_GRACE_MS)
   await assert.rejects(refreshSession(db, stolen.refresh_token, clock.now(), client), {
     statusCode: 401,
     userMessage: REFRESH_REUSED,
@@ -125,10 +127,60 @@ test('HTTP: the token endpoint revokes the family on reuse; thief and owner sign
     })
   const thief = await refresh(owner.refresh)
   assert.equal(thief.statusCode, 200)
+  identity.clock.advance(REFRESH_GRACE_MS)
   const reused = await refresh(owner.refresh)
   assert.equal(reused.statusCode, 401)
   assert.equal(reused.json().error, REFRESH_REUSED)
   const thiefAccess = (thief.json().data as { access_token: string }).access_token
   const profile = await app.inject({ url: '/main/account/profile', headers: bearer(thiefAccess) })
   assert.equal(profile.statusCode, 401)
+})
+
+test('the owner refreshing twice at once is told to retry; nothing is revoked (issue 6 retest)', async () => {
+  const clock = new TestClock()
+  const { user, session } = await newUserSession(clock)
+  // Two tabs: both requests start before either has rotated the row, or one reads it after.
+  const results = await Promise.allSettled([
+    refreshSession(db, session.refresh_token, clock.now(), client),
+    refreshSession(db, session.refresh_token, clock.now(), client),
+  ])
+  const won = results.filter((result) => result.status === 'fulfilled')
+  const lost = results.filter((result) => result.status === 'rejected')
+  assert.equal(won.length, 1)
+  assert.equal(lost.length, 1)
+  assert.deepEqual(
+    { statusCode: lost[0]!.reason.statusCode, userMessage: lost[0]!.reason.userMessage },
+    { statusCode: 401, userMessage: REFRESH_RACED },
+  )
+  const winner = won[0]!.value
+  assert.ok(await findSessionByAccessToken(db, winner.access_token, clock.now()))
+  // A retry a few seconds later with the old token (a lost response): still no revocation.
+  clock.advance(REFRESH_GRACE_MS - 1000)
+  await assert.rejects(refreshSession(db, session.refresh_token, clock.now(), client), {
+    statusCode: 401,
+    userMessage: REFRESH_RACED,
+  })
+  assert.ok(await findSessionByAccessToken(db, winner.access_token, clock.now()))
+  assert.ok(await refreshSession(db, winner.refresh_token, clock.now(), client))
+  assert.equal((await listAuditEvents(db, user.id, {})).total, 0)
+})
+
+test('HTTP: two parallel refreshes with one token give one 200 whose session keeps working', async () => {
+  const identity = await buildIdentityApp()
+  const { app } = identity
+  const owner = await registerUser(identity)
+  const refresh = () =>
+    app.inject({
+      method: 'POST',
+      url: '/sso/oauth2/token',
+      payload: { grant_type: 'refresh_token', refresh_token: owner.refresh },
+    })
+  const answers = await Promise.all([refresh(), refresh()])
+  assert.deepEqual(answers.map((answer) => answer.statusCode).sort(), [200, 401])
+  const winner = answers.find((answer) => answer.statusCode === 200)!
+  const loser = answers.find((answer) => answer.statusCode === 401)!
+  assert.equal(loser.json().error, REFRESH_RACED)
+  const access = (winner.json().data as { access_token: string }).access_token
+  const profile = await app.inject({ url: '/main/account/profile', headers: bearer(access) })
+  assert.equal(profile.statusCode, 200, 'the new session from the 200 is not revoked')
 })
