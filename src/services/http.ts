@@ -1,6 +1,6 @@
 import Taro from '@tarojs/taro'
 import { envelope } from '@contract/envelope'
-import { issueToken } from '@contract/sso/auth'
+import { issueToken, REFRESH_RACED_ERROR } from '@contract/sso/auth'
 import { taroNavigator, withQuery } from '@/platform/navigation'
 import { currentPlatform } from '@/platform/runtime'
 import { hideLoading, showLoading, showToast } from '@/platform/ui'
@@ -24,6 +24,11 @@ export const LOADING_TEXT = '请求中...'
 export const LOADING_DELAY_MS = 800
 export const RELOGIN_DELAY_MS = 1500
 export const NETWORK_TIMEOUT_MS = 60000
+/**
+ * How long to wait for the request that won a refresh race (another tab) to store its new session
+ * before giving up: the loser's 401 can arrive before the winner's 200 has been stored.
+ */
+export const REFRESH_RACE_SETTLE_MS = 1000
 export const LOGIN_PATH = routeUrl('login')
 
 export const MESSAGES = {
@@ -99,11 +104,19 @@ export interface HttpSession {
   /** The refresh token of the stored session, if any (absent: no silent refresh). */
   getRefreshToken?: () => string | null
   /**
-   * Trades the refresh token for a new session and stores it; true when it worked. Must not throw
-   * and must not trigger the 401 rule itself.
+   * Trades the refresh token for a new session and stores it; true when it worked, 'raced' when the
+   * server said another request of this user (another tab, a retry) had just exchanged the same
+   * token. Must not throw and must not trigger the 401 rule itself.
    */
-  refresh?: (refreshToken: string) => Promise<boolean>
+  refresh?: (refreshToken: string) => Promise<RefreshResult>
+  /**
+   * Re-reads the stored session (another tab of the H5 app may have written a newer one there);
+   * absent where nothing else can write it.
+   */
+  reload?: () => void | Promise<void>
 }
+
+export type RefreshResult = boolean | 'raced'
 
 export interface HttpNavigation {
   reLaunch: (url: string) => void | Promise<void>
@@ -465,7 +478,7 @@ export function createHttp(deps: HttpDeps, config: HttpConfig = {}): Http {
   let instanceHooks: HttpHooks = config.hooks ?? {}
   let reloginScheduled = false
   /** The refresh in flight: parallel 401s share it, so a refresh token is spent once. */
-  let refreshing: Promise<boolean> | null = null
+  let refreshing: Promise<RefreshResult> | null = null
 
   /**
    * After a 401 of a call sent with `sentToken`: whether the call is worth sending again. Yes when
@@ -480,12 +493,35 @@ export function createHttp(deps: HttpDeps, config: HttpConfig = {}): Http {
     if (refreshToken === null || refreshToken === '' || !refresh) return false
     if (!refreshing) {
       refreshing = refresh(refreshToken)
-        .catch(() => false)
+        .catch((): RefreshResult => false)
         .finally(() => {
           refreshing = null
         })
     }
-    return refreshing
+    const result = await refreshing
+    if (result === true) return true
+    return adoptStoredSession(sentToken, result === 'raced')
+  }
+
+  /**
+   * After a failed refresh: another tab may have refreshed first (one refresh token works once,
+   * so this tab's copy was spent), and stored the new session where every tab reads it. Adopt it
+   * rather than sign the user out, which would also wipe the stored session under the other tab.
+   * When the server said so ('raced'), the other tab's answer may still be on its way: look again
+   * a moment later.
+   */
+  async function adoptStoredSession(sentToken: string, raced: boolean): Promise<boolean> {
+    const reload = deps.session.reload
+    if (!reload) return false
+    const renewed = async (): Promise<boolean> => {
+      await Promise.resolve(reload()).catch(() => undefined)
+      const current = deps.session.getAccessToken()
+      return current !== null && current !== sentToken
+    }
+    if (await renewed()) return true
+    if (!raced) return false
+    await new Promise<void>((resolve) => timers.setTimeout(resolve, REFRESH_RACE_SETTLE_MS))
+    return renewed()
   }
 
   /**
@@ -772,7 +808,7 @@ export const taroTransport: Transport = {
  * stores it. Quiet whatever happens: no loading, no toast, no 401 rule of its own; a refused or
  * unreadable answer is just "could not refresh", and the call that asked applies the 401 rule.
  */
-export async function refreshStoredSession(refreshToken: string): Promise<boolean> {
+export async function refreshStoredSession(refreshToken: string): Promise<RefreshResult> {
   const body = await http
     .request<unknown>({
       url: issueToken.path,
@@ -789,9 +825,12 @@ export async function refreshStoredSession(refreshToken: string): Promise<boolea
             : false,
       },
     })
-    .catch(() => null)
+    // A refused answer still says why (the response hook turned it into an HttpError).
+    .catch((error: unknown) => (error instanceof HttpError ? error.response.data : null))
   const parsed = envelope(issueToken.output).safeParse(body)
-  if (!parsed.success) return false
+  if (!parsed.success) {
+    return isRecord(body) && body.error === REFRESH_RACED_ERROR ? 'raced' : false
+  }
   const session = parsed.data.data
   useSessionStore.getState().setToken({
     access_token: session.access_token,
@@ -820,6 +859,11 @@ export const http = createHttp(
       getAccessToken,
       getRefreshToken: () => useSessionStore.getState().token?.refresh_token ?? null,
       refresh: refreshStoredSession,
+      // H5 tabs share localStorage but each keeps its own copy in memory: re-read what is stored.
+      reload: async () => {
+        await useSessionStore.persist.rehydrate()
+        await useAppStore.persist.rehydrate()
+      },
       clearToken: () => {
         useSessionStore.getState().clearToken()
         useAppStore.getState().logout()

@@ -3,6 +3,7 @@ import {
   type DownloadedFile,
   type HttpConfig,
   type HttpResponse,
+  type RefreshResult,
   type Transport,
   type TransportDownload,
   type TransportRequest,
@@ -101,7 +102,9 @@ export interface HarnessOptions {
   token?: string | null
   refreshToken?: string | null
   /** The session refresh; default none (no silent refresh). */
-  refresh?: (refreshToken: string) => Promise<boolean>
+  refresh?: (refreshToken: string) => Promise<RefreshResult>
+  /** Re-reads the stored session (another tab's refresh); default none. */
+  reload?: () => void | Promise<void>
 }
 
 export function createHarness(config: HttpConfig = {}, options: HarnessOptions = {}) {
@@ -123,6 +126,7 @@ export function createHarness(config: HttpConfig = {}, options: HarnessOptions =
         },
         getRefreshToken: () => refreshToken,
         ...(options.refresh ? { refresh: options.refresh } : {}),
+        ...(options.reload ? { reload: options.reload } : {}),
       },
       navigation: {
         reLaunch: (url) => {

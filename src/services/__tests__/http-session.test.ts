@@ -1,7 +1,8 @@
 import Taro from '@tarojs/taro'
 import { useAppStore } from '@/stores/app-store'
 import { resetStores } from '@/stores/reset-stores'
-import { useSessionStore } from '@/stores/session-store'
+import { SESSION_STORAGE_KEY, useSessionStore } from '@/stores/session-store'
+import { REFRESH_RACED_ERROR } from '@contract/sso/auth'
 import { NetworkError, http, isTimeout, refreshStoredSession, type HttpError } from '../http'
 import { capture, createHarness, ok } from './http-fakes'
 
@@ -122,6 +123,78 @@ describe('silent refresh on 401', () => {
     h.reply(UNAUTHORIZED)
     const result = await capture(h.http.get('/a'))
     expect((result.error as HttpError).statusCode).toBe(401)
+    expect(h.toasts()).toEqual(['请重新登录！'])
+  })
+})
+
+describe('another tab refreshed first (issue 6 retest, point 1)', () => {
+  /**
+   * Two tabs hold the same session; the other tab spent the refresh token r1 and stored its new
+   * session ('other', r2) in the storage both tabs share; this tab still holds 'old'/r1 in memory.
+   */
+  function twoTabs(answer: 'raced' | false, storedAfterMs: number) {
+    const storage = { token: 'old', refreshToken: 'r1' }
+    const refresh = jest.fn(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      return answer
+    })
+    const reload = jest.fn(() => {
+      h.setToken(storage.token)
+      h.setRefreshToken(storage.refreshToken)
+    })
+    const h = createHarness({}, { token: 'old', refreshToken: 'r1', refresh, reload })
+    setTimeout(() => {
+      storage.token = 'other'
+      storage.refreshToken = 'r2'
+    }, storedAfterMs)
+    return { h, refresh, reload }
+  }
+
+  it('adopts the session the other tab stored and sends the call again: no sign-out', async () => {
+    const { h, refresh } = twoTabs('raced', 10)
+    h.reply(UNAUTHORIZED, ok({ code: 200, message: 'ok', data: [1], error: null }))
+    const result = capture(h.http.get('/reports'))
+    await jest.advanceTimersByTimeAsync(100)
+    expect((await result).error).toBeUndefined()
+    expect(refresh).toHaveBeenCalledTimes(1)
+    expect(h.sent.map((s) => s.header.Authorization)).toEqual(['Bearer old', 'Bearer other'])
+    expect(h.token()).toBe('other')
+    await jest.advanceTimersByTimeAsync(3000)
+    expect(h.toasts()).toEqual([])
+    expect(h.navigations).toEqual([])
+  })
+
+  it('waits a moment for the winning tab to store its answer when the server says it raced', async () => {
+    // The loser's 401 arrives before the winner's 200 has been stored.
+    const { h, reload } = twoTabs('raced', 500)
+    h.reply(UNAUTHORIZED, ok({ code: 200, message: 'ok', data: [1], error: null }))
+    const result = capture(h.http.get('/reports'))
+    await jest.advanceTimersByTimeAsync(2000)
+    expect((await result).error).toBeUndefined()
+    expect(reload).toHaveBeenCalledTimes(2)
+    expect(h.sent.map((s) => s.header.Authorization)).toEqual(['Bearer old', 'Bearer other'])
+    expect(h.toasts()).toEqual([])
+  })
+
+  it('signs out as before when nothing newer is stored (the session really ended)', async () => {
+    const { h, reload } = twoTabs(false, 60_000)
+    h.reply(UNAUTHORIZED)
+    const result = capture(h.http.get('/reports'))
+    await jest.advanceTimersByTimeAsync(100)
+    expect(((await result).error as HttpError).statusCode).toBe(401)
+    expect(reload).toHaveBeenCalledTimes(1)
+    expect(h.sent).toHaveLength(1)
+    expect(h.toasts()).toEqual(['请重新登录！'])
+  })
+
+  it('retries once only: the adopted session refused too applies the 401 rule', async () => {
+    const { h, refresh } = twoTabs('raced', 10)
+    h.reply(UNAUTHORIZED, UNAUTHORIZED)
+    const result = capture(h.http.get('/reports'))
+    await jest.advanceTimersByTimeAsync(100)
+    expect(((await result).error as HttpError).statusCode).toBe(401)
+    expect(refresh).toHaveBeenCalledTimes(1)
+    expect(h.sent).toHaveLength(2)
     expect(h.toasts()).toEqual(['请重新登录！'])
   })
 })
@@ -259,5 +332,48 @@ describe('the app’s refresher (sign-on service, grant_type refresh_token)', ()
     await expect(refreshStoredSession('r1')).resolves.toBe(false)
     expect(toast).not.toHaveBeenCalled()
     expect(useSessionStore.getState().token?.access_token).toBe('old')
+  })
+
+  it("answers 'raced' when the server says another request just exchanged the token", async () => {
+    jest.spyOn(Taro, 'request').mockResolvedValueOnce({
+      statusCode: 401,
+      header: {},
+      data: { code: 401, message: '请重新登录！', data: null, error: REFRESH_RACED_ERROR },
+    } as never)
+    await expect(refreshStoredSession('r1')).resolves.toBe('raced')
+  })
+
+  it('the stored session another tab wrote is adopted instead of signing out', async () => {
+    // What the other tab left in the shared storage, while this tab still holds 'old'/r1.
+    const stored = { access_token: 'other', refresh_token: 'r2' }
+    const request = jest.spyOn(Taro, 'request').mockImplementation(((options: {
+      url: string
+      header: Record<string, string>
+    }) => {
+      if (options.url.endsWith('/oauth2/token')) {
+        Taro.setStorageSync(
+          SESSION_STORAGE_KEY,
+          JSON.stringify({ state: { token: stored }, version: 1 }),
+        )
+        return Promise.resolve({
+          statusCode: 401,
+          header: {},
+          data: { code: 401, message: '', data: null, error: REFRESH_RACED_ERROR },
+        })
+      }
+      const authorised = options.header.Authorization === 'Bearer other'
+      return Promise.resolve({
+        statusCode: authorised ? 200 : 401,
+        header: {},
+        data: { code: authorised ? 200 : 401, message: '', data: 'ok', error: null },
+      })
+    }) as never)
+    await expect(http.get('/reports')).resolves.toMatchObject({ data: 'ok' })
+    expect(request.mock.calls.map(([options]) => options.header?.Authorization)).toEqual([
+      'Bearer old',
+      'Bearer old',
+      'Bearer other',
+    ])
+    expect(useSessionStore.getState().token).toMatchObject(stored)
   })
 })

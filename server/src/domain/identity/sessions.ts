@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { Session } from '@contract/sso/auth'
+import { REFRESH_RACED_ERROR, type Session } from '@contract/sso/auth'
 import type { DB } from '../../db'
 import { unauthorized } from '../../http/errors'
 import { recordAudit } from '../audit'
@@ -101,7 +101,7 @@ export async function findSessionByAccessToken(
 
 export const REFRESH_REUSED = '登录凭证已在其他设备使用，为保护账号安全请重新登录'
 /** The answer to a refresh that lost a race with its own twin (see REFRESH_GRACE_MS). */
-export const REFRESH_RACED = '登录状态已在其他页面更新，请重试'
+export const REFRESH_RACED = REFRESH_RACED_ERROR
 /**
  * A rotated refresh token presented again this soon after its rotation is taken for the owner's own
  * second request (two tabs refreshing at once, a retry after a lost response), not for theft: it is
