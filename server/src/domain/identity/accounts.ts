@@ -30,8 +30,11 @@ import { createUser, findUserById, findUserByMobile, findUserByWechatOpenid } fr
  *   at most 4 hours). A stranger's guesses therefore lock the stranger, not the owner on their own
  *   network;
  * - a ceiling of 30 failures per phone per hour from all clients together, against guessing from many
- *   addresses; the owner can still log in with an SMS code or reset the password by SMS, which clears
- *   the phone's counters (guesses at the old password say nothing about the new one);
+ *   addresses. Six or seven stranger addresses fill it, so it is not the end for the owner: an
+ *   SMS-code login lifts it (holding the phone is proof enough to try passwords again), and a reset
+ *   by SMS clears every counter of the phone (guesses at the old password say nothing about the new
+ *   one). Its refusal says so. Each lift gives strangers at most 30 more guesses, and only when the
+ *   owner has just logged in;
  * - 50 failures per client per hour across all phones, which stops trying one common password on many
  *   numbers while leaving room for a hospital's shared network.
  */
@@ -53,12 +56,19 @@ export const LOGIN_LOCKED_TEXT = '密码错误次数过多'
 /**
  * Password login refused by a lock (this phone and client, or the phone's hourly ceiling). A type of
  * its own, with `reason: 'locked'`, so callers (the audit log's 'lock' event) tell it from every other
- * 429 (the per-address limit, a busy argon2 gate) without matching the user-facing text.
+ * 429 (the per-address limit, a busy argon2 gate) without matching the user-facing text. The
+ * ceiling's text sends the owner to the two ways that lift it at once (an SMS-code login, a reset):
+ * strangers can fill it from enough addresses, so waiting must not be the only answer.
  */
 export class LoginLockedError extends ApiError {
   readonly reason = 'locked' as const
-  constructor(waitMs: number) {
-    super(429, `${LOGIN_LOCKED_TEXT}，请 ${describeWait(waitMs)}后再试，或使用验证码登录`)
+  constructor(waitMs: number, scope: 'client' | 'phone' = 'client') {
+    super(
+      429,
+      scope === 'phone'
+        ? `${LOGIN_LOCKED_TEXT}，已暂停该手机号的密码登录，请使用验证码登录或找回密码（也可 ${describeWait(waitMs)}后再试）`
+        : `${LOGIN_LOCKED_TEXT}，请 ${describeWait(waitMs)}后再试，或使用验证码登录`,
+    )
   }
 }
 
@@ -112,7 +122,10 @@ export async function loginWithPassword(
     if (taken.rule === rules.perClient) {
       throw tooManyRequests(`操作过于频繁，请 ${describeWait(taken.retryAfterMs)}后再试`)
     }
-    throw new LoginLockedError(taken.retryAfterMs)
+    throw new LoginLockedError(
+      taken.retryAfterMs,
+      taken.rule === rules.perPhone ? 'phone' : 'client',
+    )
   }
   const [ownSlot, phoneSlot, clientSlot] = taken.slots as [Slot, Slot, Slot]
 
@@ -150,9 +163,10 @@ export async function loginWithPassword(
 }
 
 /**
- * Lifts password-login locks after the owner proved the phone. With the client's address only that
- * client's lock is lifted (a stranger's lock elsewhere stays); a reset also clears the phone's ceiling
- * and every client's count, since guesses at the old password say nothing about the new one.
+ * Lifts password-login locks after the owner proved the phone. With the client's address, that
+ * client's lock and the phone's ceiling are lifted (a stranger's lock elsewhere stays, and the
+ * stranger's lockout history too); a reset also clears every client's count, since guesses at the old
+ * password say nothing about the new one.
  */
 async function clearLoginFailures(
   db: DB,
@@ -165,8 +179,8 @@ async function clearLoginFailures(
   } else {
     await clearLimit(db, loginRules(mobile, scope.ip).own.key)
   }
+  await clearLimit(db, `login-phone:${phone}`)
   if (scope.everything) {
-    await clearLimit(db, `login-phone:${phone}`)
     await clearLimitsWithPrefix(db, `login-lockouts:${phone}:`)
   }
   // Counters of the version before 0004-limits.
@@ -175,8 +189,8 @@ async function clearLoginFailures(
 
 /**
  * SMS-code login. The code is checked first, so 该手机号未注册 is only ever told to someone who holds
- * the phone. A successful code also lifts this client's password lock: the owner has proved who they
- * are.
+ * the phone. A successful code also lifts this client's password lock and the phone's password
+ * ceiling: the owner has proved who they are.
  */
 export async function loginWithSmsCode(
   db: DB,
@@ -198,10 +212,10 @@ export const REGISTRATION_CONSENTS = ['user', 'privacy'] as const
  */
 export async function registerWithSmsCode(
   db: DB,
-  input: { mobile: string; code: string; password: string; now: Date },
+  input: { mobile: string; code: string; password: string; now: Date; ip?: string },
 ): Promise<Session> {
   const { mobile, now } = input
-  await consumeSmsCode(db, { mobile, code: input.code, purpose: 'register', now })
+  await consumeSmsCode(db, { mobile, code: input.code, purpose: 'register', now, ip: input.ip })
   const user = await createUser(db, { mobile, password: input.password, now })
   for (const kind of REGISTRATION_CONSENTS) {
     const policy = await findCurrentPolicy(db, kind)
@@ -223,10 +237,10 @@ export async function registerWithSmsCode(
 /** Forgotten password: a 'reset' code sets a new one and signs every device out. */
 export async function resetPasswordWithSmsCode(
   db: DB,
-  input: { mobile: string; code: string; password: string; now: Date },
+  input: { mobile: string; code: string; password: string; now: Date; ip?: string },
 ): Promise<void> {
   const { mobile, now } = input
-  await consumeSmsCode(db, { mobile, code: input.code, purpose: 'reset', now })
+  await consumeSmsCode(db, { mobile, code: input.code, purpose: 'reset', now, ip: input.ip })
   const user = await findUserByMobile(db, mobile)
   if (!user) throw badRequest(MOBILE_UNKNOWN)
   await setPassword(db, user.id, input.password, now)

@@ -46,7 +46,10 @@ export {
 export {
   consumeCodeTicket,
   consumeSmsCode,
+  assertPublicPurpose,
   issueSmsCode,
+  OWN_PHONE_ONLY,
+  OWN_PHONE_PURPOSES,
   SMS_LIMITS,
   SMS_NOT_CONFIGURED,
   smsNotConfigured,

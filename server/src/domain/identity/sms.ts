@@ -2,7 +2,16 @@ import { randomUUID } from 'node:crypto'
 import type { SmsPurpose } from '@contract/sso/auth'
 import type { DB } from '../../db'
 import { ApiError, badRequest, tooManyRequests } from '../../http/errors'
-import { clientTag, type LimitRule, phoneTag, releaseAll, reserveAll } from '../limits'
+import {
+  clientTag,
+  type LimitRule,
+  phoneTag,
+  release,
+  releaseAll,
+  reserve,
+  reserveAll,
+  type Slot,
+} from '../limits'
 import { hashSecret, keyedHash, randomDigits, randomToken, sameHash } from './secrets'
 import { DAY, describeWait, HOUR, isoAfter, MINUTE, SECOND } from './time'
 
@@ -15,25 +24,69 @@ export interface SmsProvider {
 }
 
 /**
- * Limits of SPEC section 9 and the accounts issue. Each purpose (login, register, reset, bind, delete,
- * merge) has its own cooldown and daily count, so a flood of login codes does not block a reset code;
- * a phone-wide daily ceiling bounds what anyone can make a phone receive, and a password reset is
- * outside it (recovery must stay possible). Windows are fixed and start at the first send
- * (src/domain/limits.ts).
+ * Limits of SPEC section 9 and the accounts issue (server/README.md, "Identity"). All are reserved
+ * before the gateway is called (src/domain/limits.ts) and given back if it fails; windows are fixed
+ * and start at the first send.
+ *
+ * Sending is counted per phone AND client network (address, IPv6 /64), so a stranger's requests use
+ * up the stranger's quota, not the owner's:
+ * - one send per phone and purpose per 60 s (phone-wide: it bounds how fast anyone makes the phone
+ *   ring, and a stranger holding it only delays the owner by a minute, with the stranger's code
+ *   arriving on the owner's phone anyway);
+ * - 5 sends a day per phone and client over all purposes (an owner needs a login, a resend, a reset);
+ * - 50 a day per phone from all clients together, against SMS bombing. Ten attacker networks are
+ *   needed to reach it (10 × 5), and when it is reached the owner still has a way: a client that has
+ *   sent nothing to this phone in its day may still get a `reset` or `login` code through the ceiling,
+ *   one per purpose per 10 minutes for the phone. A stranger keeps that lane closed only by spending a
+ *   fresh network every 10 minutes (144 a day per purpose), and bombing through it is 12 an hour;
+ * - 20 sends per client per hour, whatever the phones.
+ *
+ * Checking a code (consumeSmsCode): a code is compared at most 5 times per client network, and at
+ * most 20 times from all clients other than the one that asked for it together; the client that asked
+ * for it keeps its own 5 whatever others do, so strangers guessing from elsewhere cannot make the
+ * owner's code unusable. Each code is one of 10^6 values, so one code falls with a chance of at most
+ * 25 in 10^6 (1 in 40 000). A client may get at most 30 wrong or refused checks an hour across all
+ * phones (a right code gives its slot back), so one attacker network makes at most 720 guesses a day,
+ * whatever the phones: a 0.07 % chance a day of guessing any code at all.
  */
 export const SMS_LIMITS = {
   codeLength: 6,
   ttlMs: 5 * MINUTE,
+  /** Tries per code and client network. */
   maxAttempts: 5,
+  /** Tries per code from every client except the one that asked for it, together. */
+  maxAttemptsPerCode: 20,
+  /** Checks per client network per hour over all phones (right codes give theirs back). */
+  checksPerClientPerHour: 30,
   /** One send per phone and purpose per minute. */
   cooldownMs: 60 * SECOND,
-  /** Ten sends per phone and purpose a day (the day starts at the first send, not at midnight). */
-  perPhonePerDay: 10,
-  /** Twenty sends per phone a day over all purposes but reset. */
-  perPhoneAllPurposesPerDay: 20,
+  /** Sends per phone and client network a day, over all purposes. */
+  perPhoneClientPerDay: 5,
+  /** Sends per phone a day from all clients together (the bombing ceiling). */
+  perPhonePerDay: 50,
+  /** Beyond the ceiling: one reset or login code per purpose per phone per 10 minutes, fresh clients only. */
+  overCeilingEveryMs: 10 * MINUTE,
   /** Twenty sends per client (address, IPv6 /64) per hour, whatever the phone numbers. */
   perIpPerHour: 20,
 } as const
+
+/** Purposes whose codes still pass the phone-wide ceiling (slowly): the owner's ways back in. */
+const RECOVERY_PURPOSES: readonly SmsPurpose[] = ['reset', 'login']
+
+/**
+ * Purposes that only the signed-in owner may ask for, sent to the account's own phone by sendOwnCode:
+ * a code to delete an account or to prove the current phone means nothing when anyone can make the
+ * phone receive it.
+ */
+export const OWN_PHONE_PURPOSES: readonly SmsPurpose[] = ['delete', 'verify-old']
+
+/** The 400 of the unauthenticated send routes for an own-phone purpose. */
+export const OWN_PHONE_ONLY = '该验证码只能在登录后发送到当前账号的手机号'
+
+/** Refuses own-phone purposes on a route where the phone is whatever the caller typed. */
+export function assertPublicPurpose(purpose: SmsPurpose): void {
+  if (OWN_PHONE_PURPOSES.includes(purpose)) throw badRequest(OWN_PHONE_ONLY)
+}
 
 /** validateCode's tickets stay usable this long. */
 export const TICKET_TTL_MS = 10 * MINUTE
@@ -55,15 +108,21 @@ export interface IssuedSmsCode {
 
 function sendRules(mobile: string, purpose: SmsPurpose, ip: string) {
   const phone = phoneTag(mobile)
+  const client = clientTag(ip)
   return {
     cooldown: { key: `sms-cool:${purpose}:${phone}`, limit: 1, windowMs: SMS_LIMITS.cooldownMs },
-    day: { key: `sms-day:${purpose}:${phone}`, limit: SMS_LIMITS.perPhonePerDay, windowMs: DAY },
-    phone: {
-      key: `sms-phone:${phone}`,
-      limit: SMS_LIMITS.perPhoneAllPurposesPerDay,
+    phoneClient: {
+      key: `sms-pc:${phone}:${client}`,
+      limit: SMS_LIMITS.perPhoneClientPerDay,
       windowMs: DAY,
     },
-    client: { key: `sms-ip:${clientTag(ip)}`, limit: SMS_LIMITS.perIpPerHour, windowMs: HOUR },
+    client: { key: `sms-ip:${client}`, limit: SMS_LIMITS.perIpPerHour, windowMs: HOUR },
+    phone: { key: `sms-phone:${phone}`, limit: SMS_LIMITS.perPhonePerDay, windowMs: DAY },
+    overCeiling: {
+      key: `sms-over:${purpose}:${phone}`,
+      limit: 1,
+      windowMs: SMS_LIMITS.overCeilingEveryMs,
+    },
   } satisfies Record<string, LimitRule>
 }
 
@@ -71,7 +130,7 @@ function sendRules(mobile: string, purpose: SmsPurpose, ip: string) {
  * Sends a fresh 6-digit code. Codes are sent whatever the phone's account state (a 'login' code to
  * an unregistered number, a 'register' code to a registered one): refusing here would tell anyone
  * whether a number has an account. Every limit is reserved before the code is sent, and given back
- * if the gateway fails. Only a keyed hash of the code is stored (with the row id).
+ * if the gateway fails. Only a keyed hash of the code is stored (with the row id and the client).
  */
 export async function issueSmsCode(
   db: DB,
@@ -80,13 +139,7 @@ export async function issueSmsCode(
 ): Promise<IssuedSmsCode> {
   const { mobile, purpose, now } = input
   const rules = sendRules(mobile, purpose, input.ip)
-  const order = [
-    rules.cooldown,
-    rules.day,
-    ...(purpose === 'reset' ? [] : [rules.phone]),
-    rules.client,
-  ]
-  const taken = await reserveAll(db, order, now)
+  const taken = await reserveAll(db, [rules.cooldown, rules.phoneClient, rules.client], now)
   if (!taken.ok) {
     const wait = describeWait(taken.retryAfterMs)
     if (taken.rule === rules.cooldown) {
@@ -97,6 +150,25 @@ export async function issueSmsCode(
     }
     throw tooManyRequests(`操作过于频繁，该手机号今日获取验证码次数已达上限，请 ${wait}后再试`)
   }
+  const slots = [...taken.slots]
+  const phoneWide = await reserve(db, { ...rules.phone, now })
+  if (phoneWide.ok) {
+    slots.push(phoneWide)
+  } else {
+    // The phone-wide ceiling is full. A client sending its first code of the day to this phone (its
+    // per-phone count is this send) may still get a way back in, slowly; everyone else waits.
+    const firstFromClient = (taken.slots[1] as Slot).count === 1
+    const lane =
+      firstFromClient && RECOVERY_PURPOSES.includes(purpose)
+        ? await reserve(db, { ...rules.overCeiling, now })
+        : undefined
+    if (!lane?.ok) {
+      await releaseAll(db, slots)
+      const wait = describeWait(lane ? lane.retryAfterMs : phoneWide.retryAfterMs)
+      throw tooManyRequests(`操作过于频繁，该手机号今日获取验证码次数已达上限，请 ${wait}后再试`)
+    }
+    slots.push(lane)
+  }
 
   const id = randomUUID()
   const code = randomDigits(SMS_LIMITS.codeLength)
@@ -104,7 +176,7 @@ export async function issueSmsCode(
     await sms.send(mobile, purpose, code)
   } catch (error) {
     // Not sent: nothing counts against the person's limits.
-    await releaseAll(db, taken.slots)
+    await releaseAll(db, slots)
     throw error
   }
   await db
@@ -141,51 +213,87 @@ export interface ConsumeSmsCodeInput {
   purpose: SmsPurpose
   code: string
   now: Date
+  /**
+   * The client address (only a keyed hash of its network is used). Every route passes it; without
+   * one (a call from inside the server) the check counts as the shared `unknown` client.
+   */
+  ip?: string | undefined
 }
 
 const TOO_MANY_TRIES = '验证码错误次数过多，请重新获取'
 
+function checkRules(codeId: string, client: string) {
+  return {
+    own: {
+      key: `sms-try:${codeId}:${client}`,
+      limit: SMS_LIMITS.maxAttempts,
+      windowMs: SMS_LIMITS.ttlMs,
+    },
+    others: {
+      key: `sms-try-all:${codeId}`,
+      limit: SMS_LIMITS.maxAttemptsPerCode,
+      windowMs: SMS_LIMITS.ttlMs,
+    },
+    client: {
+      key: `sms-check-ip:${client}`,
+      limit: SMS_LIMITS.checksPerClientPerHour,
+      windowMs: HOUR,
+    },
+  } satisfies Record<string, LimitRule>
+}
+
 /**
- * Checks a code against the latest one sent to the phone for that purpose and uses it up. Only the
- * latest code counts (a resend replaces the previous one). Each try first takes one of the code's 5
- * tries (an atomic conditional increment), then compares: parallel guesses cannot compare more than 5
- * codes. Throws 400 with a Chinese message when there is none, it has expired or was used, it is
- * wrong, or its tries are used up.
+ * Checks a code and uses it up. The code checked is the latest one this client network asked for
+ * (a resend replaces the previous one), or, when it asked for none, the latest one of the phone and
+ * purpose: a stranger's send cannot replace the owner's code. Before the comparison each try takes
+ * a slot of every limit (reserve first, src/domain/limits.ts), so parallel guesses compare no more
+ * than the limits allow: 5 per code and client, 20 per code from all clients but the one that asked
+ * for it (that one keeps its own 5, so strangers cannot use the owner's code up), 30 wrong checks per
+ * client an hour across phones (SMS_LIMITS). Throws 400 with a Chinese message when there is no code,
+ * it has expired or was used, it is wrong, or its tries are used up; 429 for the client's hourly limit.
  */
 export async function consumeSmsCode(db: DB, input: ConsumeSmsCodeInput): Promise<void> {
-  const at = input.now.toISOString()
-  const row = await db
-    .selectFrom('sms_codes')
-    .select(['id', 'code_hash'])
-    .where('mobile', '=', input.mobile)
-    .where('purpose', '=', input.purpose)
-    .orderBy('created_at', 'desc')
-    .limit(1)
-    .executeTakeFirst()
-  if (!row) throw badRequest('请先获取验证码')
-  const tried = await db
-    .updateTable('sms_codes')
-    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-    .where('id', '=', row.id)
-    .where('attempts', '<', SMS_LIMITS.maxAttempts)
-    .where('consumed_at', 'is', null)
-    .where('expires_at', '>', at)
-    .returning('attempts')
-    .executeTakeFirst()
-  if (!tried) {
-    const state = await db
+  const { now } = input
+  const at = now.toISOString()
+  const client = clientTag(input.ip)
+  const latest = (own: boolean) => {
+    let query = db
       .selectFrom('sms_codes')
-      .select(['attempts', 'consumed_at', 'expires_at'])
-      .where('id', '=', row.id)
-      .executeTakeFirstOrThrow()
-    if (state.consumed_at !== null || state.expires_at <= at) {
-      throw badRequest('验证码已失效，请重新获取')
+      .select(['id', 'code_hash', 'ip_hash', 'consumed_at', 'expires_at'])
+      .where('mobile', '=', input.mobile)
+      .where('purpose', '=', input.purpose)
+    if (own) query = query.where('ip_hash', '=', client)
+    return query.orderBy('created_at', 'desc').limit(1).executeTakeFirst()
+  }
+  const row = (await latest(true)) ?? (await latest(false))
+  if (!row) throw badRequest('请先获取验证码')
+  if (row.consumed_at !== null || row.expires_at <= at) {
+    throw badRequest('验证码已失效，请重新获取')
+  }
+  const rules = checkRules(row.id, client)
+  const asker = row.ip_hash === client
+  const taken = await reserveAll(
+    db,
+    asker ? [rules.own, rules.client] : [rules.own, rules.others, rules.client],
+    now,
+  )
+  if (!taken.ok) {
+    if (taken.rule === rules.client) {
+      throw tooManyRequests(
+        `操作过于频繁，当前网络验证码错误次数过多，请 ${describeWait(taken.retryAfterMs)}后再试`,
+      )
     }
     throw badRequest(TOO_MANY_TRIES)
   }
+  // For the record only (how often the code was compared); the limits above decide.
+  await db
+    .updateTable('sms_codes')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', row.id)
+    .execute()
   if (!sameHash(codeHash(row.id, input.code), row.code_hash)) {
-    const left = SMS_LIMITS.maxAttempts - Number(tried.attempts)
-    // The fifth wrong try was compared too; it says so, unlike a try refused without a comparison.
+    const left = Math.min(...taken.slots.slice(0, -1).map((slot) => slot.remaining))
+    // The last wrong try was compared too; it says so, unlike a try refused without a comparison.
     if (left <= 0) throw badRequest('验证码错误，次数已用完，请重新获取')
     throw badRequest(`验证码错误，还可尝试 ${left} 次`)
   }
@@ -194,8 +302,11 @@ export async function consumeSmsCode(db: DB, input: ConsumeSmsCodeInput): Promis
     .set({ consumed_at: at })
     .where('id', '=', row.id)
     .where('consumed_at', 'is', null)
+    .where('expires_at', '>', at)
     .executeTakeFirst()
   if (Number(used.numUpdatedRows) === 0) throw badRequest('验证码已失效，请重新获取')
+  // A right code is not a guess: it gives back the client's hourly slot.
+  await release(db, taken.slots.at(-1) as Slot)
 }
 
 export interface CodeTicket {

@@ -129,6 +129,8 @@ export async function proveIdentity(
   user: User,
   proof: IdentityProof,
   now: Date,
+  /** The client address, for the code-check limits (consumeSmsCode). */
+  ip?: string,
 ): Promise<void> {
   if (proof.oldCode) {
     if (!user.mobile) throw badRequest(PROOF_NO_MOBILE)
@@ -137,6 +139,7 @@ export async function proveIdentity(
       purpose: 'verify-old',
       code: proof.oldCode,
       now,
+      ip,
     })
     return
   }
@@ -158,6 +161,8 @@ export async function proveIdentity(
 export interface IdentityChangeOptions {
   /** The caller's session, kept when every other session of the account is signed out. */
   keepSessionId?: string | undefined
+  /** The client address, for the code-check limits (consumeSmsCode). */
+  ip?: string | undefined
 }
 
 /**
@@ -176,8 +181,14 @@ export async function bindPhone(
 ): Promise<UserProfile> {
   const user = await liveUser(db, userId)
   if (user.mobile === input.mobile) throw badRequest(SAME_MOBILE)
-  await proveIdentity(db, user, input, now)
-  await consumeSmsCode(db, { mobile: input.mobile, purpose: 'bind', code: input.code, now })
+  await proveIdentity(db, user, input, now, options.ip)
+  await consumeSmsCode(db, {
+    mobile: input.mobile,
+    purpose: 'bind',
+    code: input.code,
+    now,
+    ip: options.ip,
+  })
   const holder = await findUserByMobile(db, input.mobile)
   if (holder && holder.id !== userId) throw badRequest(MOBILE_IN_USE)
   try {
@@ -220,7 +231,13 @@ export async function mergeUser(
   if (caller.mobile === input.mobile) throw badRequest(MERGE_SELF)
   if (caller.mobile !== null) throw badRequest(MERGE_CALLER_HAS_MOBILE)
   // Outside the transaction: a wrong code must count as a try even though the merge then fails.
-  await consumeSmsCode(db, { mobile: input.mobile, purpose: 'merge', code: input.code, now })
+  await consumeSmsCode(db, {
+    mobile: input.mobile,
+    purpose: 'merge',
+    code: input.code,
+    now,
+    ip: options.ip,
+  })
   // The code proves holding the phone, which a carrier may have given to someone new; the phone
   // account's password proves being its owner. (Accounts that never set one rely on the code.)
   const absorbed = await findUserByMobile(db, input.mobile)
@@ -360,14 +377,14 @@ export interface StorageOptions {
 export async function deleteAccount(
   db: DB,
   userId: string,
-  input: { code: string },
+  input: { code: string; ip?: string | undefined },
   options: StorageOptions,
   now: Date,
 ): Promise<void> {
   const user = await liveUser(db, userId)
   if (!user.mobile) throw badRequest(NO_MOBILE_FOR_DELETE)
   const mobile = user.mobile
-  await consumeSmsCode(db, { mobile, purpose: 'delete', code: input.code, now })
+  await consumeSmsCode(db, { mobile, purpose: 'delete', code: input.code, now, ip: input.ip })
 
   const storageKeys = await db
     .transaction()

@@ -16,6 +16,7 @@ import {
 import { SMS_PURPOSES, type SmsPurpose } from '@contract/sso/auth'
 import { listSecurityEvents } from '@contract/main/security'
 import {
+  assertPublicPurpose,
   changePassword as changeUserPassword,
   findUserById,
   issueSmsCode,
@@ -61,13 +62,20 @@ export default async function mainAccountRoutes(app: FastifyInstance): Promise<v
 
   route(app, appRegister, async ({ mobile, code, password }, { request }) =>
     auditedLogin(app, request, '注册', mobile, () =>
-      registerWithSmsCode(app.db, { mobile, code, password, now: app.now() }),
+      registerWithSmsCode(app.db, { mobile, code, password, now: app.now(), ip: request.ip }),
     ),
   )
 
-  route(app, sendCode, async ({ mobile, purpose }, { request }) =>
-    issueSmsCode(app.db, app.providers.sms, { mobile, purpose, ip: request.ip, now: app.now() }),
-  )
+  // Any phone number: own-phone purposes (delete, verify-old) go through sendOwnCode only.
+  route(app, sendCode, async ({ mobile, purpose }, { request }) => {
+    assertPublicPurpose(purpose)
+    return issueSmsCode(app.db, app.providers.sms, {
+      mobile,
+      purpose,
+      ip: request.ip,
+      now: app.now(),
+    })
+  })
 
   // Deleting an account confirms with a code sent to the account's own phone, which the app only
   // knows masked; the server looks the number up, so the full number never leaves it.
@@ -90,8 +98,8 @@ export default async function mainAccountRoutes(app: FastifyInstance): Promise<v
     return { ...sent, mobileMasked: maskMobile(user.mobile) }
   })
 
-  route(app, validateCode, async ({ mobile, code, purpose }) =>
-    validateSmsCode(app.db, { mobile, code, purpose, now: app.now() }),
+  route(app, validateCode, async ({ mobile, code, purpose }, { request }) =>
+    validateSmsCode(app.db, { mobile, code, purpose, now: app.now(), ip: request.ip }),
   )
 
   const profileOfCaller = async (userId: string) => {
@@ -135,7 +143,7 @@ export default async function mainAccountRoutes(app: FastifyInstance): Promise<v
 
   route(app, getPassword, async ({ mobile, code, password }, { request }) => {
     const now = app.now()
-    await resetPasswordWithSmsCode(app.db, { mobile, code, password, now })
+    await resetPasswordWithSmsCode(app.db, { mobile, code, password, now, ip: request.ip })
     await auditPasswordReset(app, request, mobile, now)
     return { ok: true as const }
   })

@@ -44,7 +44,10 @@ export default async function mainProfileRoutes(app: FastifyInstance): Promise<v
     const { id, sessionId } = currentUser(request)
     const before = await findUserById(app.db, id)
     const now = app.now()
-    const profile = await account.bindPhone(app.db, id, input, now, { keepSessionId: sessionId })
+    const profile = await account.bindPhone(app.db, id, input, now, {
+      keepSessionId: sessionId,
+      ip: request.ip,
+    })
     await recordAudit(app.db, {
       userId: id,
       kind: 'phone-rebind',
@@ -110,7 +113,13 @@ export default async function mainProfileRoutes(app: FastifyInstance): Promise<v
   route(app, deleteAccount, async ({ code }, { request }) => {
     const { id } = currentUser(request)
     const now = app.now()
-    await account.deleteAccount(app.db, id, { code }, { uploadDir: app.config.uploadDir }, now)
+    await account.deleteAccount(
+      app.db,
+      id,
+      { code, ip: request.ip },
+      { uploadDir: app.config.uploadDir },
+      now,
+    )
     // Kept with the anonymised account (see server/README.md): the security record outlives it.
     await recordAudit(app.db, {
       userId: id,

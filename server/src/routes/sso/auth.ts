@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { issueToken, register, resetPassword, sendSmsCode } from '@contract/sso/auth'
 import {
+  assertPublicPurpose,
   issueSmsCode,
   loginWithPassword,
   loginWithSmsCode,
@@ -14,9 +15,16 @@ import { auditedLogin, auditPasswordReset } from '../login-audit'
 
 /** Sign-on service: codes, tokens (password, SMS code, refresh), registration, password reset. */
 export default async function ssoAuthRoutes(app: FastifyInstance): Promise<void> {
-  route(app, sendSmsCode, async ({ mobile, purpose }, { request }) =>
-    issueSmsCode(app.db, app.providers.sms, { mobile, purpose, ip: request.ip, now: app.now() }),
-  )
+  // Any phone number: own-phone purposes (delete, verify-old) go through sendOwnCode only.
+  route(app, sendSmsCode, async ({ mobile, purpose }, { request }) => {
+    assertPublicPurpose(purpose)
+    return issueSmsCode(app.db, app.providers.sms, {
+      mobile,
+      purpose,
+      ip: request.ip,
+      now: app.now(),
+    })
+  })
 
   route(app, issueToken, async (input, { request }) => {
     const now = app.now()
@@ -46,13 +54,13 @@ export default async function ssoAuthRoutes(app: FastifyInstance): Promise<void>
 
   route(app, register, async ({ mobile, code, password }, { request }) =>
     auditedLogin(app, request, '注册', mobile, () =>
-      registerWithSmsCode(app.db, { mobile, code, password, now: app.now() }),
+      registerWithSmsCode(app.db, { mobile, code, password, now: app.now(), ip: request.ip }),
     ),
   )
 
   route(app, resetPassword, async ({ mobile, code, password }, { request }) => {
     const now = app.now()
-    await resetPasswordWithSmsCode(app.db, { mobile, code, password, now })
+    await resetPasswordWithSmsCode(app.db, { mobile, code, password, now, ip: request.ip })
     await auditPasswordReset(app, request, mobile, now)
     return { ok: true as const }
   })

@@ -17,7 +17,10 @@ export default async function ssoUserRoutes(app: FastifyInstance): Promise<void>
   route(app, mergeUser, async (input, { request }) => {
     const { id, sessionId } = currentUser(request)
     const now = app.now()
-    const profile = await account.mergeUser(app.db, id, input, now, { keepSessionId: sessionId })
+    const profile = await account.mergeUser(app.db, id, input, now, {
+      keepSessionId: sessionId,
+      ip: request.ip,
+    })
     await recordAudit(app.db, { userId: id, kind: 'account-merge', client: clientOf(request), now })
     await sendNotice(app, request, input.mobile, accountMergedNotice(now))
     return profile

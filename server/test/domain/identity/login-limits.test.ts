@@ -5,6 +5,7 @@ import path from 'node:path'
 import { before, test } from 'node:test'
 import pino from 'pino'
 import type { DB } from '../../../src/db'
+import type { SmsPurpose } from '@contract/sso/auth'
 import {
   createUser,
   isLoginLocked,
@@ -113,10 +114,14 @@ test('guesses from many addresses hit the phone ceiling; the owner resets by SMS
   for (let i = 0; i < LOGIN_LOCK.phoneFailuresPerHour; i += 1) {
     assert.equal((await failureOf(login(mobile, 'wrong1234', freshIp(), clock))).statusCode, 400)
   }
-  // Now the phone is closed to passwords from anywhere for the rest of the hour, the owner's too.
+  // Now the phone is closed to passwords from anywhere for the rest of the hour, the owner's too,
+  // and the answer names the ways that open it at once.
   const ceiling = await failureOf(login(mobile, password, freshIp(), clock))
   assert.equal(ceiling.statusCode, 429)
-  assert.match(ceiling.userMessage ?? '', /^密码错误次数过多，请 \d+ 分钟后再试，或使用验证码登录$/)
+  assert.match(
+    ceiling.userMessage ?? '',
+    /^密码错误次数过多，已暂停该手机号的密码登录，请使用验证码登录或找回密码（也可 \d+ 分钟后再试）$/,
+  )
   assert.ok(isLoginLocked(ceiling), 'the phone ceiling is a lock too')
   // The owner can still get a reset code and set a new password, which opens password login again.
   await issueSmsCode(db, sms, { mobile, purpose: 'reset', ip: freshIp(), now: clock.now() })
@@ -127,6 +132,27 @@ test('guesses from many addresses hit the phone ceiling; the owner resets by SMS
     now: clock.now(),
   })
   assert.ok(await login(mobile, 'new12345', freshIp(), clock))
+})
+
+test('an SMS login by the owner lifts the phone ceiling; each stranger keeps its own lock', async () => {
+  const clock = new TestClock()
+  const sms = recordingSms()
+  const { mobile, password } = await account(clock)
+  const strangers = Array.from({ length: 7 }, () => freshIp())
+  for (const ip of strangers) {
+    for (let i = 0; i < LOGIN_LOCK.maxFailures; i += 1) {
+      await failureOf(login(mobile, 'wrong1234', ip, clock))
+    }
+  }
+  const owner = freshIp()
+  assert.equal((await failureOf(login(mobile, password, owner, clock))).statusCode, 429)
+  await issueSmsCode(db, sms, { mobile, purpose: 'login', ip: owner, now: clock.now() })
+  await loginWithSmsCode(db, { mobile, code: sms.last(mobile), ip: owner, now: clock.now() })
+  // Holding the phone is proof enough: passwords work again for the owner, from anywhere ...
+  assert.ok(await login(mobile, password, owner, clock))
+  assert.ok(await login(mobile, password, freshIp(), clock))
+  // ... while each stranger's own lock stays.
+  assert.equal((await failureOf(login(mobile, password, strangers[0]!, clock))).statusCode, 429)
 })
 
 test('an SMS login lifts the lock of its own client only', async () => {
@@ -145,33 +171,48 @@ test('an SMS login lifts the lock of its own client only', async () => {
   assert.equal((await failureOf(login(mobile, password, stranger, clock))).statusCode, 429)
 })
 
-test('SMS quotas are per purpose: a flood of login codes does not block a reset code', async () => {
+test('SMS sends count per phone and client; past the phone ceiling a fresh client still gets a reset or login code, one per purpose per 10 minutes', async () => {
   const clock = new TestClock()
   const sms = recordingSms()
   const mobile = freshMobile()
-  const send = (purpose: 'login' | 'register' | 'reset' | 'bind') =>
-    issueSmsCode(db, sms, { mobile, purpose, ip: freshIp(), now: clock.now() })
-  await send('login')
-  // Another purpose has its own cooldown.
-  await send('reset')
-  clock.advance(SMS_LIMITS.cooldownMs)
-  for (let i = 1; i < SMS_LIMITS.perPhonePerDay; i += 1) {
-    await send('login')
+  const send = (purpose: SmsPurpose, ip: string) =>
+    issueSmsCode(db, sms, { mobile, purpose, ip, now: clock.now() })
+  const purposes: SmsPurpose[] = ['login', 'reset', 'register', 'bind', 'merge']
+  // The cooldown is per purpose: a login code does not hold up a reset code.
+  const first = freshIp()
+  await send('login', first)
+  await send('reset', first)
+  assert.equal((await failureOf(send('login', freshIp()))).statusCode, 429)
+  // Strangers fill the phone-wide ceiling, each network up to its 5 a day.
+  let sent = 2
+  const strangers: string[] = [first]
+  while (sent < SMS_LIMITS.perPhonePerDay) {
     clock.advance(SMS_LIMITS.cooldownMs)
+    if (sent % SMS_LIMITS.perPhoneClientPerDay === 0) strangers.push(freshIp())
+    await send(purposes[sent % purposes.length]!, strangers.at(-1)!)
+    sent += 1
   }
-  const daily = await failureOf(send('login'))
-  assert.equal(daily.statusCode, 429)
-  assert.match(daily.userMessage ?? '', /^操作过于频繁，该手机号今日获取验证码次数已达上限/)
-  await send('reset')
   clock.advance(SMS_LIMITS.cooldownMs)
-  // Ten register codes reach the phone-wide ceiling of twenty (login 10 + register 10) ...
-  for (let i = 0; i < SMS_LIMITS.perPhoneAllPurposesPerDay - SMS_LIMITS.perPhonePerDay; i += 1) {
-    await send('register')
-    clock.advance(SMS_LIMITS.cooldownMs)
-  }
-  assert.equal((await failureOf(send('bind'))).statusCode, 429)
-  // ... which a reset is outside of: recovery stays possible.
-  await send('reset')
+  const full = /^操作过于频繁，该手机号今日获取验证码次数已达上限，请 \d+ (分钟|小时)后再试$/
+  // A network that already sent to the phone today is refused, as is any purpose but reset / login.
+  assert.match((await failureOf(send('reset', strangers[0]!))).userMessage ?? '', full)
+  assert.match((await failureOf(send('register', freshIp()))).userMessage ?? '', full)
+  // The owner at a network that sent nothing to the phone today gets a reset code and a login code.
+  const owner = freshIp()
+  await send('reset', owner)
+  const afterOwner = sms.sent.length
+  clock.advance(SMS_LIMITS.cooldownMs)
+  // That way through is slow: the next fresh network waits for the 10 minutes of the purpose ...
+  assert.equal(
+    (await failureOf(send('reset', freshIp()))).userMessage,
+    '操作过于频繁，该手机号今日获取验证码次数已达上限，请 9 分钟后再试',
+  )
+  // ... and the owner's network is no longer fresh; login has its own 10 minutes.
+  assert.match((await failureOf(send('login', owner))).userMessage ?? '', full)
+  await send('login', freshIp())
+  assert.equal(sms.sent.length, afterOwner + 1)
+  clock.advance(SMS_LIMITS.overCeilingEveryMs)
+  await send('reset', freshIp())
 })
 
 test('codes and client addresses are stored as keyed HMACs, not bare SHA-256', async () => {

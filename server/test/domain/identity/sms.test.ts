@@ -67,7 +67,7 @@ test('a code is bound to its purpose and expires after 5 minutes', async () => {
   )
 })
 
-test('five wrong tries kill the code, even the right one afterwards', async () => {
+test('five wrong tries from one client end the code for that client, even the right one', async () => {
   const clock = new TestClock()
   const sms = recordingSms()
   const mobile = freshMobile()
@@ -126,22 +126,24 @@ test('one send per phone and purpose per 60 s, answered 429 with the wait', asyn
   assert.equal(sms.sent.length, 2)
 })
 
-test('ten sends per phone in 24 hours', async () => {
+test('five sends per phone and client network a day; another network still gets codes', async () => {
   const clock = new TestClock()
   const sms = recordingSms()
   const mobile = freshMobile()
-  for (let i = 0; i < SMS_LIMITS.perPhonePerDay; i += 1) {
-    await issueSmsCode(db, sms, { mobile, purpose: 'login', ip: freshIp(), now: clock.now() })
+  const ip = freshIp()
+  for (let i = 0; i < SMS_LIMITS.perPhoneClientPerDay; i += 1) {
+    await issueSmsCode(db, sms, { mobile, purpose: 'login', ip, now: clock.now() })
     clock.advance(10 * 60_000)
   }
-  // Ten sends took 100 minutes; the first leaves the window 24 h after it was sent.
+  // Five sends took 50 minutes; the first leaves the window 24 h after it was sent.
   await rejectsWith(
-    issueSmsCode(db, sms, { mobile, purpose: 'login', ip: freshIp(), now: clock.now() }),
+    issueSmsCode(db, sms, { mobile, purpose: 'reset', ip, now: clock.now() }),
     429,
-    '操作过于频繁，该手机号今日获取验证码次数已达上限，请 23 小时后再试',
+    '操作过于频繁，该手机号今日获取验证码次数已达上限，请 24 小时后再试',
   )
-  clock.advance(24 * 3_600_000 - 100 * 60_000)
   await issueSmsCode(db, sms, { mobile, purpose: 'login', ip: freshIp(), now: clock.now() })
+  clock.advance(24 * 3_600_000 - 50 * 60_000)
+  await issueSmsCode(db, sms, { mobile, purpose: 'login', ip, now: clock.now() })
 })
 
 test('twenty sends per client address per hour, whatever the phones', async () => {
@@ -231,4 +233,88 @@ test('a ticket expires after 10 minutes', async () => {
     400,
     '验证已过期，请重新获取验证码',
   )
+})
+
+const wrongFor = (code: string) => (code === '000000' ? '111111' : '000000')
+
+test('strangers guessing from other networks cannot use up the code of the client that asked for it', async () => {
+  const clock = new TestClock()
+  const sms = recordingSms()
+  const mobile = freshMobile()
+  const owner = freshIp()
+  await issueSmsCode(db, sms, { mobile, purpose: 'reset', ip: owner, now: clock.now() })
+  const code = sms.last(mobile)
+  const guess = (ip: string, value = wrongFor(code)) =>
+    consumeSmsCode(db, { mobile, purpose: 'reset', code: value, ip, now: clock.now() })
+  // Each stranger network compares 5 guesses; together others compare at most 20.
+  let compared = 0
+  for (let n = 0; n < 6; n += 1) {
+    const stranger = freshIp()
+    for (let i = 0; i < SMS_LIMITS.maxAttempts + 1; i += 1) {
+      await assert.rejects(guess(stranger), (error: { userMessage?: string }) => {
+        if (error.userMessage?.startsWith('验证码错误，')) compared += 1
+        else assert.equal(error.userMessage, '验证码错误次数过多，请重新获取')
+        return true
+      })
+    }
+  }
+  assert.equal(compared, SMS_LIMITS.maxAttemptsPerCode)
+  // The owner's network keeps its own tries: a typo, then the right code.
+  await rejectsWith(guess(owner), 400, '验证码错误，还可尝试 4 次')
+  await guess(owner, code)
+})
+
+test('a stranger sending a code to the phone does not replace the code the owner asked for', async () => {
+  const clock = new TestClock()
+  const sms = recordingSms()
+  const mobile = freshMobile()
+  const owner = freshIp()
+  await issueSmsCode(db, sms, { mobile, purpose: 'login', ip: owner, now: clock.now() })
+  const code = sms.last(mobile)
+  clock.advance(SMS_LIMITS.cooldownMs)
+  await issueSmsCode(db, sms, { mobile, purpose: 'login', ip: freshIp(), now: clock.now() })
+  await consumeSmsCode(db, { mobile, purpose: 'login', code, ip: owner, now: clock.now() })
+})
+
+test('thirty wrong code checks per client network an hour, across phones', async () => {
+  const clock = new TestClock()
+  const sms = recordingSms()
+  const attacker = freshIp()
+  const mobiles = Array.from({ length: 8 }, () => freshMobile())
+  for (const mobile of mobiles) {
+    await issueSmsCode(db, sms, { mobile, purpose: 'login', ip: freshIp(), now: clock.now() })
+  }
+  let refusedAt = -1
+  for (let i = 0; i < 40 && refusedAt < 0; i += 1) {
+    const mobile = mobiles[Math.floor(i / SMS_LIMITS.maxAttempts)]!
+    await assert.rejects(
+      consumeSmsCode(db, {
+        mobile,
+        purpose: 'login',
+        code: wrongFor(sms.last(mobile)),
+        ip: attacker,
+        now: clock.now(),
+      }),
+      (error: { statusCode?: number; userMessage?: string }) => {
+        if (error.statusCode === 429) {
+          assert.equal(
+            error.userMessage,
+            '操作过于频繁，当前网络验证码错误次数过多，请 60 分钟后再试',
+          )
+          refusedAt = i
+        }
+        return true
+      },
+    )
+  }
+  assert.equal(refusedAt, SMS_LIMITS.checksPerClientPerHour)
+  // Right codes are not guesses: the owners elsewhere are not affected, nor counted.
+  const [last] = mobiles.slice(-1)
+  await consumeSmsCode(db, {
+    mobile: last!,
+    purpose: 'login',
+    code: sms.last(last!),
+    ip: freshIp(),
+    now: clock.now(),
+  })
 })
