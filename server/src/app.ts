@@ -9,7 +9,11 @@ import { trustProxyOption } from './http/client-address'
 import { validatorCompiler } from './http/validation'
 import { registerApiDocs } from './plugins/api-docs'
 import { registerCompression } from './plugins/compression'
-import { registerErrorHandler } from './plugins/error-handler'
+import {
+  clientErrorHandler,
+  frameworkErrorHandler,
+  registerErrorHandler,
+} from './plugins/error-handler'
 import { genReqId, registerSecurityHeaders } from './plugins/security'
 import { registerWeb } from './plugins/web'
 import { createProviders, type Providers } from './providers'
@@ -60,6 +64,10 @@ export async function buildApp(
     genReqId,
     bodyLimit: BODY_LIMIT,
     trustProxy: trustProxyOption(config.trustProxy),
+    // Errors before routing and requests Node cannot parse: the envelope in Chinese, with the
+    // security headers, instead of Fastify's English JSON.
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
   })
   // One server secret per process (keyed hashes of codes, phones and addresses).
   setSecretKey(config.secretKey)

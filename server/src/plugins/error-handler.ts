@@ -1,15 +1,45 @@
-import type { FastifyError, FastifyInstance } from 'fastify'
+import { STATUS_CODES } from 'node:http'
+import type { Socket } from 'node:net'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError } from '../http/errors'
 import { failure } from '../http/envelope'
 import { containsNul, NUL_REFUSED } from '../http/validation'
+import { API_CSP, setSecurityHeaders } from './security'
 
 /** Fastify's own client errors, in words a user can act on. */
 const FASTIFY_CLIENT_ERRORS: Record<string, string> = {
   FST_ERR_CTP_INVALID_JSON_BODY: '请求内容不是有效的 JSON',
   FST_ERR_CTP_EMPTY_JSON_BODY: '请求内容为空',
   FST_ERR_CTP_BODY_TOO_LARGE: '提交的内容过大，请减小后重试',
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: '不支持的内容类型，请以 JSON 或表单格式提交',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: '不支持的内容类型，请以 JSON 格式提交',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: '请求长度与内容不符',
+  FST_ERR_BAD_URL: '请求地址有误，请检查后重试',
+  FST_ERR_MAX_PARAM_LENGTH: '请求地址过长',
+}
+
+/** Other client errors (a plugin's, Node's) by status, when they carry no code we know. */
+const CLIENT_STATUS_TEXT: Record<number, string> = {
+  405: '不支持的请求方式',
+  408: '请求超时，请重试',
+  413: '提交的内容过大，请减小后重试',
+  414: '请求地址过长',
+  415: '不支持的内容类型，请以 JSON 格式提交',
+  416: '请求的内容范围无效',
+  431: '请求头过大',
+}
+const CLIENT_ERROR_TEXT = '请求有误，请检查后重试'
+export const PAGE_NOT_FOUND = '页面不存在'
+
+/** What the user is told about a client error that is not one of our ApiErrors. */
+function clientErrorText(status: number, code: unknown): string {
+  if (typeof code === 'string' && FASTIFY_CLIENT_ERRORS[code]) return FASTIFY_CLIENT_ERRORS[code]
+  return CLIENT_STATUS_TEXT[status] ?? CLIENT_ERROR_TEXT
+}
+
+/** The status an error carries (http-errors style errors name it `status` as well). */
+function statusOf(error: { statusCode?: unknown; status?: unknown }): number | undefined {
+  const status = error.statusCode ?? error.status
+  return typeof status === 'number' && Number.isInteger(status) ? status : undefined
 }
 
 /**
@@ -31,16 +61,17 @@ export function registerErrorHandler(app: FastifyInstance): void {
       request.log.info({ statusCode: error.statusCode, code: error.name }, 'request rejected')
       return reply.code(error.statusCode).send(failure(error.statusCode, error.userMessage))
     }
-    const status = error.statusCode ?? 500
-    if (
-      typeof error.code === 'string' &&
-      error.code.startsWith('FST_') &&
-      status >= 400 &&
-      status < 500
-    ) {
-      request.log.info({ statusCode: status, code: error.code }, 'request rejected')
-      const text = FASTIFY_CLIENT_ERRORS[error.code] ?? '请求有误，请检查后重试'
-      return reply.code(status).send(failure(status, text))
+    const status = statusOf(error) ?? 500
+    if (status >= 400 && status < 500) {
+      // A client error from Fastify or a plugin: the client's fault, so no stack at error level.
+      // The static file server refuses a path out of its folder (an encoded ../) with 403 and a
+      // missing file with 404: both are "no such page", and a 403 would only confirm a guess.
+      const code = typeof error.code === 'string' ? error.code : error.name
+      request.log.info({ statusCode: status, code }, 'request rejected')
+      if (!error.code && (status === 403 || status === 404)) {
+        return reply.code(404).send(failure(404, PAGE_NOT_FOUND))
+      }
+      return reply.code(status).send(failure(status, clientErrorText(status, error.code)))
     }
     request.log.error({ err: loggableError(error) }, 'request failed')
     return reply.code(500).send(failure(500, null))
@@ -58,4 +89,58 @@ function loggableError(error: FastifyError): Record<string, unknown> {
     ...(error.code ? { code: error.code } : {}),
     stack: error.stack,
   }
+}
+
+/**
+ * Fastify's `frameworkErrors`: errors found before routing (a URL that does not decode). Fastify
+ * would answer them in English, echoing the URL, and without our headers: its answer skips the
+ * onRequest hooks, so the security headers are set here, the CSP included.
+ */
+export function frameworkErrorHandler(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  setSecurityHeaders(request, reply)
+  reply.header('content-security-policy', API_CSP)
+  const status = statusOf(error) ?? 500
+  if (status >= 400 && status < 500) {
+    request.log.info({ statusCode: status, code: error.code }, 'request rejected')
+    void reply.code(status).send(failure(status, clientErrorText(status, error.code)))
+    return
+  }
+  request.log.error({ err: loggableError(error) }, 'request failed')
+  void reply.code(500).send(failure(500, null))
+}
+
+/** Node's parser errors, by the code it gives them: status and what the user is told. */
+const SOCKET_ERRORS: Record<string, [number, string]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, '请求超时，请重试'],
+  HPE_HEADER_OVERFLOW: [431, '请求头过大'],
+}
+
+/**
+ * Fastify's `clientErrorHandler`: requests Node cannot parse (headers over the size limit, such as a
+ * 100 KB multipart boundary; a malformed request line) never become requests, so this writes the
+ * answer onto the socket itself: the envelope in Chinese, with the headers every answer carries.
+ */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
+  // A reset connection has nobody left to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return
+  const [status, text] = SOCKET_ERRORS[error.code ?? ''] ?? [400, CLIENT_ERROR_TEXT]
+  if (socket.writable) {
+    const body = JSON.stringify(failure(status, text))
+    const head = [
+      `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Bad Request'}`,
+      'Content-Type: application/json; charset=utf-8',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      `Content-Security-Policy: ${API_CSP}`,
+      'X-Content-Type-Options: nosniff',
+      'X-Frame-Options: DENY',
+      'Referrer-Policy: strict-origin-when-cross-origin',
+      'Connection: close',
+    ]
+    socket.write(`${head.join('\r\n')}\r\n\r\n${body}`)
+  }
+  socket.destroy(error)
 }

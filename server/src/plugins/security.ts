@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
 
@@ -72,11 +72,7 @@ export function pageCsp(html: string, connectSrc: readonly string[] = []): strin
  */
 export function registerSecurityHeaders(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id)
-    reply.header('x-content-type-options', 'nosniff')
-    reply.header('referrer-policy', 'strict-origin-when-cross-origin')
-    reply.header('x-frame-options', 'DENY')
-    if (request.protocol === 'https') reply.header('strict-transport-security', HSTS)
+    setSecurityHeaders(request, reply)
   })
   // The default policy goes on last, and only where the route set none of its own (the app's pages,
   // the API docs, uploaded files set theirs, some straight on the raw response by @fastify/static).
@@ -87,4 +83,16 @@ export function registerSecurityHeaders(app: FastifyInstance): void {
     )
       reply.header('content-security-policy', API_CSP)
   })
+}
+
+/**
+ * The headers of every answer but the CSP (added last, in onSend). Also called by the handler of
+ * Fastify's framework errors (a malformed URL), whose answers skip the onRequest hooks.
+ */
+export function setSecurityHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('x-request-id', request.id)
+  reply.header('x-content-type-options', 'nosniff')
+  reply.header('referrer-policy', 'strict-origin-when-cross-origin')
+  reply.header('x-frame-options', 'DENY')
+  if (request.protocol === 'https') reply.header('strict-transport-security', HSTS)
 }
