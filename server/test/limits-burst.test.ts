@@ -131,11 +131,12 @@ test('30 parallel SMS sends from one address to many phones: at most 20 an hour'
   assert.equal(answers.filter((res) => res.statusCode === 200).length, 20)
 })
 
-test('30 parallel guesses of one SMS code: at most 5 are compared', async () => {
+test('30 parallel guesses of one SMS code from one address: at most 5 are compared', async () => {
   const mobile = freshMobile()
   await createUser(ctx.app.db, { mobile, now: ctx.clock.now() })
   const code = await codeFor(ctx.app, mobile, 'login')
   const wrong = code === '000000' ? '111111' : '000000'
+  const ip = freshIp()
   // The right code goes first: the old code compared every guess, so it also got through.
   const guesses = [code, ...Array.from({ length: 29 }, () => wrong)]
   const answers = await Promise.all(
@@ -144,7 +145,7 @@ test('30 parallel guesses of one SMS code: at most 5 are compared', async () => 
         method: 'POST',
         url: '/sso/oauth2/token',
         payload: { grant_type: 'sms_code', mobile, code: guess },
-        remoteAddress: freshIp(),
+        remoteAddress: ip,
       }),
     ),
   )
@@ -158,6 +159,26 @@ test('30 parallel guesses of one SMS code: at most 5 are compared', async () => 
       (res) => res.statusCode === 200 || /^验证码(错误，|错误次数过多|已失效)/.test(errorOf(res)),
     ),
   )
+})
+
+test('60 parallel wrong guesses of one SMS code from 60 addresses: 20 are compared', async () => {
+  const mobile = freshMobile()
+  const code = await codeFor(ctx.app, mobile, 'reset')
+  const wrong = code === '000000' ? '111111' : '000000'
+  const answers = await Promise.all(
+    Array.from({ length: 60 }, () =>
+      inject({
+        method: 'POST',
+        url: '/main/account/code/validate',
+        payload: { mobile, code: wrong, purpose: 'reset' },
+        remoteAddress: freshIp(),
+      }),
+    ),
+  )
+  const compared = answers.filter((res) => errorOf(res).startsWith('验证码错误，'))
+  // Every client but the one that asked for the code shares 20 comparisons (SMS_LIMITS).
+  assert.equal(compared.length, 20)
+  assert.ok(answers.every((res) => /^验证码(错误，|错误次数过多)/.test(errorOf(res))))
 })
 
 test('30 parallel avatar uploads: at most 20 an hour are stored', async () => {

@@ -140,26 +140,52 @@ test('two servers, 30 parallel sends from one address: at most 20', { skip }, as
   assert.equal(answers.filter((a) => a.status === 200).length, 20)
 })
 
-test('two servers, 30 parallel guesses of one code: at most 5 compared', { skip }, async () => {
-  const sent = await burst(
-    1,
-    '/sso/sms/send',
-    () => ({ mobile: DEMO_PATIENT, purpose: 'login' }),
-    () => freshAddress(),
-  )
-  assert.equal(sent[0]!.status, 200)
-  const latest = await fetch(`${servers[1]}/main/demo/sms/latest?mobile=${DEMO_PATIENT}`)
-  const { code } = ((await latest.json()) as { data: { code: string } }).data
-  const wrong = code === '000000' ? '111111' : '000000'
-  const answers = await burst(
-    30,
-    '/sso/oauth2/token',
-    (i) => ({ grant_type: 'sms_code', mobile: DEMO_PATIENT, code: i === 0 ? code : wrong }),
-    () => freshAddress(),
-  )
-  const compared = answers.filter((a) => a.status === 200 || a.error.startsWith('验证码错误，'))
-  assert.ok(compared.length <= 5, `${compared.length} guesses were compared`)
-})
+test(
+  'two servers, 30 parallel guesses of one code from one address: at most 5 compared',
+  { skip },
+  async () => {
+    const sent = await burst(
+      1,
+      '/sso/sms/send',
+      () => ({ mobile: DEMO_PATIENT, purpose: 'login' }),
+      () => freshAddress(),
+    )
+    assert.equal(sent[0]!.status, 200)
+    const latest = await fetch(`${servers[1]}/main/demo/sms/latest?mobile=${DEMO_PATIENT}`)
+    const { code } = ((await latest.json()) as { data: { code: string } }).data
+    const wrong = code === '000000' ? '111111' : '000000'
+    const guesser = freshAddress()
+    const answers = await burst(
+      30,
+      '/sso/oauth2/token',
+      (i) => ({ grant_type: 'sms_code', mobile: DEMO_PATIENT, code: i === 0 ? code : wrong }),
+      () => guesser,
+    )
+    const compared = answers.filter((a) => a.status === 200 || a.error.startsWith('验证码错误，'))
+    assert.ok(compared.length <= 5, `${compared.length} guesses were compared`)
+  },
+)
+
+test(
+  'two servers, 60 parallel wrong guesses of one code from 60 addresses: 20 compared',
+  { skip },
+  async () => {
+    const mobile = `1350000${String(process.pid % 10000).padStart(4, '0')}`
+    const sent = await burst(1, '/sso/sms/send', () => ({ mobile, purpose: 'reset' }), freshAddress)
+    assert.equal(sent[0]!.status, 200)
+    const latest = await fetch(`${servers[1]}/main/demo/sms/latest?mobile=${mobile}`)
+    const { code } = ((await latest.json()) as { data: { code: string } }).data
+    const wrong = code === '000000' ? '111111' : '000000'
+    const answers = await burst(
+      60,
+      '/main/account/code/validate',
+      () => ({ mobile, code: wrong, purpose: 'reset' }),
+      () => freshAddress(),
+    )
+    const compared = answers.filter((a) => a.error.startsWith('验证码错误，'))
+    assert.equal(compared.length, 20, JSON.stringify(answers.map((a) => a.error)))
+  },
+)
 
 test(
   'two servers, 90 parallel analytics events from one address: 60 stored',

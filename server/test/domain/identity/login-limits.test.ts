@@ -4,8 +4,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { before, test } from 'node:test'
 import pino from 'pino'
-import type { DB } from '../../../src/db'
 import type { SmsPurpose } from '@contract/sso/auth'
+import type { DB } from '../../../src/db'
 import {
   createUser,
   isLoginLocked,
