@@ -243,8 +243,8 @@ function checkRules(codeId: string, client: string) {
 }
 
 /**
- * Checks a code and uses it up. The code checked is the latest one this client network asked for
- * (a resend replaces the previous one), or, when it asked for none, the latest one of the phone and
+ * Checks a code and uses it up. The code checked is the latest live one this client network asked
+ * for (a resend replaces the previous one), or, when it has none, the latest one of the phone and
  * purpose: a stranger's send cannot replace the owner's code. Before the comparison each try takes
  * a slot of every limit (reserve first, src/domain/limits.ts), so parallel guesses compare no more
  * than the limits allow: 5 per code and client, 20 per code from all clients but the one that asked
@@ -256,15 +256,22 @@ export async function consumeSmsCode(db: DB, input: ConsumeSmsCodeInput): Promis
   const { now } = input
   const at = now.toISOString()
   const client = clientTag(input.ip)
-  const latest = (own: boolean) => {
+  const latest = (ownLive: boolean) => {
     let query = db
       .selectFrom('sms_codes')
       .select(['id', 'code_hash', 'ip_hash', 'consumed_at', 'expires_at'])
       .where('mobile', '=', input.mobile)
       .where('purpose', '=', input.purpose)
-    if (own) query = query.where('ip_hash', '=', client)
+    if (ownLive) {
+      query = query
+        .where('ip_hash', '=', client)
+        .where('consumed_at', 'is', null)
+        .where('expires_at', '>', at)
+    }
     return query.orderBy('created_at', 'desc').limit(1).executeTakeFirst()
   }
+  // This client's own live code first; else the phone's latest (asked for on another device, or
+  // used / expired, which the answer then says).
   const row = (await latest(true)) ?? (await latest(false))
   if (!row) throw badRequest('请先获取验证码')
   if (row.consumed_at !== null || row.expires_at <= at) {

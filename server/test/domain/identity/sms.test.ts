@@ -318,3 +318,16 @@ test('thirty wrong code checks per client network an hour, across phones', async
     now: clock.now(),
   })
 })
+
+test('a code asked for on another device works once this client has no live code', async () => {
+  const clock = new TestClock()
+  const sms = recordingSms()
+  const mobile = freshMobile()
+  const desktop = freshIp()
+  await issueSmsCode(db, sms, { mobile, purpose: 'login', ip: desktop, now: clock.now() })
+  clock.advance(SMS_LIMITS.ttlMs)
+  // The desktop's code expired; the person asks again from the phone and types it on the desktop.
+  await issueSmsCode(db, sms, { mobile, purpose: 'login', ip: freshIp(), now: clock.now() })
+  const code = sms.last(mobile)
+  await consumeSmsCode(db, { mobile, purpose: 'login', code, ip: desktop, now: clock.now() })
+})
