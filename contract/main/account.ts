@@ -9,6 +9,7 @@ import {
   SmsPurposeSchema,
   UserProfileSchema,
 } from '../sso/auth'
+import { safeDisplayText } from '../text'
 
 /**
  * The main service's account family (SPEC section 7). App login and register answer exactly as the
@@ -201,6 +202,7 @@ export const appealIdCard = defineEndpoint({
         z.trim(),
         z.minLength(5, '申诉说明至少 5 个字'),
         z.maxLength(500, '申诉说明最多 500 个字'),
+        safeDisplayText('申诉说明不能包含控制字符或不可见字符', { multiline: true }),
       ),
     /** How the operator reaches the person: a phone number or an e-mail address. */
     contact: z
@@ -211,6 +213,7 @@ export const appealIdCard = defineEndpoint({
           /^(1[2-9]\d{9}|[^\s@]{1,64}@[^\s@]{1,190}\.[^\s@]{1,20})$/,
           '请填写正确的手机号或邮箱',
         ),
+        safeDisplayText('请填写正确的手机号或邮箱'),
       ),
   }),
   /** The recorded appeal (status pending). A pending appeal for the same number is answered again. */

@@ -1,6 +1,7 @@
 import { z } from 'zod/mini'
 import { MobileSchema, OkSchema, PasswordSchema, SmsCodeSchema } from '../common'
 import { defineEndpoint } from '../endpoint'
+import { NicknameSchema } from '../text'
 
 export const ROLES = ['patient', 'expert'] as const
 export const RoleSchema = z.enum(ROLES)
@@ -140,11 +141,7 @@ export const modifyUser = defineEndpoint({
   method: 'PUT',
   path: '/user',
   input: z.object({
-    nickname: z.optional(
-      z
-        .string()
-        .check(z.trim(), z.minLength(1, '昵称不能为空'), z.maxLength(20, '昵称最多 20 个字')),
-    ),
+    nickname: z.optional(NicknameSchema),
     avatarUrl: z.optional(z.nullable(z.string().check(z.maxLength(500)))),
     gender: z.optional(z.enum(GENDERS)),
   }),

@@ -7,6 +7,7 @@
  * a field may be left empty is the form's decision ("required"), so a form skips the validators of
  * an empty optional field instead of each validator guessing.
  */
+import { isSafeDisplayText } from '@contract/text'
 import { isRealDate, parseDateParts, todayAsNumber } from './calendar'
 
 function toText(value: unknown): string | undefined {
@@ -219,4 +220,14 @@ export function landline(value: unknown): boolean {
 export function code(value: unknown, len = 6): boolean {
   if (!Number.isInteger(len) || len < 1) return false
   return matches(new RegExp(`^\\d{${len}}$`), value)
+}
+
+/**
+ * Text other people will see, shown as it reads: no control characters, no invisible format
+ * characters (bidi overrides, zero-width spaces) and no half characters; line breaks and tabs only
+ * when `multiline`. The same rule as the server's (contract/text.ts).
+ */
+export function displayText(value: unknown, multiline = false): boolean {
+  const text = toText(value)
+  return text !== undefined && isSafeDisplayText(text, { multiline })
 }

@@ -1,7 +1,9 @@
+import { NICKNAME_MESSAGES, RESERVED_NICKNAMES } from '@contract/text'
 import {
   chinese,
   code,
   digits,
+  displayText,
   idCard,
   idCardCheckChar,
   mobile,
@@ -69,6 +71,8 @@ export const FORM_MESSAGES = {
   oldPasswordRequired: '请输入原密码',
   nicknameRequired: '请输入昵称',
   nicknameTooLong: '昵称最多 20 个字',
+  nicknameUnsafe: NICKNAME_MESSAGES.unsafe,
+  nicknameReserved: NICKNAME_MESSAGES.reserved,
   realNameRequired: '请输入真实姓名',
   realNameChinese: '姓名只能包含汉字（少数民族姓名可用 · 分隔）',
   realNameLength: '请输入 2–20 个汉字的真实姓名',
@@ -138,6 +142,9 @@ export function differentFrom(other: string, message: string): Rule {
 export const NICKNAME_RULES: readonly Rule[] = [
   required(M.nicknameRequired),
   rule((value) => rangeLength(value.trim(), [1, 20]), M.nicknameTooLong),
+  // What the server refuses too (contract/text.ts), said before the user taps save.
+  rule((value) => displayText(value.trim()), M.nicknameUnsafe),
+  rule((value) => !RESERVED_NICKNAMES.includes(value.trim()), M.nicknameReserved),
 ]
 
 /** Real names: 2–20 Chinese characters, with · between the parts of a transliterated name. */

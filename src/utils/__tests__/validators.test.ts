@@ -6,6 +6,7 @@ import {
   date,
   dateISO,
   digits,
+  displayText,
   email,
   enOrNum,
   idCard,
@@ -535,5 +536,22 @@ describe('code', () => {
     ['123', NaN, false],
   ])('%p with len %p -> %p', (input, len, expected) => {
     expect(len === undefined ? code(input) : code(input, len)).toBe(expected)
+  })
+})
+
+describe('displayText', () => {
+  it.each([
+    ['小明', false, true],
+    ['👨‍👩‍👧', false, true],
+    ['\u202Egnp.exe', false, false],
+    ['a\u200Bb', false, false],
+    ['\u001b[31mred', false, false],
+    ['\ud800', false, false],
+    ['第一行\n第二行', false, false],
+    ['第一行\n第二行', true, true],
+    ['', false, false],
+    [undefined, false, false],
+  ])('%p (multiline %p) -> %p', (input, multiline, expected) => {
+    expect(displayText(input, multiline)).toBe(expected)
   })
 })

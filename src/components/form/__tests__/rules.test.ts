@@ -82,6 +82,14 @@ describe('form rules', () => {
     expect(messageOf(NICKNAME_RULES, '字'.repeat(21))).toBe(M.nicknameTooLong)
   })
 
+  it('refuses hidden and control characters and the reserved name, as the server does', () => {
+    for (const nickname of ['\u202Egnp.exe', 'a\u200Bb', '\u0007bell', '\u001b[31mred', '\ud800']) {
+      expect(messageOf(NICKNAME_RULES, nickname)).toBe('昵称不能包含控制字符或不可见字符')
+    }
+    expect(messageOf(NICKNAME_RULES, ' 已注销用户 ')).toBe('该昵称不可用')
+    expect(messageOf(NICKNAME_RULES, '👨‍👩‍👧 一家')).toBeNull()
+  })
+
   it('accepts Chinese names with the name dot, and waits for an unfinished one', () => {
     expect(messageOf(REAL_NAME_RULES, '张三')).toBeNull()
     expect(messageOf(REAL_NAME_RULES, '阿依古丽·买买提')).toBeNull()
