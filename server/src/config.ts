@@ -126,7 +126,58 @@ function parseTrustProxy(value: string, ctx: z.RefinementCtx): false | number | 
     })
     return z.NEVER
   }
+  const wide = entries.filter(isTooWide)
+  if (wide.length > 0) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `代理地址范围过大（${wide.join('、')}）：IPv4 前缀至少 /${MIN_PREFIX_V4}，IPv6 至少 /${MIN_PREFIX_V6}；范围内的任何客户端都能伪造 X-Forwarded-For，从而绕过按地址计数的限制。请只填写代理本身的地址或所在网段`,
+    })
+    return z.NEVER
+  }
   return entries
+}
+
+/**
+ * The widest ranges a proxy list may name. A proxy sits in one network; a range wider than these
+ * (0.0.0.0/1 twice is everyone, and proxy-addr cannot even parse a /0) trusts clients as proxies.
+ */
+const MIN_PREFIX_V4 = 8
+const MIN_PREFIX_V6 = 32
+/** ::ffff:0:0/96, where IPv6 writes IPv4 addresses; proxy-addr matches IPv4 clients against it. */
+const MAPPED_V4 = 0xffffn << 32n
+
+function isTooWide(entry: string): boolean {
+  const [address = '', prefixText] = entry.split('/')
+  if (prefixText === undefined) return false
+  const prefix = Number(prefixText)
+  if (isIP(address) === 4) return prefix < MIN_PREFIX_V4
+  if (prefix < MIN_PREFIX_V6) return true
+  // An IPv6 range that covers IPv4-mapped addresses trusts those IPv4 clients too: ::/80 all of
+  // them, ::ffff:0.0.0.0/100 a /4 of them.
+  const value = ipv6Value(address)
+  if (prefix <= 96) {
+    const shift = BigInt(128 - prefix)
+    return value >> shift === MAPPED_V4 >> shift
+  }
+  return value >> 32n === 0xffffn && prefix - 96 < MIN_PREFIX_V4
+}
+
+/** An IPv6 address (already checked by isIP) as a 128-bit number. */
+function ipv6Value(address: string): bigint {
+  let text = address.split('%')[0]!.toLowerCase()
+  const v4 = /(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text)
+  if (v4) {
+    const [a, b, c, d] = v4.slice(1).map(Number) as [number, number, number, number]
+    text = `${text.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`
+  }
+  const [head = '', tail] = text.split('::')
+  const left = head === '' ? [] : head.split(':')
+  const right = tail === undefined || tail === '' ? [] : tail.split(':')
+  const fill: string[] = tail === undefined ? [] : Array(8 - left.length - right.length).fill('0')
+  return [...left, ...fill, ...right].reduce(
+    (sum, group) => (sum << 16n) | BigInt(parseInt(group, 16)),
+    0n,
+  )
 }
 
 function isAddressOrCidr(entry: string): boolean {

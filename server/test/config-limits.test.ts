@@ -62,3 +62,38 @@ test('TRUST_PROXY: only a hop count or proxy addresses/CIDRs; true and garbage s
     assert.match(error.message, /TRUST_PROXY：只能是代理层数/, bad)
   }
 })
+
+test('TRUST_PROXY: ranges wide enough to trust clients as proxies stop the server (issue 6 retest)', () => {
+  for (const wide of [
+    '0.0.0.0/0',
+    '::/0',
+    '0.0.0.0/1,128.0.0.0/1',
+    '10.0.0.0/7',
+    '2000::/3',
+    '2001:db8::/31',
+    // IPv6 ranges over the IPv4-mapped block trust IPv4 clients: all of them, or a /4.
+    '::/80',
+    '::ffff:0.0.0.0/96',
+    '::ffff:0:0/100',
+    '0:0:0:0:0:ffff:0.0.0.0/103',
+  ]) {
+    const error = configErrorOf({ TRUST_PROXY: wide })
+    assert.match(error.message, /^配置有误，服务未启动/, wide)
+    assert.match(error.message, /TRUST_PROXY：代理地址范围过大/, wide)
+    assert.match(error.message, /IPv4 前缀至少 \/8，IPv6 至少 \/32/, wide)
+    assert.doesNotMatch(error.message, /数据库|invalid range/, wide)
+  }
+  // What deployments use stays accepted.
+  for (const fine of [
+    '10.0.0.0/8,172.16.0.0/12,192.168.0.0/16',
+    '100.64.0.0/10',
+    '2001:db8::/32',
+    'fd00::/48',
+    '::ffff:10.0.0.0/104',
+    '::1',
+    '127.0.0.1',
+    'fe80::1%eth0',
+  ]) {
+    assert.ok(Array.isArray(loadConfig({ TRUST_PROXY: fine }).trustProxy), fine)
+  }
+})
