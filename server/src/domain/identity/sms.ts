@@ -47,7 +47,11 @@ export interface SmsProvider {
  * owner's code unusable. Each code is one of 10^6 values, so one code falls with a chance of at most
  * 25 in 10^6 (1 in 40 000). A client may get at most 30 wrong or refused checks an hour across all
  * phones (a right code gives its slot back), so one attacker network makes at most 720 guesses a day,
- * whatever the phones: a 0.07 % chance a day of guessing any code at all.
+ * whatever the phones: a 0.07 % chance a day of guessing any code at all. Against one phone, guesses
+ * at codes another client asked for are capped at 50 a day per purpose, and guesses at codes the
+ * guesser asked for itself at 5 × its 5 sends a day, at most 50 codes a day for the phone: about
+ * 300 in 10^6 (0.03 %) a day per purpose even with ten networks, every code of which rings the
+ * owner's phone. The owner, checking the code its own client asked for, is never subject to the cap.
  */
 export const SMS_LIMITS = {
   codeLength: 6,
@@ -56,6 +60,8 @@ export const SMS_LIMITS = {
   maxAttempts: 5,
   /** Tries per code from every client except the one that asked for it, together. */
   maxAttemptsPerCode: 20,
+  /** Tries per phone and purpose a day from clients that did not ask for the code they check. */
+  othersPerPhonePerDay: 50,
   /** Checks per client network per hour over all phones (right codes give theirs back). */
   checksPerClientPerHour: 30,
   /** One send per phone and purpose per minute. */
@@ -222,7 +228,7 @@ export interface ConsumeSmsCodeInput {
 
 const TOO_MANY_TRIES = '验证码错误次数过多，请重新获取'
 
-function checkRules(codeId: string, client: string) {
+function checkRules(codeId: string, client: string, mobile: string, purpose: SmsPurpose) {
   return {
     own: {
       key: `sms-try:${codeId}:${client}`,
@@ -233,6 +239,11 @@ function checkRules(codeId: string, client: string) {
       key: `sms-try-all:${codeId}`,
       limit: SMS_LIMITS.maxAttemptsPerCode,
       windowMs: SMS_LIMITS.ttlMs,
+    },
+    othersPerPhone: {
+      key: `sms-try-phone:${purpose}:${phoneTag(mobile)}`,
+      limit: SMS_LIMITS.othersPerPhonePerDay,
+      windowMs: DAY,
     },
     client: {
       key: `sms-check-ip:${client}`,
@@ -248,8 +259,8 @@ function checkRules(codeId: string, client: string) {
  * purpose: a stranger's send cannot replace the owner's code. Before the comparison each try takes
  * a slot of every limit (reserve first, src/domain/limits.ts), so parallel guesses compare no more
  * than the limits allow: 5 per code and client, 20 per code from all clients but the one that asked
- * for it (that one keeps its own 5, so strangers cannot use the owner's code up), 30 wrong checks per
- * client an hour across phones (SMS_LIMITS). Throws 400 with a Chinese message when there is no code,
+ * for it (that one keeps its own 5, so strangers cannot use the owner's code up), 50 a day per phone
+ * and purpose from such other clients, 30 wrong checks per client an hour across phones (SMS_LIMITS). Throws 400 with a Chinese message when there is no code,
  * it has expired or was used, it is wrong, or its tries are used up; 429 for the client's hourly limit.
  */
 export async function consumeSmsCode(db: DB, input: ConsumeSmsCodeInput): Promise<void> {
@@ -277,11 +288,13 @@ export async function consumeSmsCode(db: DB, input: ConsumeSmsCodeInput): Promis
   if (row.consumed_at !== null || row.expires_at <= at) {
     throw badRequest('验证码已失效，请重新获取')
   }
-  const rules = checkRules(row.id, client)
+  const rules = checkRules(row.id, client, input.mobile, input.purpose)
   const asker = row.ip_hash === client
   const taken = await reserveAll(
     db,
-    asker ? [rules.own, rules.client] : [rules.own, rules.others, rules.client],
+    asker
+      ? [rules.own, rules.client]
+      : [rules.own, rules.others, rules.othersPerPhone, rules.client],
     now,
   )
   if (!taken.ok) {

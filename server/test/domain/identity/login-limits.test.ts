@@ -120,7 +120,7 @@ test('guesses from many addresses hit the phone ceiling; the owner resets by SMS
   assert.equal(ceiling.statusCode, 429)
   assert.match(
     ceiling.userMessage ?? '',
-    /^密码错误次数过多，已暂停该手机号的密码登录，请使用验证码登录或找回密码（也可 \d+ 分钟后再试）$/,
+    /^密码错误次数过多，已暂停该手机号的密码登录，请使用验证码登录或找回密码（也可 \d+ (分钟|小时)后再试）$/,
   )
   assert.ok(isLoginLocked(ceiling), 'the phone ceiling is a lock too')
   // The owner can still get a reset code and set a new password, which opens password login again.
