@@ -8,9 +8,13 @@ export const MINUTE = 60 * SECOND
 export const HOUR = 60 * MINUTE
 export const DAY = 24 * HOUR
 
-/** A wait in words a user can act on: 45 秒, 3 分钟, 2 小时 (always rounded up). */
+/**
+ * A wait in words a user can act on: 45 秒, 3 分钟, 2 小时. Seconds round up (never 0 秒); minutes and
+ * hours to the nearest, so 60 001 ms is 1 分钟, not 2, and a wait of 59 分 40 秒 is 1 小时.
+ */
 export function describeWait(ms: number): string {
   if (ms <= MINUTE) return `${Math.max(1, Math.ceil(ms / SECOND))} 秒`
-  if (ms <= HOUR) return `${Math.ceil(ms / MINUTE)} 分钟`
-  return `${Math.ceil(ms / HOUR)} 小时`
+  const minutes = Math.round(ms / MINUTE)
+  if (minutes < 60) return `${minutes} 分钟`
+  return `${Math.round(ms / HOUR)} 小时`
 }

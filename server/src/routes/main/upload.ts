@@ -17,6 +17,8 @@ import { ApiError, badRequest } from '../../http/errors'
 export const UPLOAD_NOT_MULTIPART = '请以 multipart/form-data 格式上传，文件字段名为 file'
 export const UPLOAD_NO_FILE = '请选择要上传的图片'
 export const UPLOAD_MALFORMED = '上传内容不完整或格式有误，请重新选择图片上传'
+export const UPLOAD_ONE_FILE = '只能上传一个文件'
+export const UPLOAD_NO_FIELDS = '上传时不要附带其他字段'
 
 /**
  * Uploads and the files they stored. An upload's input is a multipart body, not a zod object, so
@@ -27,8 +29,10 @@ export const UPLOAD_MALFORMED = '上传内容不完整或格式有误，请重�
  */
 export default async function mainUploadRoutes(app: FastifyInstance): Promise<void> {
   await app.register(multipart, {
-    // One file of at most 2 MB and no other fields: anything more is refused while streaming.
-    limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 0, parts: 1 },
+    // One file of at most 2 MB and no other fields: anything more is refused while streaming (the
+    // limits leave room for a second part, a file or a short field, so the refusal can name it;
+    // with no room busboy cuts the body off, which reads as a broken upload).
+    limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 1, fieldSize: 1024, parts: 2 },
   })
 
   app.route({
@@ -88,16 +92,24 @@ export default async function mainUploadRoutes(app: FastifyInstance): Promise<vo
 async function readSingleFile(request: FastifyRequest): Promise<Buffer> {
   if (!request.isMultipart()) throw badRequest(UPLOAD_NOT_MULTIPART)
   try {
-    const file = await request.file()
-    if (!file) throw badRequest(UPLOAD_NO_FILE)
-    if (file.fieldname !== 'file') throw badRequest(UPLOAD_NOT_MULTIPART)
-    return await file.toBuffer()
+    // The whole body is read, not just its first file: a second file (or a field) after it must
+    // be refused, not silently dropped while the first is saved.
+    let bytes: Buffer | undefined
+    for await (const part of request.parts()) {
+      if (part.type === 'field') throw badRequest(UPLOAD_NO_FIELDS)
+      if (bytes !== undefined) throw badRequest(UPLOAD_ONE_FILE)
+      if (part.fieldname !== 'file') throw badRequest(UPLOAD_NOT_MULTIPART)
+      bytes = await part.toBuffer()
+    }
+    if (bytes === undefined) throw badRequest(UPLOAD_NO_FILE)
+    return bytes
   } catch (error) {
     if (error instanceof ApiError) throw error
     const code = (error as { code?: unknown }).code
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, AVATAR_TOO_LARGE)
-    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
-      throw badRequest('一次只能上传一张图片，且不要附带其他字段')
+    if (code === 'FST_FILES_LIMIT') throw badRequest(UPLOAD_ONE_FILE)
+    if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') {
+      throw badRequest(`${UPLOAD_ONE_FILE}，且不要附带其他字段`)
     }
     if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw badRequest(UPLOAD_NOT_MULTIPART)
     // Anything else here is the body's fault (no boundary, cut off, broken part headers): busboy's

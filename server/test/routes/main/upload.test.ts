@@ -110,6 +110,70 @@ test('refusals: not an image, too large, wrong field, not multipart, no token', 
   assert.equal((await upload('forged', multipart(PNG))).statusCode, 401)
 })
 
+/** A multipart body of several parts: [field name, file name or undefined for a plain field, bytes]. */
+function multipartOf(parts: [string, string | undefined, Buffer][]) {
+  const boundary = '----test-boundary-9f2'
+  const chunks: Buffer[] = []
+  for (const [field, name, content] of parts) {
+    const disposition = name
+      ? `form-data; name="${field}"; filename="${name}"\r\nContent-Type: image/png`
+      : `form-data; name="${field}"`
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n\r\n`))
+    chunks.push(content, Buffer.from('\r\n'))
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`))
+  return {
+    payload: Buffer.concat(chunks),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  }
+}
+
+test('a second file or an extra field is refused, not silently dropped (issue 6 retest)', async () => {
+  const person = await signUp(ctx.app.db, ctx.clock.now())
+  const before = (await readdir(path.join(uploadDir, 'avatars')).catch(() => [])).length
+  const cases: [[string, string | undefined, Buffer][], string][] = [
+    [
+      [
+        ['file', 'a.png', PNG],
+        ['file', 'b.png', PNG],
+      ],
+      '只能上传一个文件',
+    ],
+    [
+      [
+        ['file', 'a.png', PNG],
+        ['other', 'b.png', JPEG],
+      ],
+      '只能上传一个文件',
+    ],
+    [
+      [
+        ['file', 'a.png', PNG],
+        ['note', undefined, Buffer.from('hi')],
+      ],
+      '上传时不要附带其他字段',
+    ],
+    [
+      [
+        ['note', undefined, Buffer.from('hi')],
+        ['file', 'a.png', PNG],
+      ],
+      '上传时不要附带其他字段',
+    ],
+  ]
+  for (const [parts, error] of cases) {
+    const res = await upload(person.token, multipartOf(parts))
+    const label = parts.map(([field, name]) => `${field}:${name ?? 'field'}`).join(',')
+    assert.equal(res.statusCode, 400, `${label}: ${res.body}`)
+    assert.equal(res.json().error, error, label)
+  }
+  const after = (await readdir(path.join(uploadDir, 'avatars')).catch(() => [])).length
+  assert.equal(after, before, 'nothing was stored')
+  // One file alone still works.
+  const one = await upload(person.token, multipartOf([['file', 'a.png', PNG]]))
+  assert.equal(one.statusCode, 200, one.body)
+})
+
 test('uploads are rate-limited per person', async () => {
   const person = await signUp(ctx.app.db, ctx.clock.now())
   for (let i = 0; i < 20; i += 1)
