@@ -10,11 +10,11 @@ export const DAY = 24 * HOUR
 
 /**
  * A wait in words a user can act on: 45 秒, 3 分钟, 2 小时. Seconds round up (never 0 秒); minutes and
- * hours to the nearest, so 60 001 ms is 1 分钟, not 2, and a wait of 59 分 40 秒 is 1 小时.
+ * hours to the nearest, so 60 001 ms is 1 分钟, not 2 (and 1 小时 + 1 ms is 1 小时). Up to an hour is
+ * said in minutes, an hour itself as 60 分钟.
  */
 export function describeWait(ms: number): string {
   if (ms <= MINUTE) return `${Math.max(1, Math.ceil(ms / SECOND))} 秒`
-  const minutes = Math.round(ms / MINUTE)
-  if (minutes < 60) return `${minutes} 分钟`
+  if (ms <= HOUR) return `${Math.round(ms / MINUTE)} 分钟`
   return `${Math.round(ms / HOUR)} 小时`
 }

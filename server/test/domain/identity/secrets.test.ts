@@ -38,10 +38,10 @@ test('phone numbers are masked as 138****8000', () => {
   assert.equal(maskMobile('12345'), '*****')
 })
 
-test('waits are said in seconds, minutes or hours, rounded up', () => {
+test('waits are said in seconds (rounded up), minutes or hours (to the nearest)', () => {
   assert.equal(describeWait(1), '1 秒')
   assert.equal(describeWait(59_001), '60 秒')
-  assert.equal(describeWait(61_000), '2 分钟')
+  assert.equal(describeWait(61_000), '1 分钟')
   assert.equal(describeWait(15 * 60_000), '15 分钟')
   assert.equal(describeWait(23.5 * 3_600_000), '24 小时')
 })
