@@ -47,12 +47,7 @@ export const NICKNAME_MESSAGES = {
 export const NicknameSchema = z.string().check(
   z.trim(),
   z.minLength(1, NICKNAME_MESSAGES.empty),
-  // Characters as a person counts them (code points), as the app's form rule does: an emoji is one,
-  // not the two UTF-16 units that string length would count.
-  z.refine(
-    (text: string) => Array.from(text).length <= NICKNAME_MAX_LENGTH,
-    NICKNAME_MESSAGES.tooLong,
-  ),
+  z.maxLength(NICKNAME_MAX_LENGTH, NICKNAME_MESSAGES.tooLong),
   safeDisplayText(NICKNAME_MESSAGES.unsafe),
   z.refine((text: string) => !RESERVED_NICKNAMES.includes(text), NICKNAME_MESSAGES.reserved),
 )

@@ -1,6 +1,7 @@
 import { NICKNAME_MAX_LENGTH, NicknameSchema } from '../text'
 
 describe('NicknameSchema', () => {
+  // zod's maxLength counts code points, as the app's rangeLength does (checked: a reviewer feared UTF-16).
   it('counts characters as a person does: 20 emoji fit, like the app’s own rule', () => {
     const emoji = '😀'.repeat(NICKNAME_MAX_LENGTH)
     expect(emoji.length).toBe(40)
