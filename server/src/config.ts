@@ -52,6 +52,8 @@ export interface Config {
    * addresses in limit counters. The public development key only in demo mode.
    */
   secretKey: Buffer
+  /** Where stored files go (STORAGE, S3_*): see parseStorage. */
+  storage: StorageConfig
 }
 
 /** Bad configuration: the message is meant for the operator as is, without a stack trace. */
@@ -261,8 +263,89 @@ export function loadConfig(env: Env = process.env): Config {
     uploadDir: path.resolve(REPO_ROOT, values.UPLOAD_DIR),
     trustProxy: values.TRUST_PROXY ?? false,
     secretKey: secretKey ?? DEVELOPMENT_SECRET_KEY,
+    storage: parseStorage(present),
   }
 }
+
+// --- Object storage (STORAGE, S3_*) -------------------------------------------------------------
+
+export type StorageConfig =
+  | { kind: 'local' }
+  | {
+      kind: 's3'
+      bucket: string
+      region: string
+      endpoint?: string
+      accessKeyId?: string
+      secretAccessKey?: string
+      forcePathStyle: boolean
+    }
+
+const StorageEnvSchema = z.object({
+  STORAGE: z
+    .enum(['local', 's3'], { error: '只能是 local（本地磁盘）或 s3（S3 兼容存储）' })
+    .optional(),
+  S3_ENDPOINT: z
+    .url({
+      protocol: /^https?$/,
+      error: '必须是完整的地址，如 https://s3.example.com 或 http://127.0.0.1:9000',
+    })
+    .optional(),
+  S3_BUCKET: z
+    .string()
+    .regex(
+      /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+      '存储桶名只能包含小写字母、数字、点和连字符（3–63 个字符）',
+    )
+    .optional(),
+  S3_REGION: z.string().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: booleanFlag,
+})
+
+/**
+ * STORAGE=local (default: files under UPLOAD_DIR) or s3 (S3_BUCKET required; S3_ENDPOINT for a
+ * non-AWS service). S3_* set without STORAGE=s3 is refused: the operator meant S3, files would go to
+ * disk. Keys come as a pair or not at all (then the SDK's own chain: AWS_* variables, instance roles).
+ */
+function parseStorage(present: Env): StorageConfig {
+  const parsed = StorageEnvSchema.safeParse(present)
+  const problems = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => `  - ${issue.path.join('.')}：${issue.message}`)
+  const values = parsed.success ? parsed.data : undefined
+  const s3Names = Object.keys(StorageEnvSchema.shape).filter(
+    (name) => name.startsWith('S3_') && present[name] !== undefined,
+  )
+  if (values && values.STORAGE !== 's3' && s3Names.length > 0) {
+    problems.push(
+      `  - STORAGE：设置了 ${s3Names.join('、')}，但 STORAGE 不是 s3；使用 S3 兼容存储请设置 STORAGE=s3`,
+    )
+  }
+  if (values?.STORAGE === 's3') {
+    if (!values.S3_BUCKET) problems.push('  - S3_BUCKET：STORAGE=s3 时必须设置存储桶名')
+    if (!values.S3_ACCESS_KEY_ID !== !values.S3_SECRET_ACCESS_KEY) {
+      problems.push(
+        '  - S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY：必须同时设置（或都不设置，使用 AWS 默认凭证）',
+      )
+    }
+  }
+  if (problems.length > 0 || !values) {
+    throw new ConfigError(`配置有误，服务未启动：\n${problems.join('\n')}`)
+  }
+  if (values.STORAGE !== 's3') return { kind: 'local' }
+  return {
+    kind: 's3',
+    bucket: values.S3_BUCKET!,
+    region: values.S3_REGION ?? 'us-east-1',
+    forcePathStyle: values.S3_FORCE_PATH_STYLE ?? false,
+    ...(values.S3_ENDPOINT ? { endpoint: values.S3_ENDPOINT } : {}),
+    ...(values.S3_ACCESS_KEY_ID ? { accessKeyId: values.S3_ACCESS_KEY_ID } : {}),
+    ...(values.S3_SECRET_ACCESS_KEY ? { secretAccessKey: values.S3_SECRET_ACCESS_KEY } : {}),
+  }
+}
+// --- end of object storage ---------------------------------------------------------------------
 
 /** 127.0.0.0/8, ::1 and localhost: only this machine can reach a server listening there. */
 export function isLoopbackHost(host: string): boolean {

@@ -80,6 +80,8 @@ export default async function mainUploadRoutes(app: FastifyInstance): Promise<vo
       decorateReply: false,
       index: false,
       list: false,
+      // The object store keeps private files (DICOM, reports) under UPLOAD_DIR/.objects: never served.
+      dotfiles: 'ignore',
       cacheControl: false,
       setHeaders(res) {
         res.setHeader('cache-control', 'public, max-age=31536000, immutable')

@@ -1,0 +1,200 @@
+import { randomBytes } from 'node:crypto'
+import { createReadStream } from 'node:fs'
+import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises'
+import path from 'node:path'
+import { Readable } from 'node:stream'
+import {
+  assertValidKey,
+  assertValidPrefix,
+  type ByteRange,
+  DEFAULT_CONTENT_TYPE,
+  type GetResult,
+  type ObjectInfo,
+  type ObjectStore,
+  ObjectNotFoundError,
+  type PutOptions,
+  RangeNotSatisfiableError,
+  resolveRange,
+} from './object-store'
+
+/**
+ * The directory under UPLOAD_DIR that holds the store. UPLOAD_DIR itself is served publicly at
+ * /uploads (avatars); a dot directory is not (@fastify/static ignores dot files), and objects here
+ * (DICOM, reports) are private: they are read only through routes that check who asks.
+ */
+export const LOCAL_STORE_DIR = '.objects'
+const TEMP_DIR = '.tmp'
+/** Beside each object `name`, its metadata as `.name.meta` (keys' segments never start with a dot). */
+const metaName = (name: string) => `.${name}.meta`
+
+/**
+ * Objects as files under `root`. A put writes a temporary file in the same file system, fsyncs it,
+ * then renames it over the key (rename is atomic) and fsyncs the directory, so a crash leaves either
+ * the old object or the new one, never half of one. Limitation of a file tree: a key cannot also be
+ * the folder of another (`a/b` and `a/b/c`); such a put fails.
+ */
+export class LocalObjectStore implements ObjectStore {
+  readonly kind = 'local'
+  constructor(readonly root: string) {}
+
+  private file(key: string): string {
+    assertValidKey(key)
+    const file = path.resolve(this.root, ...key.split('/'))
+    // Belt and braces: the key rules already keep it inside the root.
+    if (!file.startsWith(path.resolve(this.root) + path.sep))
+      throw new Error('key escapes the store')
+    return file
+  }
+
+  private metaFile(file: string): string {
+    return path.join(path.dirname(file), metaName(path.basename(file)))
+  }
+
+  async put(
+    key: string,
+    body: Buffer | Uint8Array | Readable,
+    options: PutOptions,
+  ): Promise<ObjectInfo> {
+    const file = this.file(key)
+    const contentType = options.contentType || DEFAULT_CONTENT_TYPE
+    await mkdir(path.dirname(file), { recursive: true })
+    // Metadata first: once the data file appears, its content type is already there.
+    await this.writeAtomically(this.metaFile(file), Buffer.from(JSON.stringify({ contentType })))
+    const size = await this.writeAtomically(file, body)
+    return { key, size, contentType }
+  }
+
+  private async writeAtomically(
+    target: string,
+    body: Buffer | Uint8Array | Readable,
+  ): Promise<number> {
+    const tempDir = path.join(this.root, TEMP_DIR)
+    await mkdir(tempDir, { recursive: true })
+    const temp = path.join(tempDir, `${randomBytes(12).toString('hex')}.part`)
+    const handle = await open(temp, 'wx', 0o600)
+    let size = 0
+    try {
+      if (body instanceof Readable) {
+        // Written chunk by chunk: each write waits, so a fast source cannot fill memory.
+        for await (const chunk of body as AsyncIterable<Buffer | string>) {
+          const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
+          await handle.write(bytes)
+          size += bytes.length
+        }
+      } else {
+        await handle.writeFile(body)
+        size = body.byteLength
+      }
+      // The bytes must be on disk before the rename makes them the object.
+      await handle.sync()
+      await handle.close()
+      await rename(temp, target)
+    } catch (error) {
+      await handle.close().catch(() => undefined)
+      await unlink(temp).catch(() => undefined)
+      throw error
+    }
+    await syncDirectory(path.dirname(target))
+    return size
+  }
+
+  async get(key: string, options: { range?: ByteRange } = {}): Promise<GetResult> {
+    const file = this.file(key)
+    const info = await this.info(key, file)
+    if (!info) throw new ObjectNotFoundError(key)
+    const span = resolveRange(options.range, info.size)
+    if (!span) throw new RangeNotSatisfiableError(key, info.size)
+    const length = span.end - span.start + 1
+    const body =
+      length === 0
+        ? Readable.from([])
+        : createReadStream(file, { start: span.start, end: span.end })
+    return { ...info, body, start: span.start, end: span.end, length }
+  }
+
+  private async info(key: string, file: string): Promise<ObjectInfo | undefined> {
+    let size: number
+    try {
+      const stats = await stat(file)
+      if (!stats.isFile()) return undefined
+      size = stats.size
+    } catch (error) {
+      if (isMissing(error)) return undefined
+      throw error
+    }
+    let contentType = DEFAULT_CONTENT_TYPE
+    try {
+      const meta = JSON.parse(await readFile(this.metaFile(file), 'utf8')) as {
+        contentType?: unknown
+      }
+      if (typeof meta.contentType === 'string') contentType = meta.contentType
+    } catch (error) {
+      if (!isMissing(error) && !(error instanceof SyntaxError)) throw error
+    }
+    return { key, size, contentType }
+  }
+
+  async head(key: string): Promise<ObjectInfo | undefined> {
+    return this.info(key, this.file(key))
+  }
+
+  async exists(key: string): Promise<boolean> {
+    return (await this.head(key)) !== undefined
+  }
+
+  async delete(key: string): Promise<void> {
+    const file = this.file(key)
+    // Data first: an object without its metadata reads as octet-stream, never the other way round.
+    await rm(file, { force: true })
+    await rm(this.metaFile(file), { force: true })
+  }
+
+  async deletePrefix(prefix: string): Promise<number> {
+    assertValidPrefix(prefix)
+    // The prefix is a string prefix, as in S3: `a/b` covers `a/b/c` and `a/bc` alike.
+    const cut = prefix.lastIndexOf('/')
+    const dirKey = cut < 0 ? '' : prefix.slice(0, cut)
+    const start = dirKey ? path.resolve(this.root, ...dirKey.split('/')) : path.resolve(this.root)
+    let removed = 0
+    const visit = async (dir: string, keyBase: string) => {
+      let entries
+      try {
+        entries = await readdir(dir, { withFileTypes: true })
+      } catch (error) {
+        if (isMissing(error) || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return
+        throw error
+      }
+      for (const entry of entries) {
+        if (entry.name.startsWith('.')) continue
+        const key = keyBase ? `${keyBase}/${entry.name}` : entry.name
+        // A folder is entered when some key under it could still match the prefix.
+        if (entry.isDirectory()) {
+          if (`${key}/`.startsWith(prefix) || prefix.startsWith(`${key}/`)) {
+            await visit(path.join(dir, entry.name), key)
+          }
+        } else if (entry.isFile() && key.startsWith(prefix)) {
+          await this.delete(key)
+          removed += 1
+        }
+      }
+    }
+    await visit(start, dirKey)
+    return removed
+  }
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code
+  return code === 'ENOENT' || code === 'ENOTDIR'
+}
+
+/** Makes a rename durable: the directory entry itself is flushed (not possible on Windows). */
+async function syncDirectory(dir: string): Promise<void> {
+  if (process.platform === 'win32') return
+  const handle = await open(dir, 'r')
+  try {
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+}

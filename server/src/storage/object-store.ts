@@ -1,0 +1,126 @@
+import type { Readable } from 'node:stream'
+
+/*
+ * Files (DICOM instances, rendered previews, report photos, videos) live in an object store behind
+ * this interface: local disk by default, an S3-compatible service to scale out. Metadata stays in the
+ * database; the store only knows keys, bytes and a content type.
+ */
+
+/** What a stored object is. `size` is in bytes. */
+export interface ObjectInfo {
+  key: string
+  size: number
+  contentType: string
+}
+
+/**
+ * Bytes to read, as HTTP ranges say them: `{ start, end }` with `end` inclusive (omitted: to the end),
+ * or `{ suffix }` for the last `suffix` bytes. An `end` past the object is clamped, as HTTP does.
+ */
+export type ByteRange = { start: number; end?: number } | { suffix: number }
+
+export interface GetResult extends ObjectInfo {
+  body: Readable
+  /** The bytes actually sent: the whole object, or the satisfied range (end inclusive). */
+  start: number
+  end: number
+  length: number
+}
+
+export interface PutOptions {
+  contentType: string
+}
+
+export interface ObjectStore {
+  readonly kind: 'local' | 's3'
+  /** Stores (or replaces) the object whole: a reader never sees a half-written one. */
+  put(key: string, body: Buffer | Uint8Array | Readable, options: PutOptions): Promise<ObjectInfo>
+  /** Throws ObjectNotFoundError, or RangeNotSatisfiableError for a range outside the object. */
+  get(key: string, options?: { range?: ByteRange }): Promise<GetResult>
+  /** Undefined when there is no such object. */
+  head(key: string): Promise<ObjectInfo | undefined>
+  exists(key: string): Promise<boolean>
+  /** Removes one object; removing a missing one is not an error (deletes are retried after crashes). */
+  delete(key: string): Promise<void>
+  /** Removes every object whose key starts with `prefix` (a study, a user's uploads); returns how many. */
+  deletePrefix(prefix: string): Promise<number>
+}
+
+export class ObjectNotFoundError extends Error {
+  override name = 'ObjectNotFoundError'
+  constructor(readonly key: string) {
+    super(`对象不存在：${key}`)
+  }
+}
+
+/** The requested range starts past the object's end (HTTP 416; `size` is for Content-Range: *\/size). */
+export class RangeNotSatisfiableError extends Error {
+  override name = 'RangeNotSatisfiableError'
+  constructor(
+    readonly key: string,
+    readonly size: number,
+  ) {
+    super(`请求的范围超出文件大小（${size} 字节）`)
+  }
+}
+
+/** A key (or prefix) that the store refuses: a programming error, never user input passed through. */
+export class InvalidKeyError extends Error {
+  override name = 'InvalidKeyError'
+}
+
+const MAX_KEY_LENGTH = 1024
+/** Letters, digits and `._-=+@` in each `/`-separated segment: safe as a path and as an S3 key. */
+const SEGMENT = /^[A-Za-z0-9_=+@-][A-Za-z0-9._=+@-]*$/
+
+/**
+ * Keys are relative, `/`-separated, and portable between both adapters: no empty, `.` or `..`
+ * segments, no absolute paths, no backslashes or NUL, and no segment starting with a dot (the local
+ * adapter keeps its temporary and metadata files under dot names, where no key can reach them).
+ */
+export function assertValidKey(key: string): void {
+  if (typeof key !== 'string' || key.length === 0 || key.length > MAX_KEY_LENGTH) {
+    throw new InvalidKeyError(`无效的存储键（长度须为 1–${MAX_KEY_LENGTH}）`)
+  }
+  if (key.includes('\0')) throw new InvalidKeyError('无效的存储键（含 NUL）')
+  if (key.startsWith('/') || key.includes('\\') || /^[A-Za-z]:/.test(key)) {
+    throw new InvalidKeyError(`无效的存储键（不能是绝对路径）：${JSON.stringify(key)}`)
+  }
+  for (const segment of key.split('/')) {
+    if (!SEGMENT.test(segment)) {
+      throw new InvalidKeyError(`无效的存储键（段不合法）：${JSON.stringify(key)}`)
+    }
+  }
+}
+
+/**
+ * A prefix is a key's beginning: the same rules, except it may end with `/` and its last segment may
+ * be partial. An empty prefix is refused: "delete everything" is never what a caller meant.
+ */
+export function assertValidPrefix(prefix: string): void {
+  if (typeof prefix !== 'string' || prefix.length === 0) {
+    throw new InvalidKeyError('前缀不能为空（不允许删除全部对象）')
+  }
+  assertValidKey(prefix.endsWith('/') ? prefix.slice(0, -1) : prefix)
+}
+
+/** The inclusive byte span a range selects from an object of `size` bytes, or undefined if none. */
+export function resolveRange(
+  range: ByteRange | undefined,
+  size: number,
+): { start: number; end: number } | undefined {
+  if (!range) return { start: 0, end: size - 1 }
+  if ('suffix' in range) {
+    if (!Number.isSafeInteger(range.suffix) || range.suffix <= 0 || size === 0) return undefined
+    return { start: Math.max(0, size - range.suffix), end: size - 1 }
+  }
+  const { start } = range
+  const end = range.end === undefined ? size - 1 : Math.min(range.end, size - 1)
+  if (!Number.isSafeInteger(start) || start < 0 || start >= size) return undefined
+  if (range.end !== undefined && (!Number.isSafeInteger(range.end) || range.end < start)) {
+    return undefined
+  }
+  return { start, end }
+}
+
+export const DEFAULT_CONTENT_TYPE = 'application/octet-stream'
