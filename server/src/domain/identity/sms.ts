@@ -260,8 +260,9 @@ function checkRules(codeId: string, client: string, mobile: string, purpose: Sms
  * a slot of every limit (reserve first, src/domain/limits.ts), so parallel guesses compare no more
  * than the limits allow: 5 per code and client, 20 per code from all clients but the one that asked
  * for it (that one keeps its own 5, so strangers cannot use the owner's code up), 50 a day per phone
- * and purpose from such other clients, 30 wrong checks per client an hour across phones (SMS_LIMITS). Throws 400 with a Chinese message when there is no code,
- * it has expired or was used, it is wrong, or its tries are used up; 429 for the client's hourly limit.
+ * and purpose from such other clients, 30 wrong checks per client an hour across phones
+ * (SMS_LIMITS). Throws 400 with a Chinese message when there is no code, it has expired or was used,
+ * it is wrong, or its tries are used up; 429 for the client's hourly limit.
  */
 export async function consumeSmsCode(db: DB, input: ConsumeSmsCodeInput): Promise<void> {
   const { now } = input
