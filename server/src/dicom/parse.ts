@@ -115,8 +115,10 @@ export function parse(buffer: Uint8Array, options: ParseOptions = {}): DicomInst
     } as dicomParser.ParseDicomOptions)
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error)
-    if (/maxOutputLength|buffer length/i.test(detail))
+    // zlib refuses past maxOutputLength with ERR_BUFFER_TOO_LARGE.
+    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
       throw new DicomParseError('TOO_LARGE', detail)
+    }
     throw new DicomParseError('CORRUPT', detail)
   }
   return readInstance(dataSet)
