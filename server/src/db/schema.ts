@@ -249,6 +249,24 @@ export interface HospitalsTable {
   address: string
   sort_order: number
   created_at: string
+  /** GB/T 2260 six-digit region code and its name (0007-hospitals); null when not recorded. */
+  region_code: string | null
+  region_name: string | null
+  /** 0/1: the hospital offers AI reporting (marked in the hospital picker). */
+  ai_reporting: number
+  /** 0/1: demo data (示例…, 演示数据), never a real hospital. */
+  demo: number
+}
+
+/** A hospital system's API key (0007-hospitals): only its prefix is kept in clear. */
+export interface HospitalApiKeysTable {
+  id: string
+  hospital_id: string
+  key_prefix: string
+  key_hash: string
+  created_at: string
+  revoked_at: string | null
+  last_used_at: string | null
 }
 
 export interface DepartmentsTable {
@@ -277,6 +295,7 @@ export interface Database {
   files: FilesTable
   user_merges: UserMergesTable
   hospitals: HospitalsTable
+  hospital_api_keys: HospitalApiKeysTable
   departments: DepartmentsTable
   audit_events: AuditEventsTable
   id_card_appeals: IdCardAppealsTable

@@ -155,7 +155,10 @@ export function roleRights(role: Role): RightNode[] {
  */
 const DEMO_DEPARTMENTS = ['放射科', '心内科', '呼吸内科', '神经内科', '骨科', '普外科', '儿科']
 
-export const DEMO_HOSPITALS: readonly (Omit<HospitalsTable, 'sort_order' | 'created_at'> & {
+export const DEMO_HOSPITALS: readonly (Omit<
+  HospitalsTable,
+  'sort_order' | 'created_at' | 'region_code' | 'region_name' | 'ai_reporting' | 'demo'
+> & {
   departments: readonly string[]
 })[] = [
   {
@@ -280,6 +283,11 @@ export const demoHospitalsStep = {
           ...hospital,
           sort_order: index + 1,
           created_at: createdAt,
+          // Regions and AI reporting for the demo arrive with the image pages (issue 7).
+          region_code: null,
+          region_name: null,
+          ai_reporting: 0,
+          demo: 1,
         })),
       )
       .execute()

@@ -5,6 +5,7 @@ import { profile } from './0003-profile'
 import { limits } from './0004-limits'
 import { sessionsAudit } from './0005-sessions-audit'
 import { auditRetention } from './0006-audit-retention'
+import { hospitals } from './0007-hospitals'
 
 /**
  * Every migration, in order. Names sort lexicographically (Kysely runs them in that order), so keep
@@ -17,6 +18,7 @@ export const migrations: Record<string, Migration> = {
   '0004-limits': limits,
   '0005-sessions-audit': sessionsAudit,
   '0006-audit-retention': auditRetention,
+  '0007-hospitals': hospitals,
 }
 
 /** In-code provider: migrations travel with the bundle instead of being read from a folder at runtime. */
