@@ -20,7 +20,7 @@ interface WasmDecoder {
 interface WasmEncoder {
   getDecodedBuffer(frameInfo: WasmFrameInfo): Uint8Array
   getEncodedBuffer(): Uint8Array
-  setQuality(progressive: boolean, quality: number): void
+  setQuality(quality: number): void
   encode(): void
   delete(): void
 }

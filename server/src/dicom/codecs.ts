@@ -108,7 +108,8 @@ export async function encodeJpeg(
     encoder
       .getDecodedBuffer({ width, height, bitsPerSample: 8, componentCount, isSigned: false })
       .set(pixels)
-    encoder.setQuality(false, quality)
+    // One argument: the embind binding coerces a leading boolean into quality 0 without complaint.
+    encoder.setQuality(quality)
     encoder.encode()
     return new Uint8Array(encoder.getEncodedBuffer())
   } finally {
