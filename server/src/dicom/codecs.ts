@@ -1,3 +1,7 @@
+// The root tsconfig also checks this file (through bench/dicom.ts) but does not include server/, so
+// it would not see the codec declarations without this reference; an import cannot name ambient modules.
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference
+/// <reference path="./codec-modules.d.ts" />
 /**
  * The WASM codecs, loaded lazily by their package `exports` names (toolchain.md) and only once:
  * instantiating one costs tens of milliseconds and a few MB, which a server that never meets a
