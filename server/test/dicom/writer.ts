@@ -42,8 +42,13 @@ function element({ tag, vr, value }: Attr): Buffer {
 
 const sorted = (attrs: Attr[]) => [...attrs].sort((a, b) => (a.tag < b.tag ? -1 : 1))
 
-export function writeInstance(attrs: Attr[], transferSyntax = '1.2.840.10008.1.2.1'): Buffer {
-  const body = Buffer.concat(sorted(attrs).map(element))
+export function writeInstance(
+  attrs: Attr[],
+  transferSyntax = '1.2.840.10008.1.2.1',
+  /** Bytes appended after the elements: encapsulated pixel data, which sorts last anyway. */
+  tail?: Buffer,
+): Buffer {
+  const body = Buffer.concat([...sorted(attrs).map(element), ...(tail ? [tail] : [])])
   const sop =
     (attrs.find((a) => a.tag === '00080018')?.value as string | undefined) ??
     '1.2.826.0.1.3680043.10.1.9'
@@ -81,4 +86,23 @@ export function testInstance(extra: Attr[] = [], transferSyntax?: string): Buffe
   ]
   const tags = new Set(extra.map((a) => a.tag))
   return writeInstance([...base.filter((a) => !tags.has(a.tag)), ...extra], transferSyntax)
+}
+
+/**
+ * Encapsulated pixel data (PS3.5 A.4) as a complete element: OB of undefined length, an empty basic
+ * offset table item, one item per frame, then the sequence delimiter.
+ */
+export function encapsulatedPixelData(frames: Uint8Array[]): Buffer {
+  const item = (data: Uint8Array) => {
+    const padded =
+      data.length % 2 ? Buffer.concat([Buffer.from(data), Buffer.alloc(1)]) : Buffer.from(data)
+    const head = Buffer.alloc(8)
+    head.writeUInt16LE(0xfffe, 0)
+    head.writeUInt16LE(0xe000, 2)
+    head.writeUInt32LE(padded.length, 4)
+    return Buffer.concat([head, padded])
+  }
+  const head = Buffer.from([0xe0, 0x7f, 0x10, 0x00, 0x4f, 0x42, 0, 0, 0xff, 0xff, 0xff, 0xff])
+  const end = Buffer.from([0xfe, 0xff, 0xdd, 0xe0, 0, 0, 0, 0])
+  return Buffer.concat([head, item(new Uint8Array(0)), ...frames.map(item), end])
 }
