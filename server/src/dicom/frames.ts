@@ -42,6 +42,7 @@ export type Frame = MonoFrame | RgbFrame
 export const UNSUPPORTED_PREVIEW_MESSAGE = '暂不支持该图像格式的预览'
 export const DECODE_FAILED_MESSAGE = '图像数据损坏，无法预览'
 export const NO_PIXELS_MESSAGE = '该文件不含图像'
+export const NO_SUCH_FRAME_MESSAGE = '该图像没有这一帧'
 
 export interface UnsupportedTransferSyntax {
   ok: false
@@ -54,10 +55,18 @@ export interface UnsupportedTransferSyntax {
 
 export interface DecodeFailed {
   ok: false
-  reason: 'DecodeFailed' | 'NoPixelData'
+  reason: 'DecodeFailed' | 'NoPixelData' | 'NoSuchFrame'
   transferSyntaxUid: string
   message: string
   detail: string
+}
+
+export interface DecodeOptions {
+  /**
+   * 0-based frame indices to decode (WADO-RS /frames/{n} asks for one of 96); all frames by default.
+   * Only the asked frames are decompressed.
+   */
+  frames?: number[]
 }
 
 export type DecodeResult = { ok: true; frames: Frame[] } | UnsupportedTransferSyntax | DecodeFailed
@@ -76,7 +85,10 @@ function unsupported(transferSyntaxUid: string, detail: string): UnsupportedTran
  * Decode every frame. Never throws: an instance we cannot show answers a typed result, so one
  * exotic file never fails the study it belongs to.
  */
-export async function decodeFrames(instance: DicomInstance): Promise<DecodeResult> {
+export async function decodeFrames(
+  instance: DicomInstance,
+  options: DecodeOptions = {},
+): Promise<DecodeResult> {
   const ts = instance.transferSyntaxUid
   const image = instance.image
   if (!image) {
@@ -98,8 +110,19 @@ export async function decodeFrames(instance: DicomInstance): Promise<DecodeResul
       codec === 'native'
         ? undefined
         : encapsulatedFrames(instance.dataSet, element, image.numberOfFrames)
+    const wanted = options.frames ?? Array.from({ length: image.numberOfFrames }, (_, i) => i)
+    const missing = wanted.find((i) => !Number.isInteger(i) || i < 0 || i >= image.numberOfFrames)
+    if (missing !== undefined) {
+      return {
+        ok: false,
+        reason: 'NoSuchFrame',
+        transferSyntaxUid: ts,
+        message: NO_SUCH_FRAME_MESSAGE,
+        detail: `frame index ${missing} of ${image.numberOfFrames}`,
+      }
+    }
     const frames: Frame[] = []
-    for (let index = 0; index < image.numberOfFrames; index++) {
+    for (const index of wanted) {
       const samples = encoded
         ? await decodeEncapsulated(codec, encoded[index], image)
         : nativeFrame(instance.dataSet, element, image, index, ts === TS.explicitBig)

@@ -6,9 +6,11 @@ export {
   UNSUPPORTED_PREVIEW_MESSAGE,
   DECODE_FAILED_MESSAGE,
   NO_PIXELS_MESSAGE,
+  NO_SUCH_FRAME_MESSAGE,
 } from './frames'
 export type {
   DecodeResult,
+  DecodeOptions,
   DecodeFailed,
   Frame,
   MonoFrame,

