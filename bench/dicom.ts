@@ -1,6 +1,6 @@
 /**
- * DICOM decode and render figures (issue 7): `npx tsx bench/dicom.ts`. Not part of `npm run bench`
- * yet; prints figures, never fails on them. Decodes each sample syntax once cold (the first call of a
+ * DICOM decode and render figures (issue 7): part of `npm run bench`, or alone with
+ * `npx tsx bench/dicom.ts`; prints figures, never fails on them. Decodes each sample syntax once cold (the first call of a
  * WASM codec includes instantiating it) and then warm, and renders a 512×512 16-bit CT frame.
  */
 import { readFileSync } from 'node:fs'
@@ -31,7 +31,7 @@ async function time(run: () => Promise<unknown>, repeat: number): Promise<number
   return (performance.now() - started) / repeat
 }
 
-async function main(): Promise<void> {
+export async function printDicomFigures(): Promise<void> {
   console.log('DICOM decode (parse + all frames), ms')
   console.log('syntax          size        frames   cold    warm   per frame')
   for (const [name, file] of SAMPLES) {
@@ -73,7 +73,9 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error)
-  process.exit(1)
-})
+if (require.main === module) {
+  printDicomFigures().catch((error: unknown) => {
+    console.error(error)
+    process.exit(1)
+  })
+}

@@ -9,6 +9,7 @@ import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { h5InitialJs, kb, weappPackageSizes } from '../scripts/lib/sizes'
 import { printBursts } from './burst'
+import { printDicomFigures } from './dicom'
 import { describeLcp, measureLcp } from './lcp'
 
 const ROOT = path.resolve(__dirname, '..')
@@ -143,6 +144,8 @@ async function main(): Promise<void> {
     await server.stop()
   }
   await printBursts()
+  console.log('')
+  await printDicomFigures()
 }
 
 main().then(
