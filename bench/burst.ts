@@ -3,66 +3,11 @@
  * SQLite database, and how many got through each limit. Part of `npm run bench`; alone:
  * `npx tsx bench/burst.ts`. Prints figures, never fails on them (the server tests assert the limits).
  */
-import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
+import { startBenchServer } from './server'
 
-const ROOT = path.resolve(__dirname, '..')
 const BURST = 50
 /** The demo patient seeded in demo mode (README, Demo accounts). */
 const DEMO_PATIENT = '13800000001'
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
-    })
-  })
-}
-
-async function startServer(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'yx-burst-'))
-  const port = await freePort()
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: path.join(dataDir, 'burst.sqlite'),
-      // Demo mode (seeded accounts, the SMS outbox) on loopback, whatever the caller's NODE_ENV.
-      NODE_ENV: 'development',
-      DEMO_MODE: 'on',
-      LOG_LEVEL: 'warn',
-      // Loopback is the trusted proxy hop, so each burst can name its client address.
-      TRUST_PROXY: '1',
-      WEB_ROOT: path.join(dataDir, 'no-web-root'),
-    },
-    stdio: 'ignore',
-  })
-  const url = `http://127.0.0.1:${port}`
-  for (;;) {
-    if (child.exitCode !== null) throw new Error('server exited during start-up')
-    try {
-      if ((await fetch(`${url}/health`)).ok) break
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
-  }
-  return {
-    url,
-    stop: async () => {
-      child.kill('SIGTERM')
-      await new Promise((resolve) => child.once('exit', resolve))
-      rmSync(dataDir, { recursive: true, force: true })
-    },
-  }
-}
 
 async function fire(
   url: string,
@@ -84,7 +29,8 @@ async function fire(
 
 /** Prints one table row per limit: how many of a burst of 50 got through. */
 export async function printBursts(): Promise<void> {
-  const server = await startServer()
+  // Loopback is the trusted proxy hop, so each burst can name its client address.
+  const server = await startBenchServer({ TRUST_PROXY: '1' })
   try {
     console.log(`\n## Limits under a burst of ${BURST} (fresh SQLite, one process)\n`)
 

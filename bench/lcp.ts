@@ -6,13 +6,11 @@
  * `npm run bench` prints it; `npx tsx bench/lcp.ts` runs it alone. Builds dist/h5 first when it is
  * missing or older than its sources; with WEB_ROOT set (as for `npm start`) it measures that build as is.
  */
-import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { Browser } from 'playwright-core'
 import { launchChromium, newPhone } from '../scripts/lib/browser'
 import { ensureH5Build } from '../scripts/lib/h5-build'
+import { startBenchServer } from './server'
 
 const ROOT = path.resolve(__dirname, '..')
 
@@ -57,41 +55,6 @@ declare global {
 }
 
 const webRoot = () => path.resolve(ROOT, process.env.WEB_ROOT ?? path.join('dist', 'h5'))
-
-/** Spawns the real server (its own process, so compression does not share our event loop). */
-async function startServer(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'yx-lcp-'))
-  const port = 20000 + Math.floor(Math.random() * 2000)
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: path.join(dataDir, 'bench.sqlite'),
-      LOG_LEVEL: 'warn',
-      WEB_ROOT: webRoot(),
-    },
-    stdio: 'ignore',
-  })
-  const url = `http://127.0.0.1:${port}`
-  for (;;) {
-    if (child.exitCode !== null) throw new Error('server exited during start-up')
-    try {
-      if ((await fetch(`${url}/health`)).ok) break
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
-  }
-  return {
-    url,
-    stop: async () => {
-      child.kill('SIGTERM')
-      if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve))
-      rmSync(dataDir, { recursive: true, force: true })
-    },
-  }
-}
 
 async function measureOnce(browser: Browser, url: string): Promise<LcpRun> {
   // A new context has its own empty HTTP cache: every run is a cold load.
@@ -162,7 +125,7 @@ async function measureOnce(browser: Browser, url: string): Promise<LcpRun> {
 
 export async function measureLcp(runs = RUNS): Promise<LcpResult> {
   if (!process.env.WEB_ROOT && !ensureH5Build()) throw new Error('H5 构建失败，无法测量首屏')
-  const server = await startServer()
+  const server = await startBenchServer({ WEB_ROOT: webRoot() })
   try {
     return await measureLcpAt(server.url, runs)
   } finally {

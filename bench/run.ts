@@ -2,17 +2,12 @@
  * `npm run bench`: prints figures, never passes or fails on them (budgets live in check-budgets.ts).
  * Needs the production builds (npm run build).
  */
-import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { h5InitialJs, kb, weappPackageSizes } from '../scripts/lib/sizes'
 import { printBursts } from './burst'
 import { printDicomFigures } from './dicom'
+import { startBenchServer } from './server'
 import { describeLcp, measureLcp } from './lcp'
-
-const ROOT = path.resolve(__dirname, '..')
 
 /** The demo patient seeded in demo mode (README, Demo accounts). */
 const DEMO_PATIENT = '13800000001'
@@ -20,43 +15,6 @@ const DEMO_PASSWORD = 'demo1234'
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
-}
-
-/** Cold start of the real server process on a fresh database: spawn to first healthy answer. */
-async function serverStartup(): Promise<{ ms: number; url: string; stop: () => Promise<void> }> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'yx-bench-'))
-  const port = 18000 + Math.floor(Math.random() * 2000)
-  const started = performance.now()
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DATABASE_URL: path.join(dataDir, 'bench.sqlite'),
-      LOG_LEVEL: 'warn',
-      WEB_ROOT: 'dist/h5',
-    },
-    stdio: 'ignore',
-  })
-  const url = `http://127.0.0.1:${port}`
-  for (;;) {
-    if (child.exitCode !== null) throw new Error('server exited during start-up')
-    try {
-      if ((await fetch(`${url}/health`)).ok) break
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 20))
-    }
-  }
-  const ms = performance.now() - started
-  return {
-    ms,
-    url,
-    stop: async () => {
-      child.kill('SIGTERM')
-      await new Promise((resolve) => child.once('exit', resolve))
-      rmSync(dataDir, { recursive: true, force: true })
-    },
-  }
 }
 
 async function latency(
@@ -102,10 +60,10 @@ async function main(): Promise<void> {
   console.log(`\n${describeLcp(await measureLcp())}`)
 
   console.log('\n## Server\n')
-  const server = await serverStartup()
+  const server = await startBenchServer({ WEB_ROOT: 'dist/h5' })
   try {
     console.log(
-      `| cold start (spawn → /health, fresh SQLite, migrate + seed) | ${server.ms.toFixed(0)} ms |`,
+      `| cold start (spawn → /health, fresh SQLite, migrate + seed) | ${server.startMs.toFixed(0)} ms |`,
     )
     const requests = 500
     for (const [name, target] of [

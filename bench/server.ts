@@ -1,0 +1,71 @@
+/**
+ * The real server in its own process on a fresh SQLite database, for the bench (so compression and
+ * argon2 do not share the bench's event loop). Demo mode on loopback, whatever the caller's NODE_ENV.
+ */
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { performance } from 'node:perf_hooks'
+
+const ROOT = path.resolve(__dirname, '..')
+
+export interface BenchServer {
+  url: string
+  /** Spawn to the first healthy answer, migrations and demo seed included. */
+  startMs: number
+  stop(): Promise<void>
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
+    })
+  })
+}
+
+/** `env` adds to or overrides the defaults (e.g. WEB_ROOT, TRUST_PROXY). */
+export async function startBenchServer(env: Record<string, string> = {}): Promise<BenchServer> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'yx-bench-'))
+  const port = await freePort()
+  const started = performance.now()
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: path.join(dataDir, 'bench.sqlite'),
+      NODE_ENV: 'development',
+      DEMO_MODE: 'on',
+      LOG_LEVEL: 'warn',
+      WEB_ROOT: path.join(dataDir, 'no-web-root'),
+      ...env,
+    },
+    stdio: 'ignore',
+  })
+  const url = `http://127.0.0.1:${port}`
+  for (;;) {
+    if (child.exitCode !== null) throw new Error('server exited during start-up')
+    try {
+      if ((await fetch(`${url}/health`)).ok) break
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+  }
+  const startMs = performance.now() - started
+  return {
+    url,
+    startMs,
+    stop: async () => {
+      child.kill('SIGTERM')
+      if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve))
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
