@@ -194,3 +194,22 @@ test('appeals: only for a number bound to another account; input checked in Chin
   })
   assert.equal(fourth.statusCode, 429)
 })
+
+test('30 parallel appeals by one account: at most 3 a day are looked at, the rest 429', async () => {
+  const { app, clock } = unconfigured
+  const person = await signUp(app.db, clock.now())
+  const answers = await Promise.all(
+    Array.from({ length: 30 }, (_, i) =>
+      call(app, person.token, 'POST', '/main/account/idcard/appeal', {
+        realName: '周八',
+        idCard: validIdNumber('19700101', 100 + i),
+        reason: '我本人的身份证号',
+        contact: '13800138000',
+      }),
+    ),
+  )
+  const looked = answers.filter((res) => res.statusCode === 400)
+  assert.equal(looked.length, 3)
+  for (const res of looked) assert.equal(res.json().error, '该身份证未被其他账号绑定，请直接绑定')
+  assert.equal(answers.filter((res) => res.statusCode === 429).length, 27)
+})
