@@ -213,3 +213,21 @@ test('30 parallel appeals by one account: at most 3 a day are looked at, the res
   for (const res of looked) assert.equal(res.json().error, '该身份证未被其他账号绑定，请直接绑定')
   assert.equal(answers.filter((res) => res.statusCode === 429).length, 27)
 })
+
+test('30 parallel verifications of a mismatched card: the provider is asked at most 5 times', async () => {
+  const { app, clock, provider } = verifying
+  const person = await signUp(app.db, clock.now())
+  const number = validIdNumber('19900909', 31)
+  truth.set(number, '吴九')
+  await bind(app, person.token, '吴十', number)
+  const before = provider.calls
+  const answers = await Promise.all(
+    Array.from({ length: 30 }, () =>
+      call(app, person.token, 'POST', '/main/account/idcard/verify', {}),
+    ),
+  )
+  // Each check costs money: the daily 5 are reserved before the provider is called.
+  assert.equal(provider.calls - before, 5)
+  assert.equal(answers.filter((res) => res.statusCode === 400).length, 5)
+  assert.equal(answers.filter((res) => res.statusCode === 429).length, 25)
+})
