@@ -276,6 +276,166 @@ export interface DepartmentsTable {
   sort_order: number
 }
 
+/** An exam (0008-records): one study a hospital performed or a patient uploaded; see the migration. */
+export interface ExamsTable {
+  id: string
+  hospital_id: string | null
+  owner_user_id: string | null
+  /** 'hospital' | 'upload' */
+  source: string
+  study_uid: string | null
+  accession_number: string | null
+  /** Keyed digest of the resident ID number (same digest as id_cards.number_hash). */
+  patient_key: string | null
+  patient_name_hash: string | null
+  patient_name_encrypted: string | null
+  patient_phone_encrypted: string | null
+  patient_sex: string | null
+  patient_birth_date: string | null
+  modalities: string
+  body_part: string | null
+  description: string | null
+  study_date: string | null
+  study_time: string | null
+  title: string | null
+  hospital_text: string | null
+  notes: string | null
+  series_count: number
+  instance_count: number
+  size_bytes: number
+  /** 'receiving' | 'processing' | 'ready' | 'failed' */
+  status: string
+  status_message: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface SeriesTable {
+  id: string
+  exam_id: string
+  series_uid: string
+  modality: string | null
+  series_number: number | null
+  description: string | null
+  body_part: string | null
+  instance_count: number
+  created_at: string
+}
+
+export interface InstancesTable {
+  id: string
+  exam_id: string
+  series_id: string
+  sop_instance_uid: string
+  sop_class_uid: string | null
+  instance_number: number | null
+  transfer_syntax: string
+  rows: number | null
+  columns: number | null
+  frame_count: number
+  file_key: string
+  file_size: number
+  pixels_key: string | null
+  /** 'ready' | 'unsupported' | 'failed' | 'none' */
+  preview_status: string
+  preview_message: string | null
+  metadata_json: string
+  created_at: string
+}
+
+/** A hospital's FHIR DiagnosticReport, latest version; earlier ones in report_versions. */
+export interface ReportsTable {
+  id: string
+  exam_id: string
+  hospital_id: string
+  resource_id: string
+  status: string
+  version: number
+  code_text: string | null
+  findings: string | null
+  conclusion: string | null
+  performer: string | null
+  reviewer: string | null
+  effective_at: string | null
+  issued_at: string | null
+  resource_json: string
+  created_at: string
+  updated_at: string
+}
+
+export interface ReportVersionsTable {
+  id: string
+  report_id: string
+  version: number
+  status: string
+  resource_json: string
+  recorded_at: string
+}
+
+export interface ExamFilesTable {
+  id: string
+  exam_id: string
+  user_id: string
+  /** 'photo' */
+  kind: string
+  file_key: string
+  mime_type: string
+  size_bytes: number
+  width: number | null
+  height: number | null
+  created_at: string
+}
+
+export interface ExamClaimsTable {
+  user_id: string
+  exam_id: string
+  /** 'query' | 'scan' */
+  via: string
+  created_at: string
+}
+
+export interface ExamUserStatesTable {
+  user_id: string
+  exam_id: string
+  report_private: number
+  report_read_at: string | null
+  archived_at: string | null
+  hidden_at: string | null
+  updated_at: string
+}
+
+export interface IngestJobsTable {
+  id: string
+  /** 'stow' | 'upload' */
+  kind: string
+  hospital_id: string | null
+  user_id: string | null
+  exam_id: string | null
+  /** 'receiving' | 'queued' | 'running' | 'done' | 'failed' | 'cancelled' */
+  status: string
+  staging_prefix: string
+  file_name: string | null
+  total_bytes: number | null
+  received_bytes: number
+  stored_count: number
+  duplicate_count: number
+  skipped_count: number
+  attempts: number
+  message: string | null
+  result_json: string | null
+  locked_by: string | null
+  locked_until: string | null
+  created_at: string
+  updated_at: string
+  finished_at: string | null
+}
+
+export interface StorageUsageTable {
+  user_id: string
+  used_bytes: number
+  updated_at: string
+}
+
 export interface Database {
   policy_documents: PolicyDocumentsTable
   seed_runs: SeedRunsTable
@@ -298,6 +458,16 @@ export interface Database {
   hospital_api_keys: HospitalApiKeysTable
   departments: DepartmentsTable
   audit_events: AuditEventsTable
+  exams: ExamsTable
+  series: SeriesTable
+  instances: InstancesTable
+  reports: ReportsTable
+  report_versions: ReportVersionsTable
+  exam_files: ExamFilesTable
+  exam_claims: ExamClaimsTable
+  exam_user_states: ExamUserStatesTable
+  ingest_jobs: IngestJobsTable
+  storage_usage: StorageUsageTable
   id_card_appeals: IdCardAppealsTable
 }
 

@@ -6,6 +6,7 @@ import { limits } from './0004-limits'
 import { sessionsAudit } from './0005-sessions-audit'
 import { auditRetention } from './0006-audit-retention'
 import { hospitals } from './0007-hospitals'
+import { records } from './0008-records'
 
 /**
  * Every migration, in order. Names sort lexicographically (Kysely runs them in that order), so keep
@@ -19,6 +20,7 @@ export const migrations: Record<string, Migration> = {
   '0005-sessions-audit': sessionsAudit,
   '0006-audit-retention': auditRetention,
   '0007-hospitals': hospitals,
+  '0008-records': records,
 }
 
 /** In-code provider: migrations travel with the bundle instead of being read from a folder at runtime. */
