@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { serializerCompiler } from 'fastify-type-provider-zod'
 import type { Config } from './config'
+import { createFieldCipher, type FieldCipher } from './crypto/field-cipher'
 import { createDatabase, type DatabaseHandle, type DB } from './db'
 import { startPurgeSchedule } from './domain/purge'
 import { seed } from './domain/seed'
@@ -18,6 +19,7 @@ import { genReqId, registerSecurityHeaders } from './plugins/security'
 import { registerWeb } from './plugins/web'
 import { createProviders, type Providers } from './providers'
 import routes from './routes'
+import { createObjectStore, type ObjectStore } from './storage'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -30,6 +32,10 @@ declare module 'fastify' {
     now: () => Date
     /** Outside services (SMS, WeChat login) behind interfaces; see src/providers. */
     providers: Providers
+    /** Files (DICOM instances, decoded frames, photos): local disk or S3, see src/storage. */
+    store: ObjectStore
+    /** Encrypts and digests personal fields (ID numbers, names, phones) under ID_CARD_KEY. */
+    personalCipher: FieldCipher
   }
 }
 
@@ -42,6 +48,8 @@ export interface BuildOptions {
   now?: () => Date
   /** Replace some providers (tests use a fake WeChat exchange). */
   providers?: Partial<Providers>
+  /** Use this object store instead of the configured one (tests of the S3 adapter, crash tests). */
+  store?: ObjectStore
 }
 
 /** JSON bodies above this are refused; file uploads get their own limits on their own routes. */
@@ -83,6 +91,8 @@ export async function buildApp(
     ...options.providers,
   })
   // Expired codes, counters and sessions go on a schedule; stopped before the database closes.
+  app.decorate('store', options.store ?? createObjectStore(config.storage, config.uploadDir))
+  app.decorate('personalCipher', createFieldCipher(config.idCardKey))
   const stopPurge = startPurgeSchedule(database.db, app.log, now)
   app.addHook('onClose', stopPurge)
   app.addHook('onClose', async () => database.destroy())
