@@ -336,6 +336,9 @@ export interface InstancesTable {
   file_key: string
   file_size: number
   pixels_key: string | null
+  /** 'u8' | 'u16' | 's16' | 'rgb8'; null without decoded pixels */
+  pixel_format: string | null
+  frame_bytes: number | null
   /** 'ready' | 'unsupported' | 'failed' | 'none' */
   preview_status: string
   preview_message: string | null

@@ -115,6 +115,10 @@ export const records: Migration = {
       // The decoded frames, concatenated in the canonical format (dicom/README.md); null when the
       // pixels could not be decoded (then preview_status says why).
       .addColumn('pixels_key', 'text')
+      // Layout of pixels_key: 'u8' | 'u16' | 's16' (one sample, little-endian) | 'rgb8' (interleaved),
+      // and the bytes of one frame (frame n starts at n * frame_bytes).
+      .addColumn('pixel_format', 'text')
+      .addColumn('frame_bytes', 'integer')
       // 'ready' | 'unsupported' | 'failed' | 'none' (no pixel data: SR, PR...)
       .addColumn('preview_status', 'text', (col) => col.notNull())
       .addColumn('preview_message', 'text')
