@@ -61,6 +61,8 @@ export const SMS_PURPOSES = [
   'delete',
   'merge',
   'verify-old',
+  // A code to the account's own phone that opens private reports (records unlock ticket).
+  'report-unlock',
 ] as const
 export const SmsPurposeSchema = z.enum(SMS_PURPOSES)
 export type SmsPurpose = z.infer<typeof SmsPurposeSchema>

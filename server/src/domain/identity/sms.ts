@@ -84,7 +84,7 @@ const RECOVERY_PURPOSES: readonly SmsPurpose[] = ['reset', 'login']
  * a code to delete an account or to prove the current phone means nothing when anyone can make the
  * phone receive it.
  */
-export const OWN_PHONE_PURPOSES: readonly SmsPurpose[] = ['delete', 'verify-old']
+export const OWN_PHONE_PURPOSES: readonly SmsPurpose[] = ['delete', 'verify-old', 'report-unlock']
 
 /** The 400 of the unauthenticated send routes for an own-phone purpose. */
 export const OWN_PHONE_ONLY = '该验证码只能在登录后发送到当前账号的手机号'
