@@ -40,7 +40,7 @@ export default defineAppConfig({
   // WeChat's privacy API (getPrivacySetting / onNeedPrivacyAuthorization) needs this flag.
   __usePrivacyCheck__: true,
   lazyCodeLoading: 'requiredComponents',
-  requiredPrivateInfos: ['chooseLocation'],
+  requiredPrivateInfos: ['chooseLocation', 'getFuzzyLocation'],
   permission: {
     'scope.userLocation': { desc: '用于查找附近的医院' },
   },
