@@ -63,6 +63,8 @@ export const SMS_PURPOSES = [
   'verify-old',
   // A code to the account's own phone that opens private reports (records unlock ticket).
   'report-unlock',
+  // 影像查询 / film-bag claims: a code to the phone the HOSPITAL recorded, sent only by that flow.
+  'claim',
 ] as const
 export const SmsPurposeSchema = z.enum(SMS_PURPOSES)
 export type SmsPurpose = z.infer<typeof SmsPurposeSchema>

@@ -89,9 +89,17 @@ export const OWN_PHONE_PURPOSES: readonly SmsPurpose[] = ['delete', 'verify-old'
 /** The 400 of the unauthenticated send routes for an own-phone purpose. */
 export const OWN_PHONE_ONLY = '该验证码只能在登录后发送到当前账号的手机号'
 
+/**
+ * Purposes whose phone the server chooses, never the caller: a `claim` code goes only to the phone a
+ * hospital recorded for an exam (src/domain/records/claims.ts).
+ */
+export const FLOW_ONLY_PURPOSES: readonly SmsPurpose[] = ['claim']
+export const FLOW_ONLY = '该验证码只能在影像查询或扫码领取时发送'
+
 /** Refuses own-phone purposes on a route where the phone is whatever the caller typed. */
 export function assertPublicPurpose(purpose: SmsPurpose): void {
   if (OWN_PHONE_PURPOSES.includes(purpose)) throw badRequest(OWN_PHONE_ONLY)
+  if (FLOW_ONLY_PURPOSES.includes(purpose)) throw badRequest(FLOW_ONLY)
 }
 
 /** validateCode's tickets stay usable this long. */
