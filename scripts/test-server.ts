@@ -3,6 +3,7 @@
  *
  *   npx tsx scripts/test-server.ts          on SQLite (each test file gets in-memory databases)
  *   npx tsx scripts/test-server.ts --pg     on a throwaway PostgreSQL cluster (each file gets schemas)
+ *   npx tsx scripts/test-server.ts --pg server/test/records   only the files under a path
  */
 import { spawn } from 'node:child_process'
 import { readdirSync } from 'node:fs'
@@ -33,7 +34,12 @@ function runTests(files: string[], env: NodeJS.ProcessEnv): Promise<number> {
 
 async function main(): Promise<number> {
   const usePg = process.argv.includes('--pg')
-  const files = testFiles()
+  // Optional path filters (`... --pg server/test/records`): only the files under them.
+  const filters = process.argv.slice(2).filter((arg) => !arg.startsWith('--'))
+  const files = testFiles().filter(
+    (file) =>
+      filters.length === 0 || filters.some((filter) => file.startsWith(path.normalize(filter))),
+  )
   if (files.length === 0) {
     console.error('No server tests found under server/test/.')
     return 1

