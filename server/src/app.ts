@@ -4,6 +4,7 @@ import type { Config } from './config'
 import { createFieldCipher, type FieldCipher } from './crypto/field-cipher'
 import { createDatabase, type DatabaseHandle, type DB } from './db'
 import { startPurgeSchedule } from './domain/purge'
+import { createJobRunner, type JobRunner } from './domain/records/jobs'
 import { seed } from './domain/seed'
 import { setSecretKey } from './domain/identity/secrets'
 import { trustProxyOption } from './http/client-address'
@@ -36,6 +37,8 @@ declare module 'fastify' {
     store: ObjectStore
     /** Encrypts and digests personal fields (ID numbers, names, phones) under ID_CARD_KEY. */
     personalCipher: FieldCipher
+    /** Ingest jobs (STOW-RS, zip uploads): enqueueJob/waitForJob in domain/records/jobs. */
+    jobs: JobRunner
   }
 }
 
@@ -95,6 +98,22 @@ export async function buildApp(
   app.decorate('personalCipher', createFieldCipher(config.idCardKey))
   const stopPurge = startPurgeSchedule(database.db, app.log, now)
   app.addHook('onClose', stopPurge)
+  // Jobs start once the app is ready (routes registered their processors) and stop before the
+  // database closes; on PostgreSQL they are shared with the other processes through pg-boss.
+  const jobs = createJobRunner({
+    db: database.db,
+    store: app.store,
+    cipher: app.personalCipher,
+    log: app.log,
+    now,
+    postgres:
+      database.kind === 'postgres' && config.database.kind === 'postgres'
+        ? { url: config.database.url, schema: config.database.schema }
+        : undefined,
+  })
+  app.decorate('jobs', jobs)
+  app.addHook('onReady', () => jobs.start())
+  app.addHook('onClose', () => jobs.stop())
   app.addHook('onClose', async () => database.destroy())
 
   try {

@@ -1,0 +1,692 @@
+import { randomBytes, randomUUID } from 'node:crypto'
+import { EventEmitter } from 'node:events'
+import { hostname } from 'node:os'
+import type { FastifyBaseLogger } from 'fastify'
+import { sql, type Selectable } from 'kysely'
+import PgBoss from 'pg-boss'
+import type { FieldCipher } from '../../crypto/field-cipher'
+import type { DB } from '../../db'
+import type { IngestJobsTable } from '../../db/schema'
+import type { ObjectStore } from '../../storage'
+import { batchPrefix } from './ingest'
+
+/*
+ * Ingest work (STOW-RS pushes, zip uploads) runs as jobs. The row in `ingest_jobs` is the truth: its
+ * status is what a person sees, and a worker holds it by a lease (locked_by, locked_until) that it
+ * renews while it works. Whoever flips a row from queued (or from an expired lease) to running in one
+ * UPDATE owns it; nobody else can, so a job never runs twice at once.
+ *
+ * - SQLite (one process): the runner looks for work in the table when a job is enqueued, when one
+ *   ends, and every few seconds.
+ * - PostgreSQL (several processes): pg-boss (its own schema in the same database) carries the job id
+ *   to whichever process polls first, so work is shared at once; the same table sweep runs too, as
+ *   the recovery path (a dispatch lost between the insert and the send, a worker that died).
+ *   pg-boss 10 has no heartbeat, so it cannot tell a long job from a dead worker; our lease can.
+ *
+ * A job whose worker died is taken again: at once when the dead worker was a process on this host
+ * (its pid no longer exists), otherwise when its lease has run out. Each take counts an attempt; a
+ * job that keeps failing (or keeps killing its worker) ends `failed` with a Chinese message.
+ */
+
+export type JobRow = Selectable<IngestJobsTable>
+
+export const JOB_STATUS = {
+  receiving: 'receiving',
+  queued: 'queued',
+  running: 'running',
+  done: 'done',
+  failed: 'failed',
+  cancelled: 'cancelled',
+} as const
+
+const FINAL = new Set<string>([JOB_STATUS.done, JOB_STATUS.failed, JOB_STATUS.cancelled])
+export const isFinalJob = (job: Pick<JobRow, 'status'>) => FINAL.has(job.status)
+
+/** Shown when every attempt threw something we did not foresee (a bug, a store that is down). */
+export const JOB_RETRIES_EXHAUSTED = '处理失败：服务器多次尝试仍未完成，请稍后重新提交'
+/** Shown when the job kept stopping its worker (a crash, a kill) attempt after attempt. */
+export const JOB_WORKER_LOST = '处理失败：处理过程多次意外中断，已停止处理，请稍后重新提交'
+/** A transfer left half way (no chunk for a long time). */
+export const JOB_ABANDONED = '上传长时间未完成，已取消'
+
+/** A failure that retrying cannot fix (bad input): the job ends failed with this Chinese message. */
+export class JobFailure extends Error {
+  override name = 'JobFailure'
+}
+
+export interface JobContext {
+  db: DB
+  store: ObjectStore
+  cipher: FieldCipher
+  /** The app's clock, for the records the job writes. */
+  now: () => Date
+  log: FastifyBaseLogger
+  /** 1 for the first take, 2 for the next... */
+  attempt: number
+  /**
+   * Pass this to ingestFiles as its batchId. It differs per attempt: a retry must never write (and
+   * then delete as duplicates) the object keys an earlier attempt committed rows for.
+   */
+  batchId: string
+  /** Aborted when the runner stops or the lease was lost (another worker took the job). */
+  signal: AbortSignal
+}
+
+export interface JobOutcome {
+  /** Default 'done'. 'failed' ends the job without retrying, with `message` for the person. */
+  status?: 'done' | 'failed'
+  examId?: string | null
+  storedCount?: number
+  duplicateCount?: number
+  skippedCount?: number
+  message?: string | null
+  /** Stored as result_json (the STOW-RS answer needs the per-instance outcome). */
+  result?: unknown
+}
+
+export type JobProcessor = (job: JobRow, ctx: JobContext) => Promise<JobOutcome>
+
+export interface JobProcessorOptions {
+  /**
+   * Called once when a job ends failed for good, whatever the cause (processor's JobFailure,
+   * retries exhausted, worker lost): give back a reserved quota, mark the exam failed...
+   */
+  onFailed?: (job: JobRow, ctx: Omit<JobContext, 'attempt' | 'batchId' | 'signal'>) => Promise<void>
+}
+
+const processors = new Map<string, { process: JobProcessor; options: JobProcessorOptions }>()
+
+/**
+ * The work of one kind of job ('stow', 'upload'). Register at module load, before the app is ready:
+ * a runner serves the kinds registered when it starts.
+ */
+export function registerJobProcessor(
+  kind: string,
+  process: JobProcessor,
+  options: JobProcessorOptions = {},
+): void {
+  if (!/^[a-z][a-z0-9-]*$/.test(kind)) throw new Error(`invalid job kind ${kind}`)
+  processors.set(kind, { process, options })
+}
+
+export interface JobRunnerOptions {
+  db: DB
+  store: ObjectStore
+  cipher: FieldCipher
+  log: FastifyBaseLogger
+  /** The app's clock, handed to processors. Leases and job times always use the real clock. */
+  now?: () => Date
+  /** pg-boss dispatch (PostgreSQL): the database URL and our schema; pg-boss gets `<schema>_pgboss`. */
+  postgres?: { url: string; schema?: string }
+  /** Jobs run at once by this process (decoding is CPU-bound; the machine has few cores). */
+  concurrency?: number
+  leaseMs?: number
+  /** How often the table is searched for work nobody holds. */
+  sweepMs?: number
+  maxAttempts?: number
+  /** Wait before retry n+1 after a failed attempt n. */
+  retryDelayMs?: (attempt: number) => number
+  /** How long stop() waits for running jobs. */
+  stopGraceMs?: number
+  /** A job left in 'receiving' untouched this long is cancelled and its staging deleted. */
+  abandonAfterMs?: number
+}
+
+export interface NewJob {
+  id?: string
+  kind: string
+  hospitalId?: string | null
+  userId?: string | null
+  examId?: string | null
+  stagingPrefix: string
+  fileName?: string | null
+  totalBytes?: number | null
+  receivedBytes?: number
+}
+
+export interface JobRunner {
+  /** `host|pid|random`: who holds a job (locked_by). */
+  readonly workerId: string
+  readonly db: DB
+  start(): Promise<void>
+  stop(): Promise<void>
+  /** Internal plumbing for enqueueJob and waitForJob. */
+  dispatch(job: JobRow): Promise<void>
+  readonly events: EventEmitter
+  /** Runs one sweep now (tests; normally on a timer). Resolves when the claimed jobs have started. */
+  sweep(): Promise<void>
+}
+
+const SECOND = 1000
+const DEFAULTS = {
+  concurrency: 2,
+  leaseMs: 30 * SECOND,
+  sweepMs: 3 * SECOND,
+  maxAttempts: 3,
+  retryDelayMs: (attempt: number) => 2 * SECOND * 4 ** (attempt - 1),
+  stopGraceMs: 8 * SECOND,
+  abandonAfterMs: 24 * 60 * 60 * SECOND,
+}
+
+const iso = (ms: number) => new Date(ms).toISOString()
+const queueName = (kind: string) => `ingest-${kind}`
+
+/** A row for work that is still arriving (bytes go to staging first); enqueue it when complete. */
+export async function createJob(db: DB, input: NewJob): Promise<JobRow> {
+  return insertJob(db, input, JOB_STATUS.receiving)
+}
+
+async function insertJob(db: DB, input: NewJob, status: string): Promise<JobRow> {
+  const at = iso(Date.now())
+  const row: JobRow = {
+    id: input.id ?? randomUUID(),
+    kind: input.kind,
+    hospital_id: input.hospitalId ?? null,
+    user_id: input.userId ?? null,
+    exam_id: input.examId ?? null,
+    status,
+    staging_prefix: input.stagingPrefix,
+    file_name: input.fileName ?? null,
+    total_bytes: input.totalBytes ?? null,
+    received_bytes: input.receivedBytes ?? 0,
+    stored_count: 0,
+    duplicate_count: 0,
+    skipped_count: 0,
+    attempts: 0,
+    message: null,
+    result_json: null,
+    locked_by: null,
+    locked_until: null,
+    created_at: at,
+    updated_at: at,
+    finished_at: null,
+  }
+  await db.insertInto('ingest_jobs').values(row).execute()
+  return row
+}
+
+/**
+ * Queues a job: a new one (NewJob), or one created earlier in 'receiving' whose bytes are now all
+ * in staging (`{ id }`). Answers the queued row; the job starts as soon as a worker is free.
+ */
+export async function enqueueJob(
+  runner: JobRunner,
+  input: NewJob | { id: string },
+): Promise<JobRow> {
+  let job: JobRow | undefined
+  if ('kind' in input) {
+    if (!processors.has(input.kind)) throw new Error(`no processor for job kind ${input.kind}`)
+    job = await insertJob(runner.db, input, JOB_STATUS.queued)
+  } else {
+    job = await runner.db
+      .updateTable('ingest_jobs')
+      .set({ status: JOB_STATUS.queued, updated_at: iso(Date.now()) })
+      .where('id', '=', input.id)
+      .where('status', '=', JOB_STATUS.receiving)
+      .returningAll()
+      .executeTakeFirst()
+    if (!job) throw new Error(`job ${input.id} is not receiving`)
+  }
+  await runner.dispatch(job)
+  return job
+}
+
+/**
+ * Waits until the job is done, failed or cancelled, or `timeoutMs` has passed; answers the row as
+ * it then is (not final on timeout), undefined when there is no such job.
+ */
+export async function waitForJob(
+  runner: JobRunner,
+  jobId: string,
+  options: { timeoutMs: number; pollMs?: number },
+): Promise<JobRow | undefined> {
+  const deadline = Date.now() + options.timeoutMs
+  const pollMs = options.pollMs ?? 250
+  for (;;) {
+    const job = await runner.db
+      .selectFrom('ingest_jobs')
+      .selectAll()
+      .where('id', '=', jobId)
+      .executeTakeFirst()
+    if (!job || isFinalJob(job)) return job
+    const left = deadline - Date.now()
+    if (left <= 0) return job
+    // Woken at once when this process finishes it; polled when another process runs it.
+    await new Promise<void>((resolve) => {
+      const done = (id: string) => {
+        if (id === jobId) finish()
+      }
+      const timer = setTimeout(() => finish(), Math.min(left, pollMs))
+      const finish = () => {
+        clearTimeout(timer)
+        runner.events.off('finished', done)
+        resolve()
+      }
+      runner.events.on('finished', done)
+    })
+  }
+}
+
+export function createJobRunner(options: JobRunnerOptions): JobRunner {
+  const settings = { ...DEFAULTS, ...definedOnly(options) }
+  const { db, store, cipher, log } = options
+  const appNow = options.now ?? (() => new Date())
+  const workerId = `${hostname()}|${process.pid}|${randomBytes(4).toString('hex')}`
+  const events = new EventEmitter()
+  events.setMaxListeners(0)
+  const active = new Map<string, Promise<void>>()
+  const stopController = new AbortController()
+  let started = false
+  let stopping = false
+  let boss: PgBoss | undefined
+  let sweepTimer: NodeJS.Timeout | undefined
+  let sweeping: Promise<void> | undefined
+  let kinds: string[] = []
+
+  const jobLog = (job: Pick<JobRow, 'id' | 'kind'>) =>
+    log.child({ jobId: job.id, jobKind: job.kind })
+
+  /** Flips the row to running for us, if nobody else holds it. */
+  async function claim(jobId: string, deadWorker?: string): Promise<JobRow | undefined> {
+    const now = Date.now()
+    const at = iso(now)
+    return db
+      .updateTable('ingest_jobs')
+      .set({
+        status: JOB_STATUS.running,
+        locked_by: workerId,
+        locked_until: iso(now + settings.leaseMs),
+        attempts: sql<number>`attempts + 1`,
+        updated_at: at,
+      })
+      .where('id', '=', jobId)
+      .where((eb) =>
+        eb.or([
+          eb.and([
+            eb('status', '=', JOB_STATUS.queued),
+            eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', at)]),
+          ]),
+          eb.and([eb('status', '=', JOB_STATUS.running), eb('locked_until', '<', at)]),
+          ...(deadWorker
+            ? [eb.and([eb('status', '=', JOB_STATUS.running), eb('locked_by', '=', deadWorker)])]
+            : []),
+        ]),
+      )
+      .returningAll()
+      .executeTakeFirst()
+  }
+
+  /** Runs a claimed job to its next state; never throws. */
+  function run(job: JobRow): Promise<void> {
+    const work = runClaimed(job)
+      .catch((error: unknown) => jobLog(job).error({ err: error }, 'ingest job bookkeeping failed'))
+      .finally(() => {
+        active.delete(job.id)
+        events.emit('finished', job.id)
+        // A slot is free: look for more at once (SQLite has no other dispatcher).
+        if (!stopping && !boss) void sweepOnce()
+      })
+    active.set(job.id, work)
+    return work
+  }
+
+  async function runClaimed(job: JobRow): Promise<void> {
+    const entry = processors.get(job.kind)
+    const logger = jobLog(job)
+    if (!entry) {
+      // Another version of the server enqueued a kind we do not know: leave it for one that does.
+      await release(job, Date.now() + settings.leaseMs)
+      return
+    }
+    const baseCtx = { db, store, cipher, now: appNow, log: logger }
+    if (job.attempts > settings.maxAttempts) {
+      logger.warn({ attempts: job.attempts }, 'ingest job lost its worker too often; giving up')
+      await finishFailed(job, JOB_WORKER_LOST, entry.options, baseCtx)
+      return
+    }
+    await removeOrphanBatches(job, job.attempts - 1)
+
+    const lease = new AbortController()
+    const onStop = () => lease.abort()
+    stopController.signal.addEventListener('abort', onStop)
+    const heartbeat = setInterval(
+      () => {
+        void renew(job).then(
+          (held) => {
+            if (!held) {
+              logger.warn('ingest job lease lost to another worker')
+              lease.abort()
+            }
+          },
+          (error: unknown) => logger.warn({ err: error }, 'ingest job lease renewal failed'),
+        )
+      },
+      Math.max(200, Math.floor(settings.leaseMs / 3)),
+    )
+    heartbeat.unref()
+
+    let outcome: JobOutcome | undefined
+    let failure: unknown
+    try {
+      outcome = await entry.process(job, {
+        ...baseCtx,
+        attempt: job.attempts,
+        batchId: attemptBatchId(job.id, job.attempts),
+        signal: lease.signal,
+      })
+    } catch (error) {
+      failure = error
+    } finally {
+      clearInterval(heartbeat)
+      stopController.signal.removeEventListener('abort', onStop)
+    }
+    if (lease.signal.aborted && !stopping) return // someone else holds it now
+
+    if (outcome) {
+      if (outcome.status === 'failed') {
+        await finishFailed(
+          job,
+          outcome.message ?? JOB_RETRIES_EXHAUSTED,
+          entry.options,
+          baseCtx,
+          outcome,
+        )
+      } else {
+        await finish(job, JOB_STATUS.done, outcome)
+      }
+      return
+    }
+    if (failure instanceof JobFailure) {
+      logger.info({ reason: failure.message }, 'ingest job failed')
+      await finishFailed(job, failure.message, entry.options, baseCtx)
+      return
+    }
+    logger.error({ err: failure, attempt: job.attempts }, 'ingest job attempt failed')
+    if (stopping) {
+      // Interrupted by shutdown, not by the job: the next process takes it again.
+      await release(job, Date.now())
+      return
+    }
+    if (job.attempts >= settings.maxAttempts) {
+      await finishFailed(job, JOB_RETRIES_EXHAUSTED, entry.options, baseCtx)
+      return
+    }
+    const delay = settings.retryDelayMs(job.attempts)
+    if (await release(job, Date.now() + delay)) {
+      await boss
+        ?.send(
+          queueName(job.kind),
+          { jobId: job.id },
+          { ...sendOptions, startAfter: Math.ceil(delay / SECOND) },
+        )
+        .catch((error: unknown) => logger.warn({ err: error }, 'pg-boss retry send failed'))
+    }
+  }
+
+  async function renew(job: JobRow): Promise<boolean> {
+    const result = await db
+      .updateTable('ingest_jobs')
+      .set({ locked_until: iso(Date.now() + settings.leaseMs) })
+      .where('id', '=', job.id)
+      .where('locked_by', '=', workerId)
+      .where('status', '=', JOB_STATUS.running)
+      .executeTakeFirst()
+    return Number(result.numUpdatedRows) === 1
+  }
+
+  /** Back to queued, not before `notBefore`. */
+  async function release(job: JobRow, notBefore: number): Promise<boolean> {
+    const result = await db
+      .updateTable('ingest_jobs')
+      .set({
+        status: JOB_STATUS.queued,
+        locked_by: null,
+        locked_until: iso(notBefore),
+        updated_at: iso(Date.now()),
+      })
+      .where('id', '=', job.id)
+      .where('locked_by', '=', workerId)
+      .where('status', '=', JOB_STATUS.running)
+      .executeTakeFirst()
+    return Number(result.numUpdatedRows) === 1
+  }
+
+  async function finish(job: JobRow, status: string, outcome: JobOutcome): Promise<boolean> {
+    const at = iso(Date.now())
+    const result = await db
+      .updateTable('ingest_jobs')
+      .set({
+        status,
+        // locked_by stays: who ran it (support questions, the two-process test).
+        locked_until: null,
+        exam_id: outcome.examId ?? job.exam_id,
+        stored_count: outcome.storedCount ?? 0,
+        duplicate_count: outcome.duplicateCount ?? 0,
+        skipped_count: outcome.skippedCount ?? 0,
+        message: outcome.message ?? null,
+        result_json: outcome.result === undefined ? null : JSON.stringify(outcome.result),
+        updated_at: at,
+        finished_at: at,
+      })
+      .where('id', '=', job.id)
+      .where('locked_by', '=', workerId)
+      .where('status', '=', JOB_STATUS.running)
+      .executeTakeFirst()
+    const won = Number(result.numUpdatedRows) === 1
+    // The staging copy served its purpose; the stored objects are under objects/.
+    if (won) await store.deletePrefix(job.staging_prefix).catch(() => undefined)
+    return won
+  }
+
+  async function finishFailed(
+    job: JobRow,
+    message: string,
+    options: JobProcessorOptions,
+    ctx: Omit<JobContext, 'attempt' | 'batchId' | 'signal'>,
+    outcome: JobOutcome = {},
+  ): Promise<void> {
+    await removeOrphanBatches(job, job.attempts)
+    if (!(await finish(job, JOB_STATUS.failed, { ...outcome, message }))) return
+    await options
+      .onFailed?.(job, ctx)
+      .catch((error: unknown) => ctx.log.error({ err: error }, 'ingest job onFailed hook failed'))
+  }
+
+  /**
+   * Objects an earlier attempt wrote and never committed (its worker died between the writes and
+   * the transaction). An attempt that did commit is left alone: its rows point at those objects.
+   */
+  async function removeOrphanBatches(job: JobRow, upToAttempt: number): Promise<void> {
+    for (let attempt = 1; attempt <= upToAttempt; attempt++) {
+      const prefix = batchPrefix(attemptBatchId(job.id, attempt))
+      const used = await db
+        .selectFrom('instances')
+        .select('id')
+        .where('file_key', 'like', `${prefix}%`)
+        .limit(1)
+        .executeTakeFirst()
+      if (!used) await store.deletePrefix(prefix).catch(() => undefined)
+    }
+  }
+
+  /** Claims what nobody holds (queued and due, leases run out, dead local workers) up to capacity. */
+  function sweepOnce(): Promise<void> {
+    sweeping ??= sweepTable()
+      .catch((error: unknown) => log.error({ err: error }, 'ingest job sweep failed'))
+      .finally(() => {
+        sweeping = undefined
+      })
+    return sweeping
+  }
+
+  async function sweepTable(): Promise<void> {
+    if (!started || stopping || kinds.length === 0) return
+    const at = iso(Date.now())
+    await cancelAbandoned()
+    const free = settings.concurrency - active.size
+    if (free <= 0) return
+    const candidates = await db
+      .selectFrom('ingest_jobs')
+      .select(['id', 'status', 'locked_by', 'locked_until'])
+      .where('kind', 'in', kinds)
+      .where((eb) =>
+        eb.or([eb('status', '=', JOB_STATUS.queued), eb('status', '=', JOB_STATUS.running)]),
+      )
+      .orderBy('created_at')
+      .limit(50)
+      .execute()
+    let taken = 0
+    for (const candidate of candidates) {
+      if (taken >= free || stopping) break
+      if (active.has(candidate.id)) continue
+      let dead: string | undefined
+      if (candidate.status === JOB_STATUS.running) {
+        const expired = (candidate.locked_until ?? '') < at
+        dead =
+          candidate.locked_by && isDeadLocalWorker(candidate.locked_by)
+            ? candidate.locked_by
+            : undefined
+        if (!expired && !dead) continue
+      } else if (candidate.locked_until && candidate.locked_until > at) {
+        continue
+      }
+      const job = await claim(candidate.id, dead)
+      if (!job) continue
+      if (candidate.status === JOB_STATUS.running) {
+        jobLog(job).warn(
+          { previous: candidate.locked_by },
+          'ingest job taken over from a lost worker',
+        )
+      }
+      taken += 1
+      void run(job)
+    }
+  }
+
+  async function cancelAbandoned(): Promise<void> {
+    const before = iso(Date.now() - settings.abandonAfterMs)
+    const abandoned = await db
+      .selectFrom('ingest_jobs')
+      .selectAll()
+      .where('status', '=', JOB_STATUS.receiving)
+      .where('updated_at', '<', before)
+      .limit(20)
+      .execute()
+    for (const job of abandoned) {
+      const at = iso(Date.now())
+      const result = await db
+        .updateTable('ingest_jobs')
+        .set({
+          status: JOB_STATUS.cancelled,
+          message: JOB_ABANDONED,
+          updated_at: at,
+          finished_at: at,
+        })
+        .where('id', '=', job.id)
+        .where('status', '=', JOB_STATUS.receiving)
+        .where('updated_at', '=', job.updated_at)
+        .executeTakeFirst()
+      if (Number(result.numUpdatedRows) !== 1) continue
+      await store.deletePrefix(job.staging_prefix).catch(() => undefined)
+      await processors
+        .get(job.kind)
+        ?.options.onFailed?.(job, { db, store, cipher, now: appNow, log: jobLog(job) })
+        .catch((error: unknown) => log.error({ err: error }, 'ingest job onFailed hook failed'))
+    }
+  }
+
+  const sendOptions: PgBoss.SendOptions = {
+    // Our lease decides retries and takeovers; pg-boss only delivers.
+    retryLimit: 0,
+    expireInHours: 12,
+  }
+
+  return {
+    workerId,
+    db,
+    events,
+    async start() {
+      if (started) return
+      started = true
+      kinds = [...processors.keys()]
+      if (options.postgres && kinds.length > 0) {
+        const schema = `${options.postgres.schema ?? 'public'}_pgboss`
+        const instance = new PgBoss({
+          connectionString: options.postgres.url,
+          schema,
+          max: 3,
+          application_name: 'yingxiang-jobs',
+          schedule: false,
+        })
+        instance.on('error', (error) => log.error({ err: error }, 'pg-boss error'))
+        await instance.start()
+        for (const kind of kinds) {
+          await instance.createQueue(queueName(kind)).catch((error: unknown) => {
+            // Two processes creating the same queue at once: the loser's insert fails harmlessly.
+            if (!/already exists|duplicate key/i.test(String(error))) throw error
+          })
+          for (let i = 0; i < settings.concurrency; i++) {
+            await instance.work<{ jobId: string }>(
+              queueName(kind),
+              { pollingIntervalSeconds: 0.5, batchSize: 1 },
+              async ([delivered]) => {
+                if (!delivered || stopping) return
+                const job = await claim(delivered.data.jobId)
+                if (job) await run(job)
+              },
+            )
+          }
+        }
+        boss = instance
+      }
+      sweepTimer = setInterval(() => void sweepOnce(), settings.sweepMs)
+      sweepTimer.unref()
+      await sweepOnce()
+    },
+    async stop() {
+      if (!started || stopping) return
+      stopping = true
+      if (sweepTimer) clearInterval(sweepTimer)
+      await sweeping
+      const grace = new Promise((resolve) => setTimeout(resolve, settings.stopGraceMs).unref())
+      await Promise.race([Promise.all(active.values()), grace])
+      // Still running after the grace: told to stop; their leases lapse if the process exits.
+      stopController.abort()
+      await boss?.stop({ graceful: false, close: true }).catch(() => undefined)
+      boss = undefined
+    },
+    async dispatch(job) {
+      if (!started || stopping) return // the next start's sweep finds it
+      if (boss) {
+        await boss
+          .send(queueName(job.kind), { jobId: job.id }, sendOptions)
+          .catch((error: unknown) =>
+            jobLog(job).warn({ err: error }, 'pg-boss send failed; sweep will take it'),
+          )
+      } else {
+        await sweepOnce()
+      }
+    },
+    sweep: sweepOnce,
+  }
+}
+
+export const attemptBatchId = (jobId: string, attempt: number) => `${jobId}-a${attempt}`
+
+/** `host|pid|…` of a process on this host that no longer exists. */
+function isDeadLocalWorker(lockedBy: string): boolean {
+  const [host, pidText] = lockedBy.split('|')
+  const pid = Number(pidText)
+  if (host !== hostname() || !Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false
+  try {
+    process.kill(pid, 0)
+    return false
+  } catch (error) {
+    // EPERM: it exists but is someone else's; only ESRCH says it is gone.
+    return (error as NodeJS.ErrnoException).code === 'ESRCH'
+  }
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>
+}
