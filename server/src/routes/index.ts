@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify'
 import mainAccountRoutes from './main/account'
 import mainAppRoutes from './main/app'
+import mainClaimsRoutes from './main/claims'
 import mainProfileRoutes from './main/profile'
 import mainQrLoginRoutes from './main/qr-login'
 import mainUploadRoutes from './main/upload'
+import scanCodesRoutes from './scan/codes'
 import ssoAuthRoutes from './sso/auth'
 import ssoDirectoryRoutes from './sso/directory'
 import ssoUserRoutes from './sso/user'
@@ -23,4 +25,6 @@ export default async function routes(app: FastifyInstance): Promise<void> {
   await app.register(mainProfileRoutes)
   await app.register(mainQrLoginRoutes)
   await app.register(mainUploadRoutes)
+  await app.register(mainClaimsRoutes)
+  await app.register(scanCodesRoutes)
 }
