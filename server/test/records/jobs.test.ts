@@ -1,0 +1,279 @@
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { hostname } from 'node:os'
+import os from 'node:os'
+import path from 'node:path'
+import { after, before, test } from 'node:test'
+import pino from 'pino'
+import pg from 'pg'
+import { DEVELOPMENT_ID_CARD_KEY } from '../../src/config'
+import { createFieldCipher } from '../../src/crypto/field-cipher'
+import type { DB } from '../../src/db'
+import {
+  createJob,
+  createJobRunner,
+  enqueueJob,
+  JOB_RETRIES_EXHAUSTED,
+  JOB_WORKER_LOST,
+  JobFailure,
+  type JobRunner,
+  type JobRunnerOptions,
+  registerJobProcessor,
+  waitForJob,
+} from '../../src/domain/records/jobs'
+import { LocalObjectStore } from '../../src/storage'
+import { closeAfter, isolatedDatabase, openTestDatabase, TEST_PG_URL } from '../helpers'
+
+/**
+ * The job runner on its own (no HTTP): dispatch, retries, final failures in Chinese, takeover of jobs
+ * whose worker died, leases that keep a long job from running twice, and (PostgreSQL) two runners
+ * sharing work through pg-boss. Runs on both databases.
+ */
+
+const root = mkdtempSync(path.join(os.tmpdir(), 'jobs-test-'))
+after(() => rmSync(root, { recursive: true, force: true }))
+const store = new LocalObjectStore(path.join(root, 'objects'))
+const cipher = createFieldCipher(DEVELOPMENT_ID_CARD_KEY)
+const log = pino({ level: 'silent' })
+const database = isolatedDatabase()
+let db: DB
+let main: JobRunner
+
+before(async () => {
+  const handle = openTestDatabase(database)
+  await handle.migrate()
+  db = handle.db
+  main = runner()
+  await main.start()
+})
+
+if (database.kind === 'postgres') {
+  // pg-boss's own schema beside ours; the helpers drop only ours.
+  closeAfter(async () => {
+    const client = new pg.Client({ connectionString: TEST_PG_URL })
+    await client.connect()
+    await client.query(`drop schema if exists "${database.schema}_pgboss" cascade`)
+    await client.end()
+  })
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Calls per job id, per kind: a job must never run twice at once. */
+const calls = new Map<string, number>()
+const count = (id: string) => calls.set(id, (calls.get(id) ?? 0) + 1)
+const failures = new Map<string, number>()
+
+registerJobProcessor('test-ok', async (job) => {
+  count(job.id)
+  return { storedCount: 2, duplicateCount: 1, message: null, result: { ok: job.id } }
+})
+registerJobProcessor('test-flaky', async (job, ctx) => {
+  count(job.id)
+  // Fails the first two attempts with a surprise, then works.
+  if (ctx.attempt < 3) throw new Error('store hiccup')
+  return { storedCount: 1 }
+})
+registerJobProcessor(
+  'test-broken',
+  async (job, ctx) => {
+    count(job.id)
+    // An attempt that wrote objects, then broke before committing anything.
+    await ctx.store.put(`objects/${ctx.batchId}/0.dcm`, Buffer.from('x'), {
+      contentType: 'application/dicom',
+    })
+    throw new Error('always broken')
+  },
+  { onFailed: async (job) => void failures.set(job.id, (failures.get(job.id) ?? 0) + 1) },
+)
+registerJobProcessor(
+  'test-refused',
+  async (job) => {
+    count(job.id)
+    throw new JobFailure('文件不是 DICOM 格式')
+  },
+  { onFailed: async (job) => void failures.set(job.id, (failures.get(job.id) ?? 0) + 1) },
+)
+registerJobProcessor('test-slow', async (job) => {
+  count(job.id)
+  await sleep(400)
+  return { storedCount: 1 }
+})
+registerJobProcessor('test-long', async (job) => {
+  count(job.id)
+  await sleep(1500)
+  return { storedCount: 1 }
+})
+
+function runner(options: Partial<JobRunnerOptions> = {}): JobRunner {
+  const jobs = createJobRunner({
+    db,
+    store,
+    cipher,
+    log,
+    retryDelayMs: () => 20,
+    sweepMs: 200,
+    ...(database.kind === 'postgres'
+      ? { postgres: { url: database.url, schema: database.schema } }
+      : {}),
+    ...options,
+  })
+  closeAfter(() => jobs.stop())
+  return jobs
+}
+
+const newJob = (kind: string) => ({ kind, stagingPrefix: `staging/test/${randomUUID()}/` })
+
+test('an enqueued job runs once and ends done with its counts and result', async () => {
+  const input = newJob('test-ok')
+  await store.put(`${input.stagingPrefix}part-1`, Buffer.from('bytes'), { contentType: 'x/y' })
+  const queued = await enqueueJob(main, input)
+  assert.equal(queued.status, 'queued')
+  const job = await waitForJob(main, queued.id, { timeoutMs: 10_000 })
+  assert.equal(job?.status, 'done')
+  assert.equal(job.stored_count, 2)
+  assert.equal(job.duplicate_count, 1)
+  assert.equal(job.attempts, 1)
+  assert.deepEqual(JSON.parse(job.result_json!), { ok: job.id })
+  assert.ok(job.finished_at)
+  assert.equal(calls.get(job.id), 1)
+  // The staging copy is gone once the job is over (removed just after the row says done).
+  for (let i = 0; i < 40 && (await store.exists(`${input.stagingPrefix}part-1`)); i++)
+    await sleep(25)
+  assert.equal(await store.exists(`${input.stagingPrefix}part-1`), false)
+})
+
+test('a job created while receiving waits until it is enqueued', async () => {
+  const created = await createJob(db, newJob('test-ok'))
+  await main.sweep()
+  await sleep(300)
+  assert.equal(calls.get(created.id), undefined)
+  await enqueueJob(main, { id: created.id })
+  const job = await waitForJob(main, created.id, { timeoutMs: 10_000 })
+  assert.equal(job?.status, 'done')
+  // Enqueuing twice is a programming error, not a second run.
+  await assert.rejects(enqueueJob(main, { id: created.id }), /not receiving/)
+})
+
+test('a failed attempt is retried; the third attempt succeeds', async () => {
+  const queued = await enqueueJob(main, newJob('test-flaky'))
+  const job = await waitForJob(main, queued.id, { timeoutMs: 15_000 })
+  assert.equal(job?.status, 'done')
+  assert.equal(job.attempts, 3)
+  assert.equal(calls.get(job.id), 3)
+})
+
+test('a job failing every attempt ends failed in Chinese, its objects gone, onFailed once', async () => {
+  const queued = await enqueueJob(main, newJob('test-broken'))
+  const job = await waitForJob(main, queued.id, { timeoutMs: 15_000 })
+  assert.equal(job?.status, 'failed')
+  assert.equal(job.message, JOB_RETRIES_EXHAUSTED)
+  assert.equal(job.attempts, 3)
+  assert.equal(calls.get(job.id), 3)
+  assert.equal(failures.get(job.id), 1)
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    assert.equal(await store.exists(`objects/${job.id}-a${attempt}/0.dcm`), false)
+  }
+})
+
+test('a JobFailure ends the job at once with its own message', async () => {
+  const queued = await enqueueJob(main, newJob('test-refused'))
+  const job = await waitForJob(main, queued.id, { timeoutMs: 10_000 })
+  assert.equal(job?.status, 'failed')
+  assert.equal(job.message, '文件不是 DICOM 格式')
+  assert.equal(job.attempts, 1)
+  assert.equal(failures.get(job.id), 1)
+})
+
+/** The pid of a process that has exited (so `kill -0` says ESRCH). */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+    encoding: 'utf8',
+  })
+  return Number(child.stdout)
+}
+
+async function insertRunning(kind: string, lockedBy: string, lockedUntil: Date, attempts = 1) {
+  const job = await createJob(db, newJob(kind))
+  await db
+    .updateTable('ingest_jobs')
+    .set({
+      status: 'running',
+      locked_by: lockedBy,
+      locked_until: lockedUntil.toISOString(),
+      attempts,
+    })
+    .where('id', '=', job.id)
+    .execute()
+  return job
+}
+
+test('a job whose worker process died is taken again at once', async () => {
+  const job = await insertRunning(
+    'test-ok',
+    `${hostname()}|${deadPid()}|dead`,
+    new Date(Date.now() + 60_000),
+  )
+  await main.sweep()
+  const done = await waitForJob(main, job.id, { timeoutMs: 10_000 })
+  assert.equal(done?.status, 'done')
+  assert.equal(done.attempts, 2)
+  assert.equal(done.locked_by, main.workerId)
+})
+
+test('a job held by a live lease elsewhere is left alone until the lease runs out', async () => {
+  const job = await insertRunning('test-ok', 'other-host|123|x', new Date(Date.now() + 1200))
+  await main.sweep()
+  await sleep(400)
+  assert.equal(calls.get(job.id), undefined)
+  const done = await waitForJob(main, job.id, { timeoutMs: 10_000 })
+  assert.equal(done?.status, 'done')
+  assert.equal(calls.get(job.id), 1)
+})
+
+test('a job that keeps losing its worker ends failed without running again', async () => {
+  const job = await insertRunning('test-ok', 'other-host|123|x', new Date(Date.now() - 1000), 3)
+  await main.sweep()
+  const done = await waitForJob(main, job.id, { timeoutMs: 10_000 })
+  assert.equal(done?.status, 'failed')
+  assert.equal(done.message, JOB_WORKER_LOST)
+  assert.equal(calls.get(job.id), undefined)
+})
+
+test('a job longer than the lease keeps it: a second runner never runs it too', async () => {
+  // From here on only the runners a test makes take jobs.
+  await main.stop()
+  const a = runner({ leaseMs: 500 })
+  const b = runner({ leaseMs: 500 })
+  await a.start()
+  const queued = await enqueueJob(a, newJob('test-long'))
+  // Wait until a holds it, then let b sweep for the whole run.
+  for (let i = 0; i < 50 && !calls.get(queued.id); i++) await sleep(50)
+  await b.start()
+  const job = await waitForJob(a, queued.id, { timeoutMs: 10_000 })
+  assert.equal(job?.status, 'done')
+  assert.equal(calls.get(queued.id), 1)
+  assert.equal(job.attempts, 1)
+  assert.equal(job.locked_by, a.workerId)
+})
+
+test(
+  'PostgreSQL: two runners share the queue through pg-boss, each job once',
+  { skip: database.kind === 'postgres' ? false : 'PostgreSQL only (pg-boss)' },
+  async () => {
+    // Sweeps far apart: what is shared here is shared by pg-boss's delivery.
+    const a = runner({ sweepMs: 60_000 })
+    const b = runner({ sweepMs: 60_000 })
+    await a.start()
+    await b.start()
+    const ids: string[] = []
+    for (let i = 0; i < 10; i++) ids.push((await enqueueJob(a, newJob('test-slow'))).id)
+    const jobs = await Promise.all(ids.map((id) => waitForJob(a, id, { timeoutMs: 30_000 })))
+    assert.ok(jobs.every((job) => job?.status === 'done'))
+    assert.ok(ids.every((id) => calls.get(id) === 1))
+    const workers = new Set(jobs.map((job) => job!.locked_by))
+    assert.ok(workers.has(a.workerId) && workers.has(b.workerId), [...workers].join(', '))
+  },
+)
