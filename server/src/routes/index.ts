@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import fhirRoutes from './fhir'
 import mainAccountRoutes from './main/account'
 import mainAppRoutes from './main/app'
 import mainClaimsRoutes from './main/claims'
@@ -27,4 +28,5 @@ export default async function routes(app: FastifyInstance): Promise<void> {
   await app.register(mainUploadRoutes)
   await app.register(mainClaimsRoutes)
   await app.register(scanCodesRoutes)
+  await app.register(fhirRoutes)
 }

@@ -1,0 +1,458 @@
+import { randomUUID } from 'node:crypto'
+import { sql, type Transaction } from 'kysely'
+import type { FieldCipher } from '../../crypto/field-cipher'
+import type { DB } from '../../db'
+import type { Database, ExamsTable, ReportsTable, ReportVersionsTable } from '../../db/schema'
+import { ApiError } from '../../http/errors'
+import { isUniqueViolation } from '../identity'
+import { identityDigests, normaliseIdNumber } from './access'
+import { mobileIn, upsertHospitalExam, type PushedPatient } from './exams'
+
+/*
+ * Hospital reports (FHIR DiagnosticReport) as the database keeps them: `reports` holds the latest
+ * version of each, `report_versions` every version a hospital sent (the amendment history a patient
+ * sees). The FHIR mapping lives in routes/fhir; this module knows statuses, versions and exams.
+ *
+ * Who the patient is never reaches these rows in clear: the stored resource has the identity taken
+ * out (routes/fhir strips it), and the identity goes to the exam as keyed digests plus the encrypted
+ * name and phone (upsertHospitalExam).
+ */
+
+export const REPORT_STATUSES = [
+  'preliminary',
+  'final',
+  'amended',
+  'corrected',
+  'cancelled',
+] as const
+export type ReportStatus = (typeof REPORT_STATUSES)[number]
+
+/** A report in one of these has been released: a change must say it amends or corrects it. */
+const RELEASED = new Set<string>(['final', 'amended', 'corrected'])
+const CHANGES_OF_RELEASED = new Set<string>(['amended', 'corrected'])
+
+export const REPORT_NOT_FOUND = '报告不存在，或不属于本医院'
+export const REPORT_FINAL_CHANGE =
+  '该报告已发布为最终报告（final），修改内容须以 status 为 amended（修订）或 corrected（更正）提交；历史版本会保留'
+export const REPORT_VERSION_CONFLICT = '报告已被更新，当前版本与 If-Match 不符，请重新读取后再提交'
+export const REPORT_BUSY = '该报告正被同时修改，请稍后重试'
+
+/** Thrown for outcomes a FHIR client must be able to tell apart (code = OperationOutcome issue code). */
+export class ReportError extends ApiError {
+  override name = 'ReportError'
+  constructor(
+    statusCode: number,
+    message: string,
+    readonly issueCode: string,
+    readonly expression?: string,
+  ) {
+    super(statusCode, message)
+  }
+}
+
+/** What a hospital sends, already checked and reduced by routes/fhir. */
+export interface ReportWrite {
+  /** The hospital's business identifier of the report: `system|value` (reports.resource_id). */
+  identifier: string
+  status: ReportStatus
+  studyUid: string
+  accessionNumber?: string
+  /** Who the report is about; undefined keeps the exam's identity. */
+  patient?: PushedPatient
+  codeText: string
+  findings: string | null
+  conclusion: string | null
+  performer: string | null
+  reviewer: string | null
+  /** FHIR dateTime as sent (date, or date and time with offset). */
+  effectiveAt: string | null
+  /** ISO instant (UTC). */
+  issuedAt: string | null
+  /** Study date and time in the hospital's local time, taken from effective when the exam has none. */
+  studyDate?: string
+  studyTime?: string
+  /** The resource without id, meta and identity values: what is stored (and compared for retries). */
+  resource: Record<string, unknown>
+}
+
+export interface SaveOptions {
+  /** PUT: the report's id (ours); POST finds the report by its identifier instead. */
+  reportId?: string
+  /** If-Match: the version the client last read. */
+  expectedVersion?: number
+}
+
+export interface SavedReport {
+  report: ReportsTable
+  exam: ExamsTable
+  /** created: 201; updated: a new version; unchanged: a retry of the current version. */
+  outcome: 'created' | 'updated' | 'unchanged'
+}
+
+/** Stable JSON (sorted keys), so a retried resource compares equal whatever its key order. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value))
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys)
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
+    )
+  }
+  return value
+}
+
+/** The stored resource without what we add (id, meta): the hospital's content. */
+function storedContent(resourceJson: string): string {
+  const { id: _id, meta: _meta, ...content } = JSON.parse(resourceJson) as Record<string, unknown>
+  return canonicalJson(content)
+}
+
+/** Whether the push names the exam's person as it stands (a changed identity is a change too). */
+function sameIdentity(cipher: FieldCipher, exam: ExamsTable, patient: PushedPatient | undefined) {
+  if (!patient) return true
+  if (patient.name) {
+    const { nameHash } = identityDigests(cipher, patient.idNumber ?? '', patient.name)
+    if (nameHash !== exam.patient_name_hash) return false
+  }
+  if (patient.idNumber) {
+    const { patientKey } = identityDigests(cipher, patient.idNumber, patient.name ?? '')
+    if (patientKey !== exam.patient_key) return false
+  }
+  const phone = mobileIn(patient.phone)
+  if (phone) {
+    const stored = exam.patient_phone_encrypted
+      ? cipher.decrypt(exam.patient_phone_encrypted)
+      : null
+    if (stored !== phone) return false
+  }
+  if (patient.sex && patient.sex !== exam.patient_sex) return false
+  if (patient.birthDate && patient.birthDate !== exam.patient_birth_date) return false
+  return true
+}
+
+/**
+ * Creates or updates a hospital's report and its exam in one transaction, keeping every version.
+ *
+ * - POST (no reportId): the hospital's identifier names the report; the same identifier again
+ *   updates it (a hospital system resending after a timeout must not create a second report).
+ * - The same content again (a retry) answers the current version: no new version.
+ * - A released report (final, amended, corrected) changes only as amended or corrected.
+ * - Concurrent writers of one report: the version column decides; the loser re-reads and is judged
+ *   again (and with If-Match it gets 412).
+ */
+export async function saveHospitalReport(
+  db: DB,
+  cipher: FieldCipher,
+  hospitalId: string,
+  write: ReportWrite,
+  options: SaveOptions,
+  now: Date,
+): Promise<SavedReport> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await db
+        .transaction()
+        .execute((trx) => saveOnce(trx, cipher, hospitalId, write, options, now))
+    } catch (error) {
+      // Two first pushes of one identifier, or two updates of one version: try again, now seeing
+      // the other's row.
+      if ((isUniqueViolation(error) || error instanceof LostRace) && attempt < 4) continue
+      if (error instanceof LostRace) throw new ReportError(409, REPORT_BUSY, 'conflict')
+      throw error
+    }
+  }
+}
+
+class LostRace extends Error {}
+
+async function saveOnce(
+  trx: Transaction<Database>,
+  cipher: FieldCipher,
+  hospitalId: string,
+  write: ReportWrite,
+  options: SaveOptions,
+  now: Date,
+): Promise<SavedReport> {
+  const at = now.toISOString()
+  const existing = options.reportId
+    ? await trx
+        .selectFrom('reports')
+        .selectAll()
+        .where('id', '=', options.reportId)
+        .where('hospital_id', '=', hospitalId)
+        .executeTakeFirst()
+    : await trx
+        .selectFrom('reports')
+        .selectAll()
+        .where('hospital_id', '=', hospitalId)
+        .where('resource_id', '=', write.identifier)
+        .executeTakeFirst()
+
+  if (options.reportId && !existing) throw new ReportError(404, REPORT_NOT_FOUND, 'not-found')
+  if (options.expectedVersion !== undefined && existing?.version !== options.expectedVersion) {
+    throw new ReportError(412, REPORT_VERSION_CONFLICT, 'conflict')
+  }
+  if (existing && existing.resource_id !== write.identifier) {
+    throw new ReportError(
+      422,
+      '报告标识（identifier）不能更改：请保留原标识，或以新标识新建报告',
+      'business-rule',
+      'DiagnosticReport.identifier',
+    )
+  }
+
+  const examBefore = await trx
+    .selectFrom('exams')
+    .selectAll()
+    .where('hospital_id', '=', hospitalId)
+    .where('study_uid', '=', write.studyUid)
+    .executeTakeFirst()
+
+  const content = canonicalJson(write.resource)
+  if (
+    existing &&
+    examBefore &&
+    existing.exam_id === examBefore.id &&
+    existing.status === write.status &&
+    storedContent(existing.resource_json) === content &&
+    sameIdentity(cipher, examBefore, write.patient)
+  ) {
+    return { report: existing, exam: examBefore, outcome: 'unchanged' }
+  }
+  if (existing && RELEASED.has(existing.status) && !CHANGES_OF_RELEASED.has(write.status)) {
+    throw new ReportError(422, REPORT_FINAL_CHANGE, 'business-rule', 'DiagnosticReport.status')
+  }
+
+  const exam = await upsertHospitalExam(
+    trx,
+    cipher,
+    {
+      hospitalId,
+      studyUid: write.studyUid,
+      ...(write.accessionNumber ? { accessionNumber: write.accessionNumber } : {}),
+      ...(write.patient ? { patient: write.patient } : {}),
+      // The report's time is the study's only until the images (STOW) bring the study's own.
+      ...(examBefore?.study_date || !write.studyDate
+        ? {}
+        : {
+            study: {
+              date: write.studyDate,
+              ...(write.studyTime ? { time: write.studyTime } : {}),
+              ...(examBefore?.description ? {} : { description: write.codeText }),
+            },
+          }),
+    },
+    now,
+  )
+
+  const id = existing?.id ?? randomUUID()
+  const version = (existing?.version ?? 0) + 1
+  const resourceJson = JSON.stringify({
+    resourceType: 'DiagnosticReport',
+    id,
+    meta: { versionId: String(version), lastUpdated: at },
+    ...write.resource,
+  })
+  const columns = {
+    exam_id: exam.id,
+    status: write.status,
+    version,
+    code_text: write.codeText,
+    findings: write.findings,
+    conclusion: write.conclusion,
+    performer: write.performer,
+    reviewer: write.reviewer,
+    effective_at: write.effectiveAt,
+    issued_at: write.issuedAt,
+    resource_json: resourceJson,
+    updated_at: at,
+  }
+  if (existing) {
+    const result = await trx
+      .updateTable('reports')
+      .set(columns)
+      .where('id', '=', existing.id)
+      .where('version', '=', existing.version)
+      .executeTakeFirst()
+    if (Number(result.numUpdatedRows) !== 1) throw new LostRace()
+  } else {
+    await trx
+      .insertInto('reports')
+      .values({
+        id,
+        hospital_id: hospitalId,
+        resource_id: write.identifier,
+        created_at: at,
+        ...columns,
+      })
+      .execute()
+  }
+  await trx
+    .insertInto('report_versions')
+    .values({
+      id: randomUUID(),
+      report_id: id,
+      version,
+      status: write.status,
+      resource_json: resourceJson,
+      recorded_at: at,
+    })
+    .execute()
+  const report = await trx
+    .selectFrom('reports')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow()
+  return { report, exam, outcome: existing ? 'updated' : 'created' }
+}
+
+/** One of the hospital's reports by our id; another hospital's is "not found". */
+export async function findHospitalReport(
+  db: DB,
+  hospitalId: string,
+  reportId: string,
+): Promise<{ report: ReportsTable; exam: ExamsTable }> {
+  const report = await db
+    .selectFrom('reports')
+    .selectAll()
+    .where('id', '=', reportId)
+    .where('hospital_id', '=', hospitalId)
+    .executeTakeFirst()
+  if (!report) throw new ReportError(404, REPORT_NOT_FOUND, 'not-found')
+  const exam = await db
+    .selectFrom('exams')
+    .selectAll()
+    .where('id', '=', report.exam_id)
+    .executeTakeFirstOrThrow()
+  return { report, exam }
+}
+
+/** Every version of a report, newest first. */
+export async function reportVersions(db: DB, reportId: string): Promise<ReportVersionsTable[]> {
+  return db
+    .selectFrom('report_versions')
+    .selectAll()
+    .where('report_id', '=', reportId)
+    .orderBy('version', 'desc')
+    .execute()
+}
+
+/** A token of a FHIR search: `system|value`, `|value` (no system), or `value` (any system). */
+export interface Token {
+  system?: string
+  value: string
+}
+
+export interface DateBound {
+  op: 'ge' | 'gt' | 'le' | 'lt' | 'eq'
+  /** YYYY-MM-DD */
+  date: string
+}
+
+export interface ReportSearch {
+  /** OR of tokens: the report's identifier or the exam's accession number. */
+  identifier?: Token[]
+  /** OR of resident ID numbers (already checked to be such). */
+  patientIdNumbers?: string[]
+  status?: string[]
+  /** AND of bounds on effective (the hospital's local date). */
+  date?: DateBound[]
+  sort: 'date' | '-date' | 'issued' | '-issued' | '_lastUpdated' | '-_lastUpdated'
+  count: number
+  offset: number
+}
+
+function nextDay(date: string): string {
+  const day = new Date(`${date}T00:00:00Z`)
+  day.setUTCDate(day.getUTCDate() + 1)
+  return day.toISOString().slice(0, 10)
+}
+
+const SORT_COLUMNS = {
+  date: 'reports.effective_at',
+  issued: 'reports.issued_at',
+  _lastUpdated: 'reports.updated_at',
+} as const
+
+/** The hospital's own reports matching a search, with the total, for a searchset Bundle. */
+export async function searchHospitalReports(
+  db: DB,
+  cipher: FieldCipher,
+  hospitalId: string,
+  search: ReportSearch,
+): Promise<{ total: number; rows: { report: ReportsTable; exam: ExamsTable }[] }> {
+  let query = db
+    .selectFrom('reports')
+    .innerJoin('exams', 'exams.id', 'reports.exam_id')
+    .where('reports.hospital_id', '=', hospitalId)
+
+  if (search.identifier?.length) {
+    const tokens = search.identifier
+    query = query.where((eb) =>
+      eb.or(
+        tokens.flatMap((token) => {
+          const ways = []
+          if (token.system !== undefined) {
+            ways.push(eb('reports.resource_id', '=', `${token.system}|${token.value}`))
+          } else {
+            // Any system: the stored form is `system|value` and `|` never occurs in a system URI.
+            ways.push(
+              sql<boolean>`${sql.ref('reports.resource_id')} like ${`%|${escapeLike(token.value)}`} escape '!'`,
+            )
+            // The accession number (identifier of type ACSN) is kept on the exam without a system.
+            ways.push(eb('exams.accession_number', '=', token.value))
+          }
+          return ways
+        }),
+      ),
+    )
+  }
+  if (search.patientIdNumbers?.length) {
+    const keys = search.patientIdNumbers.map((id) => cipher.digest(normaliseIdNumber(id)))
+    query = query.where('exams.patient_key', 'in', keys)
+  }
+  if (search.status?.length) query = query.where('reports.status', 'in', search.status)
+  for (const bound of search.date ?? []) {
+    const column = 'reports.effective_at'
+    if (bound.op === 'ge') query = query.where(column, '>=', bound.date)
+    if (bound.op === 'gt') query = query.where(column, '>=', nextDay(bound.date))
+    if (bound.op === 'lt') query = query.where(column, '<', bound.date)
+    if (bound.op === 'le') query = query.where(column, '<', nextDay(bound.date))
+    if (bound.op === 'eq') {
+      query = query.where(column, '>=', bound.date).where(column, '<', nextDay(bound.date))
+    }
+  }
+
+  const { total } = await query
+    .select((eb) => eb.fn.countAll<number | string>().as('total'))
+    .executeTakeFirstOrThrow()
+  if (search.count === 0) return { total: Number(total), rows: [] }
+
+  const descending = search.sort.startsWith('-')
+  const column = SORT_COLUMNS[search.sort.replace(/^-/, '') as keyof typeof SORT_COLUMNS]
+  const rows = await query
+    .selectAll('reports')
+    .orderBy(sql.ref(column), descending ? 'desc' : 'asc')
+    .orderBy('reports.id')
+    .limit(search.count)
+    .offset(search.offset)
+    .execute()
+  const examIds = [...new Set(rows.map((row) => row.exam_id))]
+  const exams = examIds.length
+    ? await db.selectFrom('exams').selectAll().where('id', 'in', examIds).execute()
+    : []
+  const examById = new Map(exams.map((exam) => [exam.id, exam]))
+  return {
+    total: Number(total),
+    rows: rows.map((report) => ({ report, exam: examById.get(report.exam_id)! })),
+  }
+}
+
+function escapeLike(value: string): string {
+  return value.replace(/[!%_]/g, (char) => `!${char}`)
+}
