@@ -306,3 +306,65 @@ export const demoHospitalsStep = {
       .execute()
   },
 }
+
+/*
+ * Where the demo hospitals are (issue 7's region picker and current location): real GB/T 2260
+ * districts in three provinces, so the cascade and "nearest region" behave as they will with real
+ * hospitals. The hospitals stay named 示例…/样板… and marked 演示数据; only their place is real.
+ * AI reporting is offered by three of them.
+ */
+export const DEMO_HOSPITAL_REGIONS: Readonly<
+  Record<string, { code: string; province: string; city: string; district: string; ai?: boolean }>
+> = {
+  'demo-hospital-01': {
+    code: '110101',
+    province: '北京市',
+    city: '北京市',
+    district: '东城区',
+    ai: true,
+  },
+  'demo-hospital-02': { code: '110102', province: '北京市', city: '北京市', district: '西城区' },
+  'demo-hospital-03': {
+    code: '110108',
+    province: '北京市',
+    city: '北京市',
+    district: '海淀区',
+    ai: true,
+  },
+  'demo-hospital-04': { code: '110106', province: '北京市', city: '北京市', district: '丰台区' },
+  'demo-hospital-05': { code: '110105', province: '北京市', city: '北京市', district: '朝阳区' },
+  'demo-hospital-06': {
+    code: '310101',
+    province: '上海市',
+    city: '上海市',
+    district: '黄浦区',
+    ai: true,
+  },
+  'demo-hospital-07': { code: '310104', province: '上海市', city: '上海市', district: '徐汇区' },
+  'demo-hospital-08': { code: '440104', province: '广东省', city: '广州市', district: '越秀区' },
+  'demo-hospital-09': { code: '440103', province: '广东省', city: '广州市', district: '荔湾区' },
+  'demo-hospital-10': { code: '310106', province: '上海市', city: '上海市', district: '静安区' },
+  'demo-hospital-11': { code: '310105', province: '上海市', city: '上海市', district: '长宁区' },
+  'demo-hospital-12': { code: '110105', province: '北京市', city: '北京市', district: '朝阳区' },
+}
+
+export const demoHospitalRegionsStep = {
+  name: 'demo-hospital-regions',
+  async run(db: DB): Promise<void> {
+    for (const [id, region] of Object.entries(DEMO_HOSPITAL_REGIONS)) {
+      const prefix = region.province === region.city ? region.city : region.province + region.city
+      await db
+        .updateTable('hospitals')
+        .set({
+          province: region.province,
+          city: region.city,
+          region_code: region.code,
+          region_name: `${prefix}${region.district}`,
+          ai_reporting: region.ai ? 1 : 0,
+        })
+        .where('id', '=', id)
+        .where('demo', '=', 1)
+        .execute()
+    }
+  },
+}

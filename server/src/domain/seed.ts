@@ -1,5 +1,6 @@
 import type { DB } from '../db'
-import { demoHospitalsStep } from './directory'
+import { demoHospitalRegionsStep, demoHospitalsStep } from './directory'
+import { demoHospitalKeysStep, removeDemoHospitalKeys } from './hospitals/demo-keys'
 import { DEMO_ACCOUNTS, demoAccountsStep } from './identity/demo'
 import { verifyPassword } from './identity/secrets'
 import { findUserByMobile } from './identity/users'
@@ -18,7 +19,12 @@ export interface DemoStep {
  * demo patient and expert accounts and the synthetic CT series arrive with the issues that build those
  * features, each as a step here. Policies are not demo data and are written by ensurePolicies.
  */
-export const DEMO_STEPS: readonly DemoStep[] = [demoHospitalsStep, demoAccountsStep]
+export const DEMO_STEPS: readonly DemoStep[] = [
+  demoHospitalsStep,
+  demoAccountsStep,
+  demoHospitalRegionsStep,
+  demoHospitalKeysStep,
+]
 
 export interface SeedOptions {
   demo: boolean
@@ -41,6 +47,8 @@ export async function seed(db: DB, options: SeedOptions): Promise<SeedReport> {
   const policiesInserted = await ensurePolicies(db)
   const demoStepsRun: string[] = []
   const demoAccountsRemoved = options.demo ? 0 : await removeDemoAccounts(db, now(), options)
+  // The demo hospitals' keys are published in the README: never valid outside demo mode.
+  if (!options.demo) await removeDemoHospitalKeys(db)
   if (options.demo) {
     for (const step of options.demoSteps ?? DEMO_STEPS) {
       const ran = await db.transaction().execute(async (trx) => {
