@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import dicomwebRoutes from './dicomweb'
 import fhirRoutes from './fhir'
 import mainAccountRoutes from './main/account'
 import mainAppRoutes from './main/app'
@@ -29,4 +30,5 @@ export default async function routes(app: FastifyInstance): Promise<void> {
   await app.register(mainClaimsRoutes)
   await app.register(scanCodesRoutes)
   await app.register(fhirRoutes)
+  await app.register(dicomwebRoutes)
 }

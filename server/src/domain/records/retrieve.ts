@@ -1,0 +1,343 @@
+import { createHash } from 'node:crypto'
+import type { Readable } from 'node:stream'
+import type { FieldCipher } from '../../crypto/field-cipher'
+import {
+  type DicomJson,
+  type Frame,
+  NO_PIXELS_MESSAGE,
+  NO_SUCH_FRAME_MESSAGE,
+  renderJpeg,
+  renderOptionsFor,
+  renderPng,
+  type RenderOptions,
+  UNSUPPORTED_PREVIEW_MESSAGE,
+} from '../../dicom'
+import type { DB } from '../../db'
+import type { ExamsTable } from '../../db/schema'
+import { ApiError, badRequest, notFound } from '../../http/errors'
+import type { ObjectStore } from '../../storage'
+import { EXAM_NOT_FOUND, findVisibleStudy, type RecordsCaller } from './access'
+
+/*
+ * WADO-RS reads: which instances a path names (after access.ts said the study is the caller's),
+ * their files, their decoded frames, and rendered images. Rendered images are made on the first
+ * request and kept in the object store next to nothing else of the exam's, under
+ * previewKeyPrefix(examId): deleting an exam deletes that prefix too.
+ */
+
+export const SERIES_NOT_FOUND = '序列不存在'
+export const INSTANCE_NOT_FOUND = '图像不存在'
+
+export interface InstanceRow {
+  id: string
+  exam_id: string
+  sop_instance_uid: string
+  sop_class_uid: string | null
+  instance_number: number | null
+  transfer_syntax: string
+  rows: number | null
+  columns: number | null
+  frame_count: number
+  file_key: string
+  file_size: number
+  pixels_key: string | null
+  pixel_format: string | null
+  frame_bytes: number | null
+  preview_status: string
+  preview_message: string | null
+  metadata_json: string
+  series_uid: string
+  series_number: number | null
+  study_uid: string
+}
+
+/** The caller's exams carrying this StudyInstanceUID; 404 (never 403) when there is none. */
+export async function visibleStudyExams(
+  db: DB,
+  cipher: FieldCipher,
+  caller: RecordsCaller,
+  studyUid: string,
+): Promise<ExamsTable[]> {
+  const exams = await findVisibleStudy(db, cipher, caller, studyUid)
+  if (exams.length === 0) throw notFound(EXAM_NOT_FOUND)
+  return exams
+}
+
+/**
+ * Instances of the given (already authorised) exams, optionally of one series or one SOP instance,
+ * in viewing order. An instance present in two of the caller's exams is answered once.
+ */
+export async function findInstances(
+  db: DB,
+  exams: ExamsTable[],
+  where: { seriesUid?: string; sopInstanceUid?: string } = {},
+): Promise<InstanceRow[]> {
+  let query = db
+    .selectFrom('instances')
+    .innerJoin('series', 'series.id', 'instances.series_id')
+    .innerJoin('exams', 'exams.id', 'instances.exam_id')
+    .selectAll('instances')
+    .select(['series.series_uid', 'series.series_number', 'exams.study_uid'])
+    .where(
+      'instances.exam_id',
+      'in',
+      exams.map((e) => e.id),
+    )
+  if (where.seriesUid) query = query.where('series.series_uid', '=', where.seriesUid)
+  if (where.sopInstanceUid) {
+    query = query.where('instances.sop_instance_uid', '=', where.sopInstanceUid)
+  }
+  const rows = await query.execute()
+  const seen = new Set<string>()
+  const unique = rows.filter((row) => {
+    const key = `${row.series_uid}\u0000${row.sop_instance_uid}`
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  }) as InstanceRow[]
+  const last = Number.MAX_SAFE_INTEGER
+  return unique.sort(
+    (a, b) =>
+      (a.series_number ?? last) - (b.series_number ?? last) ||
+      a.series_uid.localeCompare(b.series_uid) ||
+      (a.instance_number ?? last) - (b.instance_number ?? last) ||
+      a.sop_instance_uid.localeCompare(b.sop_instance_uid),
+  )
+}
+
+/** Instances of a path: study, series, or one instance; 404 in Chinese when the path names none. */
+export async function instancesOfPath(
+  db: DB,
+  cipher: FieldCipher,
+  caller: RecordsCaller,
+  path: { studyUid: string; seriesUid?: string; sopInstanceUid?: string },
+): Promise<InstanceRow[]> {
+  const exams = await visibleStudyExams(db, cipher, caller, path.studyUid)
+  const rows = await findInstances(db, exams, path)
+  if (rows.length === 0) {
+    if (path.sopInstanceUid) throw notFound(INSTANCE_NOT_FOUND)
+    if (path.seriesUid) throw notFound(SERIES_NOT_FOUND)
+    // A study known only from a FHIR report has no images yet.
+    throw notFound('该检查暂无影像')
+  }
+  return rows
+}
+
+/** WADO-RS metadata of one instance: the stored DICOM JSON, UIDs guaranteed. */
+export function instanceMetadata(row: InstanceRow): DicomJson {
+  let json: DicomJson = {}
+  try {
+    json = JSON.parse(row.metadata_json) as DicomJson
+  } catch {
+    json = {}
+  }
+  json['0020000D'] = { vr: 'UI', Value: [row.study_uid] }
+  json['0020000E'] = { vr: 'UI', Value: [row.series_uid] }
+  json['00080018'] = { vr: 'UI', Value: [row.sop_instance_uid] }
+  return json
+}
+
+// ----------------------------------------------------------------------------------------- frames
+
+/** Why an instance has no image to give: 406, with the Chinese reason ingest recorded. */
+export class NoPreviewError extends ApiError {
+  constructor(
+    readonly previewStatus: string,
+    message: string,
+  ) {
+    super(406, message)
+  }
+}
+
+function requirePixels(row: InstanceRow): { key: string; frameBytes: number; format: string } {
+  if (row.preview_status !== 'ready' || !row.pixels_key || !row.frame_bytes || !row.pixel_format) {
+    const message =
+      row.preview_message ??
+      (row.preview_status === 'none' ? NO_PIXELS_MESSAGE : UNSUPPORTED_PREVIEW_MESSAGE)
+    throw new NoPreviewError(row.preview_status, message)
+  }
+  return { key: row.pixels_key, frameBytes: row.frame_bytes, format: row.pixel_format }
+}
+
+/** 1-based frame numbers of a /frames/{list} path: "1", "1,3,5"; 400 or 404 in Chinese. */
+export function parseFrameList(text: string, frameCount: number): number[] {
+  const parts = text.split(',').map((p) => p.trim())
+  if (parts.length === 0 || parts.length > 1000 || parts.some((p) => !/^\d{1,7}$/.test(p))) {
+    throw badRequest('帧号格式不正确：应为从 1 开始的整数，多个帧用逗号分隔（如 1,2,3）')
+  }
+  const numbers = parts.map(Number)
+  if (numbers.some((n) => n < 1)) throw badRequest('帧号从 1 开始')
+  if (numbers.some((n) => n > frameCount)) {
+    throw notFound(`${NO_SUCH_FRAME_MESSAGE}（共 ${frameCount} 帧）`)
+  }
+  return numbers
+}
+
+/** The decoded bytes of one frame (1-based), read by range from pixels_key. */
+export async function openFrame(
+  store: ObjectStore,
+  row: InstanceRow,
+  frameNumber: number,
+): Promise<{ body: Readable; length: number }> {
+  const { key, frameBytes } = requirePixels(row)
+  const start = (frameNumber - 1) * frameBytes
+  const got = await store.get(key, { range: { start, end: start + frameBytes - 1 } })
+  return { body: got.body, length: got.length }
+}
+
+export function checkFramesAvailable(row: InstanceRow): void {
+  requirePixels(row)
+}
+
+async function readAll(body: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = []
+  for await (const chunk of body) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk))
+  return Buffer.concat(chunks)
+}
+
+const numbersOf = (json: DicomJson, tag: string): number[] =>
+  (json[tag]?.Value ?? []).map(Number).filter((n) => Number.isFinite(n))
+
+/** One decoded frame as the renderer wants it, from the stored bytes and the instance's metadata. */
+function frameOf(row: InstanceRow, metadata: DicomJson, bytes: Buffer, format: string): Frame {
+  const rows = row.rows ?? numbersOf(metadata, '00280010')[0] ?? 0
+  const columns = row.columns ?? numbersOf(metadata, '00280011')[0] ?? 0
+  // A copy, so typed arrays start on an aligned offset of their own buffer.
+  const copy = new Uint8Array(bytes).buffer
+  if (format === 'rgb8') return { kind: 'rgb', rows, columns, pixels: new Uint8Array(copy) }
+  const photometric =
+    metadata['00280004']?.Value?.[0] === 'MONOCHROME1' ? 'MONOCHROME1' : 'MONOCHROME2'
+  const bitsStored = numbersOf(metadata, '00280101')[0] ?? (format === 'u8' ? 8 : 16)
+  const pixels =
+    format === 'u8'
+      ? new Uint8Array(copy)
+      : format === 's16'
+        ? new Int16Array(copy)
+        : new Uint16Array(copy)
+  return { kind: 'mono', rows, columns, photometric, bitsStored, signed: format === 's16', pixels }
+}
+
+// -------------------------------------------------------------------------------------- rendering
+
+export type RenderedMime = 'image/jpeg' | 'image/png'
+
+export interface RenderRequest {
+  kind: 'rendered' | 'thumbnail'
+  frame: number
+  mime: RenderedMime
+  /** Window in modality units (PS3.18 window=center,width,function). */
+  window?: { center: number; width: number }
+  /** Fit within this box (PS3.18 viewport=vw,vh). */
+  viewport?: { width: number; height: number }
+  quality?: number
+}
+
+/** Longest side of a thumbnail when the client names no viewport: sharp on a 3x phone screen. */
+export const THUMBNAIL_SIZE = 256
+
+/** Where the rendered images of an exam are cached; delete this prefix with the exam. */
+export const previewKeyPrefix = (examId: string) => `previews/${examId}/`
+
+/** Only the parameterless images are cached: a window per drag of a viewer would fill the store. */
+function cacheKey(row: InstanceRow, request: RenderRequest): string | undefined {
+  if (request.window || request.viewport || request.quality !== undefined) return undefined
+  const ext = request.mime === 'image/png' ? 'png' : 'jpg'
+  return `${previewKeyPrefix(row.exam_id)}${row.id}/${request.kind}-${request.frame}.${ext}`
+}
+
+/** A strong validator for a rendered image: the instance, what was asked, how. */
+export function renderedEtag(row: InstanceRow, request: RenderRequest): string {
+  const hash = createHash('sha256')
+    .update(JSON.stringify([row.id, request]))
+    .digest('base64url')
+  return `"${hash.slice(0, 27)}"`
+}
+
+const inFlight = new Map<string, Promise<Buffer>>()
+
+export interface RenderOutcome {
+  body: Buffer
+  mime: RenderedMime
+  /** Served from the store (rendered by an earlier request). */
+  cached: boolean
+}
+
+/**
+ * A rendered frame. Cached variants come from the store when present; otherwise rendered from the
+ * decoded pixels (never from the original file: decoding once at ingest is the point) and stored.
+ * Concurrent first requests in one process render once.
+ */
+export async function renderFrame(
+  store: ObjectStore,
+  row: InstanceRow,
+  request: RenderRequest,
+): Promise<RenderOutcome> {
+  const pixels = requirePixels(row)
+  if (request.frame > row.frame_count) {
+    throw notFound(`${NO_SUCH_FRAME_MESSAGE}（共 ${row.frame_count} 帧）`)
+  }
+  const key = cacheKey(row, request)
+  if (key) {
+    const stored = await store.get(key).catch(() => undefined)
+    if (stored) return { body: await readAll(stored.body), mime: request.mime, cached: true }
+    const pending = inFlight.get(key)
+    if (pending) return { body: await pending, mime: request.mime, cached: true }
+  }
+  const work = (async () => {
+    const frame = await openFrame(store, row, request.frame)
+    const bytes = await readAll(frame.body)
+    const metadata = instanceMetadata(row)
+    const image = frameOf(row, metadata, bytes, pixels.format)
+    const overrides: RenderOptions = {}
+    if (request.window) {
+      overrides.windowCenter = request.window.center
+      overrides.windowWidth = request.window.width
+    }
+    if (request.quality !== undefined) overrides.quality = request.quality
+    const size = renderSize(image.rows, image.columns, request)
+    if (size) overrides.size = size
+    const options = renderOptionsFor(
+      {
+        windowCenter: numbersOf(metadata, '00281050'),
+        windowWidth: numbersOf(metadata, '00281051'),
+        rescaleSlope: numbersOf(metadata, '00281053')[0] ?? 1,
+        rescaleIntercept: numbersOf(metadata, '00281052')[0] ?? 0,
+      },
+      overrides,
+    )
+    const rendered =
+      request.mime === 'image/png'
+        ? await renderPng(image, options)
+        : await renderJpeg(image, options)
+    if (key) await store.put(key, rendered.body, { contentType: request.mime })
+    return rendered.body
+  })()
+  if (key) {
+    inFlight.set(key, work)
+    void work.catch(() => undefined).finally(() => inFlight.delete(key))
+  }
+  return { body: await work, mime: request.mime, cached: false }
+}
+
+function renderSize(rows: number, columns: number, request: RenderRequest): number | undefined {
+  const longest = Math.max(rows, columns)
+  let size: number | undefined = request.kind === 'thumbnail' ? THUMBNAIL_SIZE : undefined
+  if (request.viewport) {
+    const scale = Math.min(request.viewport.width / columns, request.viewport.height / rows)
+    size = Math.max(1, Math.round(longest * scale))
+  }
+  return size !== undefined && size < longest ? size : undefined
+}
+
+/** The instance a series or study thumbnail shows: the middle one that has an image. */
+export function representativeInstance(rows: InstanceRow[]): InstanceRow {
+  const ready = rows.filter((r) => r.preview_status === 'ready' && r.pixels_key)
+  if (ready.length === 0) {
+    const first = rows[0]!
+    throw new NoPreviewError(
+      first.preview_status,
+      first.preview_message ?? UNSUPPORTED_PREVIEW_MESSAGE,
+    )
+  }
+  return ready[Math.floor((ready.length - 1) / 2)]!
+}
