@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app'
 import { ConfigError, isLoopbackHost, loadConfig, type Config } from './config'
+import { seedDemoRecords } from './domain/records/demo/seed'
 
 /** How long in-flight requests get to finish after a stop signal before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000
@@ -23,6 +24,18 @@ async function main(): Promise<void> {
   } catch (error) {
     console.error(`服务启动失败：无法准备数据库（${describe(error)}）`)
     process.exit(1)
+  }
+
+  if (config.demoMode) {
+    // The demo patient's studies and reports go through the server's own STOW-RS and FHIR routes,
+    // so the routes must be ready first. A failure here leaves the demo without records, not down.
+    try {
+      await app.ready()
+      const demo = await seedDemoRecords(app)
+      if (demo.ran) app.log.info(demo, 'demo records pushed')
+    } catch (error) {
+      app.log.error({ err: error }, 'demo records could not be pushed')
+    }
   }
 
   let stopping = false
