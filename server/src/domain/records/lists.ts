@@ -1,0 +1,556 @@
+import { type ExpressionBuilder, sql } from 'kysely'
+import {
+  EXAM_STATUS_LABELS,
+  type ExamStatus,
+  type ExamSummary,
+  type ImageGroup,
+  type ReportBrief,
+  type ReportListItem,
+  RECORDS_PAGE_SIZE,
+  reportStatusLabel,
+  UPLOADS_GROUP,
+  type YsReportItem,
+} from '@contract/main/records'
+import type { FieldCipher } from '../../crypto/field-cipher'
+import type { DB } from '../../db'
+import type { Database, ExamsTable } from '../../db/schema'
+import { boundIdentity, type PatientIdentity, type RecordsCaller, visibleTo } from './access'
+
+/*
+ * The patient's lists: 我的报告, my uploads (ys), 我的影像 by hospital, the exam info list of one
+ * hospital. Every query starts from visibleTo (access.ts), the one authorisation check; the per-person
+ * marks (read, private, archived, hidden) come from exam_user_states joined for the caller only.
+ *
+ * A report counts as read when the person opened it after its last change: an amended report is new
+ * to them again.
+ */
+
+export interface Page<T> {
+  items: T[]
+  total: number
+  page: number
+  pageSize: number
+}
+
+/** Who asks, resolved once per request: the caller and the identity of the card bound to them. */
+export interface PatientScope {
+  userId: string
+  caller: RecordsCaller
+  identity: PatientIdentity | undefined
+}
+
+export async function patientScope(
+  db: DB,
+  cipher: FieldCipher,
+  userId: string,
+): Promise<PatientScope> {
+  return {
+    userId,
+    caller: { kind: 'user', userId },
+    identity: await boundIdentity(db, cipher, userId),
+  }
+}
+
+function pageOptions(options: { page?: number | undefined; pageSize?: number | undefined }) {
+  const page = options.page ?? 1
+  const pageSize = options.pageSize ?? RECORDS_PAGE_SIZE
+  return { page, pageSize, offset: (page - 1) * pageSize }
+}
+
+/** The day an exam sorts by: its study date, else the day it reached us. */
+const EXAM_DAY = sql<string>`coalesce(exams.study_date, substr(exams.created_at, 1, 10))`
+
+/** The SQL of "the caller has read report r" (s = the caller's exam_user_states row). */
+function readSql(report: string) {
+  return sql<boolean>`(s.report_read_at is not null and s.report_read_at >= ${sql.ref(`${report}.updated_at`)})`
+}
+
+export function modalityList(modalities: string | null): string[] {
+  return (modalities ?? '').split(',').filter(Boolean)
+}
+
+function examStatus(status: string): ExamStatus {
+  return (EXAM_STATUS_LABELS as Record<string, string>)[status] ? (status as ExamStatus) : 'ready'
+}
+
+export function examTitle(exam: Pick<ExamsTable, 'title' | 'description' | 'modalities'>): string {
+  const title = exam.title?.trim() || exam.description?.trim()
+  if (title) return title
+  const modalities = modalityList(exam.modalities)
+  return modalities.length > 0 ? `${modalities.join('/')} 检查` : '影像检查'
+}
+
+const isSet = (value: string | null | undefined) => value !== null && value !== undefined
+
+/**
+ * The list form of exams: their hospital, newest report (brief, no content) and the caller's marks.
+ * Three small queries for the whole page, whatever its length.
+ */
+export async function summariseExams(
+  db: DB,
+  userId: string,
+  exams: readonly ExamsTable[],
+): Promise<ExamSummary[]> {
+  if (exams.length === 0) return []
+  const ids = exams.map((exam) => exam.id)
+  const hospitalIds = [...new Set(exams.map((exam) => exam.hospital_id).filter(isSet))] as string[]
+  const [reports, states, hospitals] = await Promise.all([
+    db
+      .selectFrom('reports')
+      .select(['id', 'exam_id', 'status', 'issued_at', 'updated_at'])
+      .where('exam_id', 'in', ids)
+      .orderBy('updated_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute(),
+    db
+      .selectFrom('exam_user_states')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('exam_id', 'in', ids)
+      .execute(),
+    hospitalIds.length === 0
+      ? Promise.resolve([])
+      : db.selectFrom('hospitals').select(['id', 'name']).where('id', 'in', hospitalIds).execute(),
+  ])
+  const reportOf = new Map<string, (typeof reports)[number]>()
+  for (const report of reports)
+    if (!reportOf.has(report.exam_id)) reportOf.set(report.exam_id, report)
+  const stateOf = new Map(states.map((state) => [state.exam_id, state]))
+  const hospitalOf = new Map(hospitals.map((hospital) => [hospital.id, hospital]))
+  return exams.map((exam) => {
+    const state = stateOf.get(exam.id)
+    const report = reportOf.get(exam.id)
+    const status = examStatus(exam.status)
+    const hospital = exam.hospital_id ? hospitalOf.get(exam.hospital_id) : undefined
+    const brief: ReportBrief | null = report
+      ? {
+          id: report.id,
+          status: report.status,
+          statusLabel: reportStatusLabel(report.status),
+          issuedAt: report.issued_at,
+          read: isSet(state?.report_read_at) && state!.report_read_at! >= report.updated_at,
+          private: Number(state?.report_private ?? 0) === 1,
+        }
+      : null
+    return {
+      id: exam.id,
+      source: exam.source === 'upload' ? 'upload' : 'hospital',
+      hospital: hospital ? { id: hospital.id, name: hospital.name } : null,
+      hospitalText: exam.hospital_text,
+      accessionNumber: exam.accession_number,
+      studyUid: exam.study_uid,
+      studyDate: exam.study_date,
+      studyTime: exam.study_time,
+      modalities: modalityList(exam.modalities),
+      bodyPart: exam.body_part,
+      title: examTitle(exam),
+      seriesCount: Number(exam.series_count),
+      instanceCount: Number(exam.instance_count),
+      status,
+      statusLabel: EXAM_STATUS_LABELS[status],
+      statusMessage: exam.status_message,
+      archived: isSet(state?.archived_at),
+      report: brief,
+      createdAt: exam.created_at,
+    }
+  })
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 我的报告
+
+export interface ReportListFilter {
+  page?: number | undefined
+  pageSize?: number | undefined
+  hospitalId?: string | undefined
+  dateFrom?: string | undefined
+  dateTo?: string | undefined
+  includePrivate?: boolean
+  unreadOnly?: boolean
+  archivedOnly?: boolean
+}
+
+const SUMMARY_LENGTH = 60
+
+function summaryOf(conclusion: string | null): string | null {
+  const text = conclusion?.replace(/\s+/g, ' ').trim()
+  if (!text) return null
+  const chars = [...text]
+  return chars.length > SUMMARY_LENGTH ? `${chars.slice(0, SUMMARY_LENGTH).join('')}…` : text
+}
+
+/**
+ * The caller's hospital reports, newest first. Removed ones (hidden_at) never show; private ones
+ * only when asked, and then without their summary.
+ */
+export async function listPersonalReports(
+  db: DB,
+  scope: PatientScope,
+  filter: ReportListFilter,
+): Promise<Page<ReportListItem> & { unread: number }> {
+  const { page, pageSize, offset } = pageOptions(filter)
+  let base = db
+    .selectFrom('reports')
+    .innerJoin('exams', 'exams.id', 'reports.exam_id')
+    .innerJoin('hospitals', 'hospitals.id', 'reports.hospital_id')
+    .leftJoin('exam_user_states as s', (join) =>
+      join.onRef('s.exam_id', '=', 'exams.id').on('s.user_id', '=', scope.userId),
+    )
+    .where(visibleTo(scope.caller, scope.identity))
+    .where('s.hidden_at', 'is', null)
+  if (!filter.includePrivate) {
+    base = base.where((eb) =>
+      eb.or([eb('s.report_private', 'is', null), eb('s.report_private', '=', 0)]),
+    )
+  }
+  if (filter.archivedOnly) base = base.where('s.archived_at', 'is not', null)
+  if (filter.hospitalId) base = base.where('reports.hospital_id', '=', filter.hospitalId)
+  if (filter.dateFrom) base = base.where('exams.study_date', '>=', filter.dateFrom)
+  if (filter.dateTo) base = base.where('exams.study_date', '<=', filter.dateTo)
+
+  const counts = await base
+    .select([
+      (eb) => eb.fn.countAll<number | string>().as('total'),
+      sql<number | string | null>`sum(case when ${readSql('reports')} then 0 else 1 end)`.as(
+        'unread',
+      ),
+    ])
+    .executeTakeFirstOrThrow()
+  const unread = Number(counts.unread ?? 0)
+  const total = filter.unreadOnly ? unread : Number(counts.total)
+
+  const listed = filter.unreadOnly ? base.where(sql<boolean>`not ${readSql('reports')}`) : base
+  const rows =
+    total === 0 || offset >= total
+      ? []
+      : await listed
+          .select([
+            'reports.id',
+            'reports.exam_id',
+            'reports.hospital_id',
+            'hospitals.name as hospital_name',
+            'reports.code_text',
+            'reports.status',
+            'reports.issued_at',
+            'reports.conclusion',
+            'exams.title',
+            'exams.description',
+            'exams.modalities',
+            'exams.study_date',
+            's.report_private',
+            's.archived_at',
+            readSql('reports').as('is_read'),
+          ])
+          .orderBy(sql`coalesce(reports.issued_at, reports.created_at)`, 'desc')
+          .orderBy('reports.id', 'desc')
+          .limit(pageSize)
+          .offset(offset)
+          .execute()
+
+  const items = rows.map((row): ReportListItem => {
+    const isPrivate = Number(row.report_private ?? 0) === 1
+    return {
+      id: row.id,
+      examId: row.exam_id,
+      hospital: { id: row.hospital_id, name: row.hospital_name },
+      title: row.code_text?.trim() || examTitle(row),
+      modalities: modalityList(row.modalities),
+      studyDate: row.study_date,
+      status: row.status,
+      statusLabel: reportStatusLabel(row.status),
+      issuedAt: row.issued_at,
+      // SQLite answers 0/1, PostgreSQL a boolean.
+      read: row.is_read === true || Number(row.is_read) === 1,
+      private: isPrivate,
+      archived: row.archived_at !== null,
+      summary: isPrivate ? null : summaryOf(row.conclusion),
+    }
+  })
+  return { items, total, page, pageSize, unread }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// My uploads (ys)
+
+/** How an upload job's state reads to the person (jobs that became exams are listed as exams). */
+const JOB_STATUS: Record<string, ExamStatus> = {
+  receiving: 'receiving',
+  queued: 'processing',
+  running: 'processing',
+  failed: 'failed',
+}
+/** Uploads not yet an exam are few (one person's, in flight or failed); the list shows them all. */
+const MAX_PENDING_UPLOADS = 100
+
+/**
+ * The caller's uploads: first those not yet (or never) an exam — in flight, or failed with their
+ * reason, which need the person's attention — newest first, then the exams uploads became, newest
+ * first.
+ */
+export async function listYsReports(
+  db: DB,
+  scope: PatientScope,
+  options: { page?: number | undefined; pageSize?: number | undefined },
+): Promise<Page<YsReportItem>> {
+  const { page, pageSize, offset } = pageOptions(options)
+  const examsQuery = db
+    .selectFrom('exams')
+    .where(visibleTo(scope.caller, scope.identity))
+    .where('exams.source', '=', 'upload')
+  const [jobs, counted] = await Promise.all([
+    db
+      .selectFrom('ingest_jobs')
+      .selectAll()
+      .where('kind', '=', 'upload')
+      .where('user_id', '=', scope.userId)
+      .where('exam_id', 'is', null)
+      .where('status', 'in', Object.keys(JOB_STATUS))
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(MAX_PENDING_UPLOADS)
+      .execute(),
+    examsQuery
+      .select((eb) => eb.fn.countAll<number | string>().as('total'))
+      .executeTakeFirstOrThrow(),
+  ])
+  const examTotal = Number(counted.total)
+  const pageJobs = jobs.slice(offset, offset + pageSize)
+  const examOffset = Math.max(0, offset - jobs.length)
+  const examLimit = pageSize - pageJobs.length
+  const exams =
+    examLimit > 0 && examOffset < examTotal
+      ? await examsQuery
+          .selectAll('exams')
+          .orderBy('exams.created_at', 'desc')
+          .orderBy('exams.id', 'desc')
+          .limit(examLimit)
+          .offset(examOffset)
+          .execute()
+      : []
+
+  const examIds = exams.map((exam) => exam.id)
+  const [uploads, photos] =
+    examIds.length === 0
+      ? [[], []]
+      : await Promise.all([
+          db
+            .selectFrom('ingest_jobs')
+            .select(['id', 'exam_id'])
+            .where('exam_id', 'in', examIds)
+            .where('kind', '=', 'upload')
+            .orderBy('created_at', 'desc')
+            .execute(),
+          db
+            .selectFrom('exam_files')
+            .select(['exam_id', (eb) => eb.fn.countAll<number | string>().as('n')])
+            .where('exam_id', 'in', examIds)
+            .groupBy('exam_id')
+            .execute(),
+        ])
+  const uploadOf = new Map<string, string>()
+  for (const upload of uploads) {
+    if (upload.exam_id && !uploadOf.has(upload.exam_id)) uploadOf.set(upload.exam_id, upload.id)
+  }
+  const photosOf = new Map(photos.map((row) => [row.exam_id, Number(row.n)]))
+
+  const items: YsReportItem[] = [
+    ...pageJobs.map((job): YsReportItem => {
+      const status = JOB_STATUS[job.status] ?? 'processing'
+      return {
+        examId: null,
+        uploadId: job.id,
+        title: job.file_name?.trim() || '上传的影像',
+        hospitalText: null,
+        studyDate: null,
+        modalities: [],
+        seriesCount: 0,
+        instanceCount: 0,
+        sizeBytes: Number(job.total_bytes ?? job.received_bytes),
+        photoCount: 0,
+        status,
+        statusLabel: EXAM_STATUS_LABELS[status],
+        statusMessage: job.message,
+        createdAt: job.created_at,
+        updatedAt: job.updated_at,
+      }
+    }),
+    ...exams.map((exam): YsReportItem => {
+      const status = examStatus(exam.status)
+      return {
+        examId: exam.id,
+        uploadId: uploadOf.get(exam.id) ?? null,
+        title: examTitle(exam),
+        hospitalText: exam.hospital_text,
+        studyDate: exam.study_date,
+        modalities: modalityList(exam.modalities),
+        seriesCount: Number(exam.series_count),
+        instanceCount: Number(exam.instance_count),
+        sizeBytes: Number(exam.size_bytes),
+        photoCount: photosOf.get(exam.id) ?? 0,
+        status,
+        statusLabel: EXAM_STATUS_LABELS[status],
+        statusMessage: exam.status_message,
+        createdAt: exam.created_at,
+        updatedAt: exam.updated_at,
+      }
+    }),
+  ]
+  return { items, total: jobs.length + examTotal, page, pageSize }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 我的影像 (grouped by hospital) and the exam info list
+
+/** Exams shown per group on 我的影像; the rest are one tap away (listExams). */
+export const GROUP_PREVIEW = 3
+
+/** The hospital ids of a 选择 filter (`upload` names the uploads group). */
+export function parseHospitalIds(text: string | undefined): string[] | undefined {
+  if (text === undefined) return undefined
+  const ids = [
+    ...new Set(
+      text
+        .split(',')
+        .map((id) => id.trim())
+        .filter(Boolean),
+    ),
+  ]
+  return ids.length > 0 ? ids : undefined
+}
+
+function groupFilter(ids: string[] | undefined) {
+  return (eb: ExpressionBuilder<Database, 'exams'>) => {
+    if (!ids) return eb.val(true)
+    const hospitals = ids.filter((id) => id !== UPLOADS_GROUP)
+    const ways = []
+    if (hospitals.length > 0) ways.push(eb('exams.hospital_id', 'in', hospitals))
+    if (ids.includes(UPLOADS_GROUP)) ways.push(eb('exams.source', '=', 'upload'))
+    return ways.length > 0 ? eb.or(ways) : eb.val(false)
+  }
+}
+
+/**
+ * 我的影像: one group per hospital with exams of mine (newest exam first), then my uploads. Two
+ * queries: the groups' counts, and the newest GROUP_PREVIEW exams of every group (a window).
+ */
+export async function listMyImages(
+  db: DB,
+  scope: PatientScope,
+  options: { hospitalIds?: string[] | undefined },
+): Promise<ImageGroup[]> {
+  const filter = groupFilter(options.hospitalIds)
+  const unreadExam = sql`case when reports.id is not null
+    and coalesce(s.report_private, 0) = 0
+    and not ${readSql('reports')} then exams.id end`
+  const groups = await db
+    .selectFrom('exams')
+    .leftJoin('reports', 'reports.exam_id', 'exams.id')
+    .leftJoin('exam_user_states as s', (join) =>
+      join.onRef('s.exam_id', '=', 'exams.id').on('s.user_id', '=', scope.userId),
+    )
+    .where(visibleTo(scope.caller, scope.identity))
+    .where(filter)
+    .select([
+      'exams.hospital_id',
+      sql<number | string>`count(distinct exams.id)`.as('exam_count'),
+      sql<number | string>`count(distinct ${unreadExam})`.as('unread'),
+      sql<string | null>`max(exams.study_date)`.as('latest_date'),
+      sql<string>`max(${EXAM_DAY} || exams.created_at)`.as('newest'),
+    ])
+    .groupBy('exams.hospital_id')
+    .execute()
+  if (groups.length === 0) return []
+
+  const ranked = db
+    .selectFrom('exams')
+    .selectAll('exams')
+    .select(
+      sql<number>`row_number() over (partition by exams.hospital_id order by ${EXAM_DAY} desc, exams.created_at desc, exams.id desc)`.as(
+        'rank',
+      ),
+    )
+    .where(visibleTo(scope.caller, scope.identity))
+    .where(filter)
+    .as('ranked')
+  const newest = await db
+    .selectFrom(ranked)
+    .selectAll()
+    .where('ranked.rank', '<=', GROUP_PREVIEW)
+    .execute()
+  const summaries = await summariseExams(
+    db,
+    scope.userId,
+    newest.map(({ rank: _rank, ...exam }) => exam),
+  )
+  const byGroup = new Map<string, ExamSummary[]>()
+  for (const summary of summaries) {
+    const key = summary.source === 'upload' ? UPLOADS_GROUP : (summary.hospital?.id ?? '')
+    byGroup.set(key, [...(byGroup.get(key) ?? []), summary])
+  }
+  const sorted = [...groups].sort((a, b) => {
+    if ((a.hospital_id === null) !== (b.hospital_id === null))
+      return a.hospital_id === null ? 1 : -1
+    return a.newest < b.newest ? 1 : a.newest > b.newest ? -1 : 0
+  })
+  return sorted.map((group): ImageGroup => {
+    const latest = byGroup.get(group.hospital_id ?? UPLOADS_GROUP) ?? []
+    return {
+      hospital:
+        group.hospital_id === null
+          ? null
+          : (latest[0]?.hospital ?? { id: group.hospital_id, name: '' }),
+      examCount: Number(group.exam_count),
+      unreadReports: Number(group.unread),
+      latestStudyDate: group.latest_date,
+      latest,
+    }
+  })
+}
+
+export interface ExamListFilter {
+  page?: number | undefined
+  pageSize?: number | undefined
+  hospitalId?: string | undefined
+  modality?: string | undefined
+  dateFrom?: string | undefined
+  dateTo?: string | undefined
+}
+
+/** The exam info list: my exams (of one hospital, or my uploads), newest first. */
+export async function listExams(
+  db: DB,
+  scope: PatientScope,
+  filter: ExamListFilter,
+): Promise<Page<ExamSummary>> {
+  const { page, pageSize, offset } = pageOptions(filter)
+  let base = db.selectFrom('exams').where(visibleTo(scope.caller, scope.identity))
+  if (filter.hospitalId === UPLOADS_GROUP) base = base.where('exams.source', '=', 'upload')
+  else if (filter.hospitalId) base = base.where('exams.hospital_id', '=', filter.hospitalId)
+  if (filter.modality) {
+    // modalities is a comma list ('CT,SR'): match whole entries only.
+    const modality = filter.modality.toUpperCase()
+    base = base.where(sql<boolean>`(',' || exams.modalities || ',') like ${`%,${modality},%`}`)
+  }
+  if (filter.dateFrom) base = base.where('exams.study_date', '>=', filter.dateFrom)
+  if (filter.dateTo) base = base.where('exams.study_date', '<=', filter.dateTo)
+  const { total } = await base
+    .select((eb) => eb.fn.countAll<number | string>().as('total'))
+    .executeTakeFirstOrThrow()
+  const rows =
+    Number(total) === 0 || offset >= Number(total)
+      ? []
+      : await base
+          .selectAll('exams')
+          .orderBy(EXAM_DAY, 'desc')
+          .orderBy('exams.created_at', 'desc')
+          .orderBy('exams.id', 'desc')
+          .limit(pageSize)
+          .offset(offset)
+          .execute()
+  return {
+    items: await summariseExams(db, scope.userId, rows),
+    total: Number(total),
+    page,
+    pageSize,
+  }
+}

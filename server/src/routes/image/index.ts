@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify'
+import {
+  getAreaData,
+  getCurrentLocation,
+  getDefaultArea,
+  listAiHospitals,
+  listImageHospitals,
+} from '@contract/image/areas'
+import { listExams } from '@contract/image/exams'
+import { isFlagSet } from '@contract/main/records'
+import * as areas from '../../domain/records/areas'
+import * as lists from '../../domain/records/lists'
+import { currentUser } from '../../http/auth'
+import { route } from '../../http/route'
+
+/**
+ * The personal image service (contract/image): region cascade, hospital lookups, current location
+ * and the exam info list. Region data is public; anything about the caller's exams goes through
+ * domain/records/access.ts.
+ */
+export default async function imageRoutes(app: FastifyInstance): Promise<void> {
+  route(app, getAreaData, async () => areas.areaData(app.db))
+
+  route(app, listImageHospitals, async (input) =>
+    areas.listImageHospitals(app.db, { ...input, aiOnly: isFlagSet(input.aiOnly) }),
+  )
+
+  route(app, listAiHospitals, async (input) => areas.listAiHospitals(app.db, input))
+
+  route(app, getDefaultArea, async (_input, { request }) =>
+    areas.defaultArea(
+      app.db,
+      await lists.patientScope(app.db, app.personalCipher, currentUser(request).id),
+    ),
+  )
+
+  route(app, getCurrentLocation, async (input) => areas.currentLocation(app.db, input))
+
+  route(app, listExams, async (input, { request }) =>
+    lists.listExams(
+      app.db,
+      await lists.patientScope(app.db, app.personalCipher, currentUser(request).id),
+      input,
+    ),
+  )
+}

@@ -1,0 +1,142 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import {
+  getExamDetail,
+  getHospitalDetail,
+  getReportDetail,
+  hideReport,
+  isFlagSet,
+  listMyHospitals,
+  listMyImages,
+  listPersonalReports,
+  listYsReports,
+  markReportsRead,
+  restoreReport,
+  sendReportUnlockCode,
+  setReportArchived,
+  setReportPrivacy,
+  unlockReports,
+} from '@contract/main/records'
+import { findUserById, issueSmsCode, maskMobile, SESSION_EXPIRED } from '../../domain/identity'
+import * as lists from '../../domain/records/lists'
+import * as patient from '../../domain/records/patient'
+import { currentUser } from '../../http/auth'
+import { badRequest, unauthorized } from '../../http/errors'
+import { route } from '../../http/route'
+
+/**
+ * Main service, hospitals-and-reports family, patient side (contract/main/records.ts). Every call
+ * resolves the caller's scope once and leaves visibility to domain/records/access.ts.
+ */
+export default async function mainRecordsRoutes(app: FastifyInstance): Promise<void> {
+  const scopeOf = (request: FastifyRequest) =>
+    lists.patientScope(app.db, app.personalCipher, currentUser(request).id)
+  const sessionOf = (request: FastifyRequest): patient.SessionRef => {
+    const user = currentUser(request)
+    return { userId: user.id, sessionId: user.sessionId }
+  }
+
+  route(app, listPersonalReports, async (input, { request }) =>
+    lists.listPersonalReports(app.db, await scopeOf(request), {
+      page: input.page,
+      pageSize: input.pageSize,
+      hospitalId: input.hospitalId,
+      dateFrom: input.dateFrom,
+      dateTo: input.dateTo,
+      includePrivate: isFlagSet(input.includePrivate),
+      unreadOnly: isFlagSet(input.unreadOnly),
+      archivedOnly: isFlagSet(input.archivedOnly),
+    }),
+  )
+
+  route(app, listYsReports, async (input, { request }) =>
+    lists.listYsReports(app.db, await scopeOf(request), input),
+  )
+
+  route(app, listMyImages, async (input, { request }) =>
+    lists.listMyImages(app.db, await scopeOf(request), {
+      hospitalIds: lists.parseHospitalIds(input.hospitalIds),
+    }),
+  )
+
+  route(app, getExamDetail, async ({ examId }, { request }) =>
+    patient.examDetail(app.db, app.personalCipher, await scopeOf(request), examId),
+  )
+
+  route(app, getReportDetail, async (input, { request }) =>
+    patient.reportDetail(
+      app.db,
+      app.personalCipher,
+      await scopeOf(request),
+      sessionOf(request),
+      input,
+      app.now(),
+    ),
+  )
+
+  route(app, markReportsRead, async (input, { request }) =>
+    patient.markReportsRead(app.db, await scopeOf(request), input, app.now()),
+  )
+
+  // The code goes to the account's own phone, which the app only knows masked.
+  route(app, sendReportUnlockCode, async (_input, { request }) => {
+    const user = await findUserById(app.db, currentUser(request).id)
+    if (!user) throw unauthorized(SESSION_EXPIRED)
+    if (!user.mobile) throw badRequest(patient.UNLOCK_NO_MOBILE)
+    const sent = await issueSmsCode(app.db, app.providers.sms, {
+      mobile: user.mobile,
+      purpose: 'report-unlock',
+      ip: request.ip,
+      now: app.now(),
+    })
+    return { ...sent, mobileMasked: maskMobile(user.mobile) }
+  })
+
+  route(app, unlockReports, async (input, { request }) =>
+    patient.unlockReports(app.db, sessionOf(request), input, app.now(), request.ip),
+  )
+
+  route(app, setReportPrivacy, async (input, { request }) =>
+    patient.setReportPrivacy(
+      app.db,
+      app.personalCipher,
+      await scopeOf(request),
+      sessionOf(request),
+      input,
+      app.now(),
+    ),
+  )
+
+  route(app, setReportArchived, async (input, { request }) =>
+    patient.setReportArchived(app.db, app.personalCipher, await scopeOf(request), input, app.now()),
+  )
+
+  route(app, hideReport, async ({ reportId }, { request }) =>
+    patient.setReportHidden(
+      app.db,
+      app.personalCipher,
+      await scopeOf(request),
+      reportId,
+      true,
+      app.now(),
+    ),
+  )
+
+  route(app, restoreReport, async ({ reportId }, { request }) =>
+    patient.setReportHidden(
+      app.db,
+      app.personalCipher,
+      await scopeOf(request),
+      reportId,
+      false,
+      app.now(),
+    ),
+  )
+
+  route(app, listMyHospitals, async (_input, { request }) =>
+    patient.listMyHospitals(app.db, await scopeOf(request)),
+  )
+
+  route(app, getHospitalDetail, async ({ hospitalId }) =>
+    patient.hospitalDetail(app.db, hospitalId),
+  )
+}
