@@ -54,6 +54,8 @@ export interface Config {
   secretKey: Buffer
   /** Where stored files go (STORAGE, S3_*): see parseStorage. */
   storage: StorageConfig
+  /** Bytes each person may store in uploads and report photos (UPLOAD_QUOTA_MB, default 2048). */
+  uploadQuotaBytes: number
 }
 
 /** Bad configuration: the message is meant for the operator as is, without a stack trace. */
@@ -98,6 +100,11 @@ const EnvSchema = z.object({
     )
     .optional(),
   UPLOAD_DIR: z.string().default('data/uploads'),
+  UPLOAD_QUOTA_MB: z.coerce
+    .number({ error: '必须是正整数（MB）' })
+    .int('必须是正整数（MB）')
+    .min(1, '必须是正整数（MB）')
+    .default(2048),
   TRUST_PROXY: z
     .string()
     .transform((value, ctx) => parseTrustProxy(value, ctx))
@@ -264,6 +271,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: values.TRUST_PROXY ?? false,
     secretKey: secretKey ?? DEVELOPMENT_SECRET_KEY,
     storage: parseStorage(present),
+    uploadQuotaBytes: values.UPLOAD_QUOTA_MB * 1024 * 1024,
   }
 }
 

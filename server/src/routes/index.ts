@@ -4,6 +4,7 @@ import fhirRoutes from './fhir'
 import mainAccountRoutes from './main/account'
 import mainAppRoutes from './main/app'
 import mainClaimsRoutes from './main/claims'
+import mainDicomUploadRoutes from './main/dicom-upload'
 import mainProfileRoutes from './main/profile'
 import mainQrLoginRoutes from './main/qr-login'
 import mainUploadRoutes from './main/upload'
@@ -28,6 +29,7 @@ export default async function routes(app: FastifyInstance): Promise<void> {
   await app.register(mainQrLoginRoutes)
   await app.register(mainUploadRoutes)
   await app.register(mainClaimsRoutes)
+  await app.register(mainDicomUploadRoutes)
   await app.register(scanCodesRoutes)
   await app.register(fhirRoutes)
   await app.register(dicomwebRoutes)

@@ -45,7 +45,7 @@ const dicom = (n: number) =>
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(400)])
 
 /** `size` zero bytes as raw deflate, built from one flushed block repeated (cheap to make). */
-function deflatedZeros(megabytes: number, prefix = Buffer.alloc(0)): Buffer {
+function deflatedZeros(megabytes: number, prefix: Uint8Array = new Uint8Array(0)): Buffer {
   const start = deflateRawSync(prefix, { finishFlush: constants.Z_FULL_FLUSH })
   const block = deflateRawSync(Buffer.alloc(1024 * 1024), { finishFlush: constants.Z_FULL_FLUSH })
   const final = deflateRawSync(Buffer.alloc(0))

@@ -103,6 +103,8 @@ export interface DicomZip {
   readonly skippedNotDicom: number
   /** Regular files in the archive (after the first pass). */
   readonly fileCount: number
+  /** What its files inflate to, as the directory says (enforced while inflating). */
+  readonly declaredBytes: number
   close(): void
 }
 
@@ -231,10 +233,10 @@ export async function openDicomZip(
 ): Promise<DicomZip> {
   const zip = await openZip(path)
   let planned: Planned[]
+  let declaredTotal = 0
   try {
     const entries = await readDirectory(zip, limits)
     planned = []
-    let declaredTotal = 0
     for (const entry of entries) {
       const name = yauzl.getFileNameLowLevel(
         entry.generalPurposeBitFlag,
@@ -300,6 +302,7 @@ export async function openDicomZip(
       return skipped
     },
     fileCount: planned.length,
+    declaredBytes: declaredTotal,
     close,
   }
 }
