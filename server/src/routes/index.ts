@@ -1,12 +1,14 @@
 import type { FastifyInstance } from 'fastify'
 import dicomwebRoutes from './dicomweb'
 import fhirRoutes from './fhir'
+import imageRoutes from './image'
 import mainAccountRoutes from './main/account'
 import mainAppRoutes from './main/app'
 import mainClaimsRoutes from './main/claims'
 import mainDicomUploadRoutes from './main/dicom-upload'
 import mainProfileRoutes from './main/profile'
 import mainQrLoginRoutes from './main/qr-login'
+import mainRecordsRoutes from './main/records'
 import mainUploadRoutes from './main/upload'
 import scanCodesRoutes from './scan/codes'
 import ssoAuthRoutes from './sso/auth'
@@ -33,4 +35,6 @@ export default async function routes(app: FastifyInstance): Promise<void> {
   await app.register(scanCodesRoutes)
   await app.register(fhirRoutes)
   await app.register(dicomwebRoutes)
+  await app.register(mainRecordsRoutes)
+  await app.register(imageRoutes)
 }

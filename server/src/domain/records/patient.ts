@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import {
   type ExamDetail,
   type HospitalDetail,
@@ -9,7 +10,6 @@ import {
   reportStatusLabel,
   type SeriesSummary,
 } from '@contract/main/records'
-import { sql } from 'kysely'
 import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
 import type { ExamsTable, ExamUserStatesTable, ReportsTable } from '../../db/schema'
