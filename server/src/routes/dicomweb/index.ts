@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import qidoRoutes from './qido'
+import stowRoutes from './stow'
 import wadoRoutes from './wado'
 
 /**
@@ -9,4 +10,5 @@ import wadoRoutes from './wado'
 export default async function dicomwebRoutes(app: FastifyInstance): Promise<void> {
   await app.register(qidoRoutes)
   await app.register(wadoRoutes)
+  await app.register(stowRoutes)
 }
