@@ -6,12 +6,13 @@ import {
   type Frame,
   NO_PIXELS_MESSAGE,
   NO_SUCH_FRAME_MESSAGE,
-  renderJpeg,
   renderOptionsFor,
+  renderPixels,
   renderPng,
   type RenderOptions,
   UNSUPPORTED_PREVIEW_MESSAGE,
 } from '../../dicom'
+import { encodeJpeg } from '../../dicom/codecs'
 import type { DB } from '../../db'
 import type { ExamsTable } from '../../db/schema'
 import { ApiError, badRequest, notFound } from '../../http/errors'
@@ -305,18 +306,48 @@ export async function renderFrame(
       },
       overrides,
     )
-    const rendered =
+    const body =
       request.mime === 'image/png'
-        ? await renderPng(image, options)
-        : await renderJpeg(image, options)
-    if (key) await store.put(key, rendered.body, { contentType: request.mime })
-    return rendered.body
+        ? (await renderPng(image, options)).body
+        : await renderSafeJpeg(image, options)
+    if (key) await store.put(key, body, { contentType: request.mime })
+    return body
   })()
   if (key) {
     inFlight.set(key, work)
     void work.catch(() => undefined).finally(() => inFlight.delete(key))
   }
   return { body: await work, mime: request.mime, cached: false }
+}
+
+/*
+ * The libjpeg-turbo WASM encoder writes the JPEG into a buffer the size of the raw input and
+ * overflows it when the JPEG comes out larger (a tiny image, whose headers alone are ~600 bytes; a
+ * noisy one at quality 100). The overflow corrupts the encoder for the whole process: every later
+ * render fails. So no JPEG is encoded from fewer than JPEG_MIN_PIXELS (small images are enlarged,
+ * nearest neighbour) or above JPEG_MAX_QUALITY: at q90 even pure noise stays near 0.8 bytes/pixel.
+ */
+export const JPEG_MIN_PIXELS = 128 * 128
+export const JPEG_MAX_QUALITY = 90
+
+async function renderSafeJpeg(frame: Frame, options: RenderOptions): Promise<Buffer> {
+  let out = renderPixels(frame, options)
+  if (out.width * out.height < JPEG_MIN_PIXELS) {
+    const factor = Math.ceil(Math.sqrt(JPEG_MIN_PIXELS / (out.width * out.height)))
+    const width = out.width * factor
+    const height = out.height * factor
+    const pixels = new Uint8Array(width * height * out.channels)
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const from = (Math.floor(y / factor) * out.width + Math.floor(x / factor)) * out.channels
+        for (let c = 0; c < out.channels; c++)
+          pixels[(y * width + x) * out.channels + c] = out.pixels[from + c]!
+      }
+    }
+    out = { pixels, width, height, channels: out.channels }
+  }
+  const quality = Math.min(options.quality ?? JPEG_MAX_QUALITY, JPEG_MAX_QUALITY)
+  return Buffer.from(await encodeJpeg(out.pixels, out.width, out.height, out.channels, quality))
 }
 
 function renderSize(rows: number, columns: number, request: RenderRequest): number | undefined {

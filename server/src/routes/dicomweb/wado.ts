@@ -129,6 +129,11 @@ function parseRenderQuery(
 }
 
 export default async function wadoRoutes(app: FastifyInstance): Promise<void> {
+  // An instance without an image (unsupported syntax, broken data, an SR): the app shows the
+  // reason in place of the picture, and tells the cases apart by this header.
+  app.addHook('onError', async (_request, reply, error) => {
+    if (error instanceof NoPreviewError) reply.header('x-preview-status', error.previewStatus)
+  })
   // Binary answers are already compressed (JPEG, DICOM) or compress poorly and cost CPU per
   // request (raw pixels); JSON (metadata) keeps the app-wide compression.
   const binary = { onRequest: recordsCallerAuth, schema: { hide: true }, compress: false as const }
@@ -253,26 +258,20 @@ export default async function wadoRoutes(app: FastifyInstance): Promise<void> {
           .header('cache-control', request.params.instance ? IMMUTABLE : REVALIDATE)
           .header('vary', 'Accept, Authorization')
           .header('etag', etag)
-      try {
-        if (notModified(request, etag)) {
-          checkFramesAvailable(row)
-          return cacheHeaders().code(304).send()
-        }
-        const started = performance.now()
-        const outcome = await renderFrame(app.store, row, renderRequest)
-        const ms = (performance.now() - started).toFixed(1)
-        return cacheHeaders()
-          .type(outcome.mime)
-          .header(
-            'server-timing',
-            `render;desc="${outcome.cached ? 'cached' : 'rendered'}";dur=${ms}`,
-          )
-          .send(outcome.body)
-      } catch (error) {
-        // The app shows the reason in place of the image.
-        if (error instanceof NoPreviewError) reply.header('x-preview-status', error.previewStatus)
-        throw error
+      if (notModified(request, etag)) {
+        checkFramesAvailable(row)
+        return cacheHeaders().code(304).send()
       }
+      const started = performance.now()
+      const outcome = await renderFrame(app.store, row, renderRequest)
+      const ms = (performance.now() - started).toFixed(1)
+      return cacheHeaders()
+        .type(outcome.mime)
+        .header(
+          'server-timing',
+          `render;desc="${outcome.cached ? 'cached' : 'rendered'}";dur=${ms}`,
+        )
+        .send(outcome.body)
     }
   const instancePath = '/dicomweb/studies/:study/series/:series/instances/:instance'
   app.get<{ Params: Params }>(`${instancePath}/rendered`, binary, render('rendered'))
