@@ -16,6 +16,7 @@ import type { IngestJobsTable } from '../../db/schema'
 import { ApiError, badRequest, notFound } from '../../http/errors'
 import { EXAM_NOT_FOUND, findVisibleExam } from './access'
 import { refreshExamCounts } from './exams'
+import { previewKeyPrefix } from './retrieve'
 import { batchPrefix, type IngestContext, ingestFiles, type IngestResult } from './ingest'
 import {
   attemptBatchId,
@@ -606,7 +607,7 @@ export async function saveDicomReport(
     .execute()
 }
 
-/** Keys of an instance's objects, and the prefix of previews rendered from it (WADO's cache). */
+/** Keys of an instance's objects (previews rendered from it are under previewKeyPrefix). */
 function instanceKeys(row: { file_key: string; pixels_key: string | null }): string[] {
   return [row.file_key, ...(row.pixels_key ? [row.pixels_key] : [])]
 }
@@ -621,9 +622,6 @@ async function removeObjects(ctx: UploadsContext, keys: string[], prefixes: stri
     await ctx.store.deletePrefix(prefix).catch(() => ctx.store.deletePrefix(prefix))
   }
 }
-
-/** Previews WADO rendered for an instance live under this prefix (derived from the instance). */
-export const renderedPrefix = (instanceId: string) => `rendered/${instanceId}/`
 
 export async function deleteUploadExam(
   ctx: UploadsContext,
@@ -659,7 +657,7 @@ export async function deleteUploadExam(
   await removeObjects(
     ctx,
     [...instances.flatMap(instanceKeys), ...files.map((row) => row.file_key)],
-    instances.map((row) => renderedPrefix(row.id)),
+    [previewKeyPrefix(examId)],
   )
 }
 
@@ -691,5 +689,5 @@ export async function deleteUploadInstance(
     await refreshExamCounts(trx, examId, now)
     await releaseStorage(trx, userId, Number(row.file_size), now)
   })
-  await removeObjects(ctx, instanceKeys(row), [renderedPrefix(row.id)])
+  await removeObjects(ctx, instanceKeys(row), [`${previewKeyPrefix(examId)}${row.id}/`])
 }
