@@ -2,11 +2,11 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { deflateSync } from 'node:zlib'
 import type { ReportPhotos, UploadState } from '@contract/main/dicom-upload'
-import { encodeJpeg } from '../../src/dicom/codecs'
-import { decodeJpeg8 } from '../../src/dicom/codecs'
+import { encodeJpeg, decodeJpeg8 } from '../../src/dicom/codecs'
 import { crc32 } from '../../src/dicom/png'
 import { bearer } from '../domain/profile/support'
 import { testInstance } from '../dicom/writer'
+import type { TestUser } from '../domain/profile/support'
 import {
   call,
   daikonZip,
@@ -18,7 +18,6 @@ import {
   usage,
   type UploadWorld,
 } from './upload-support'
-import type { TestUser } from '../domain/profile/support'
 import { writeZip } from './zip-writer'
 
 /**
