@@ -61,6 +61,12 @@ if (database.kind === 'postgres') {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/** onFailed runs just after the row says failed. */
+async function eventually(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 40 && !check(); i++) await sleep(25)
+  assert.ok(check())
+}
+
 /** Calls per job id, per kind: a job must never run twice at once. */
 const calls = new Map<string, number>()
 const count = (id: string) => calls.set(id, (calls.get(id) ?? 0) + 1)
@@ -172,7 +178,7 @@ test('a job failing every attempt ends failed in Chinese, its objects gone, onFa
   assert.equal(job.message, JOB_RETRIES_EXHAUSTED)
   assert.equal(job.attempts, 3)
   assert.equal(calls.get(job.id), 3)
-  assert.equal(failures.get(job.id), 1)
+  await eventually(() => failures.get(job.id) === 1)
   for (let attempt = 1; attempt <= 3; attempt++) {
     assert.equal(await store.exists(`objects/${job.id}-a${attempt}/0.dcm`), false)
   }
@@ -184,7 +190,7 @@ test('a JobFailure ends the job at once with its own message', async () => {
   assert.equal(job?.status, 'failed')
   assert.equal(job.message, '文件不是 DICOM 格式')
   assert.equal(job.attempts, 1)
-  assert.equal(failures.get(job.id), 1)
+  await eventually(() => failures.get(job.id) === 1)
 })
 
 /** The pid of a process that has exited (so `kill -0` says ESRCH). */
@@ -257,6 +263,8 @@ test('a job longer than the lease keeps it: a second runner never runs it too', 
   assert.equal(calls.get(queued.id), 1)
   assert.equal(job.attempts, 1)
   assert.equal(job.locked_by, a.workerId)
+  await a.stop()
+  await b.stop()
 })
 
 test(
