@@ -294,6 +294,20 @@ test('rendered and thumbnail: JPEG or PNG by Accept, cached in the store after t
   assert.equal(frame3.headers.get('content-type'), 'image/png')
 })
 
+test('parallel first requests for one thumbnail render it once', async () => {
+  const slice = uidsOf(mr.outcomes[3]!)
+  const answers = await Promise.all(
+    Array.from({ length: 8 }, () =>
+      world.get(`${instancePath(slice)}/thumbnail`, world.alice.token),
+    ),
+  )
+  const timings = answers.map((a) => a.headers.get('server-timing') ?? '')
+  assert.ok(answers.every((a) => a.status === 200))
+  assert.equal(timings.filter((t) => t.includes('desc="rendered"')).length, 1, timings.join(' | '))
+  const bodies = await Promise.all(answers.map(async (a) => sha(await a.arrayBuffer())))
+  assert.equal(new Set(bodies).size, 1)
+})
+
 test('tiny and noisy images never break the JPEG encoder for the rest of the process', async () => {
   const tinyJpeg = await world.get(`${instancePath(tiny.uids)}/rendered`, world.alice.token)
   assert.equal(tinyJpeg.status, 200)
