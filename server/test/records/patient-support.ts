@@ -26,6 +26,20 @@ export async function buildPatientApp(): Promise<ProfileApp> {
   })
 }
 
+/**
+ * Removes the hospitals the demo seed put in (and what hangs off them), so a test's own hospitals
+ * are the only ones the region cascade and the hospital lists see.
+ */
+export async function clearSeededHospitals(db: DB): Promise<void> {
+  const seeded = (await db.selectFrom('hospitals').select('id').execute()).map((row) => row.id)
+  if (seeded.length === 0) return
+  await db.deleteFrom('ingest_jobs').where('hospital_id', 'in', seeded).execute()
+  await db.deleteFrom('exams').where('hospital_id', 'in', seeded).execute()
+  await db.deleteFrom('departments').where('hospital_id', 'in', seeded).execute()
+  await db.deleteFrom('hospital_api_keys').where('hospital_id', 'in', seeded).execute()
+  await db.deleteFrom('hospitals').where('id', 'in', seeded).execute()
+}
+
 export interface HospitalInput {
   id: string
   name: string

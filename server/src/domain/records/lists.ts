@@ -420,12 +420,12 @@ export function parseHospitalIds(text: string | undefined): string[] | undefined
 
 function groupFilter(ids: string[] | undefined) {
   return (eb: ExpressionBuilder<Database, 'exams'>) => {
-    if (!ids) return eb.val(true)
+    if (!ids) return sql<boolean>`1 = 1`
     const hospitals = ids.filter((id) => id !== UPLOADS_GROUP)
     const ways = []
     if (hospitals.length > 0) ways.push(eb('exams.hospital_id', 'in', hospitals))
     if (ids.includes(UPLOADS_GROUP)) ways.push(eb('exams.source', '=', 'upload'))
-    return ways.length > 0 ? eb.or(ways) : eb.val(false)
+    return ways.length > 0 ? eb.or(ways) : sql<boolean>`1 = 0`
   }
 }
 
