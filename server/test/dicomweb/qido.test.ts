@@ -277,6 +277,7 @@ test('malformed UIDs and parameters answer 400 in Chinese, never 500', async () 
     '/dicomweb/studies?limit=abc',
     '/dicomweb/studies?limit=999999',
     '/dicomweb/studies?offset=-1',
+    '/dicomweb/studies?limit=1&limit=2',
     '/dicomweb/studies?NoSuchKeyword=1',
     '/dicomweb/studies?Modality=CT',
     '/dicomweb/studies?StudyInstanceUID=1.2.x',

@@ -240,7 +240,7 @@ function single(key: string, value: unknown): string {
 
 function integer(key: string, text: string, min: number, max: number, hint: string): number {
   if (!/^\d{1,9}$/.test(text) || Number(text) < min || Number(text) > max) {
-    throw badRequest(`查询参数 ${key} 应为 ${hint}`)
+    throw badRequest(`查询参数 ${key} 应为${hint}`)
   }
   return Number(text)
 }
@@ -266,9 +266,12 @@ export function parseQidoQuery(query: Record<string, unknown>, level: QidoLevel)
     const key = rawKey.trim()
     const lower = key.toLowerCase()
     if (CONTROL_PARAMS.has(lower)) {
+      if (Array.isArray(rawValue) && lower !== 'includefield') {
+        throw badRequest(`查询参数 ${key} 只能出现一次`)
+      }
       const value = single(key, rawValue).trim()
       if (lower === 'limit') {
-        result.limit = integer(key, value, 1, MAX_LIMIT, `1 到 ${MAX_LIMIT} 之间的整数`)
+        result.limit = integer(key, value, 1, MAX_LIMIT, ` 1 到 ${MAX_LIMIT} 之间的整数`)
         result.limitGiven = true
       } else if (lower === 'offset') {
         result.offset = integer(key, value, 0, 100_000_000, '不小于 0 的整数')
