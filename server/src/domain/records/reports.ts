@@ -108,7 +108,12 @@ function sortKeys(value: unknown): unknown {
 
 /** The stored resource without what we add (id, meta): the hospital's content. */
 function storedContent(resourceJson: string): string {
-  const { id: _id, meta: _meta, ...content } = JSON.parse(resourceJson) as Record<string, unknown>
+  const {
+    resourceType: _type,
+    id: _id,
+    meta: _meta,
+    ...content
+  } = JSON.parse(resourceJson) as Record<string, unknown>
   return canonicalJson(content)
 }
 

@@ -28,25 +28,22 @@ const str = (max: number = LIMITS.short) =>
 const Extension = z.looseObject({ url: str() })
 
 /**
- * A FHIR element: its own keys, `id`, `extension`, and `_key` primitive extensions of its keys;
- * anything else is reported by name.
+ * A FHIR element: its own keys, `id`, `extension`, and `_key` primitive extensions of its keys.
+ * Anything else fails in the same pass as the other checks (so every wrong field is reported at
+ * once): named keys with the reason given in `refuse`, the rest as unknown elements.
  */
 function element<Shape extends z.ZodRawShape>(shape: Shape, refuse: Record<string, string> = {}) {
-  const known = new Set([...Object.keys(shape), 'id', 'extension'])
-  return z
-    .object({ id: z.optional(str(LIMITS.id)), extension: z.optional(z.array(Extension)), ...shape })
-    .catchall(z.unknown())
-    .superRefine((value, ctx) => {
-      for (const key of Object.keys(value)) {
-        if (known.has(key)) continue
-        if (key.startsWith('_') && known.has(key.slice(1))) continue
-        ctx.addIssue({
-          code: 'custom',
-          path: [key],
-          message: refuse[key] ?? `不支持的字段 ${key}（请检查拼写，或删去本服务不接收的内容）`,
-        })
-      }
-    })
+  const own = {
+    id: z.optional(str(LIMITS.id)),
+    extension: z.optional(z.array(Extension)),
+    ...shape,
+  }
+  const extra: Record<string, z.ZodType> = {}
+  for (const key of Object.keys(own)) extra[`_${key}`] = z.optional(z.unknown())
+  for (const [key, message] of Object.entries(refuse)) {
+    extra[key] = z.optional(z.never({ error: message }))
+  }
+  return z.strictObject({ ...own, ...(extra as object) })
 }
 
 const Coding = element({

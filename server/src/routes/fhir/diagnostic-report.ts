@@ -13,7 +13,7 @@ import {
   type FhirReference,
   REPORT_LIMITS,
 } from './diagnostic-report-schema'
-import { FhirError, fhirError, issueFromZod, type OutcomeIssue } from './outcome'
+import { FhirError, fhirError, issuesFromZod, type OutcomeIssue } from './outcome'
 
 /*
  * DiagnosticReport <-> what the domain stores. Parsing checks the accepted subset, reads the fields
@@ -49,7 +49,7 @@ export function isResidentId(identifier: FhirIdentifier): boolean {
 }
 
 /** The identifier with its value replaced by data-absent-reason "masked". */
-function masked(identifier: FhirIdentifier): FhirIdentifier {
+function masked(identifier: FhirIdentifier): Record<string, unknown> {
   const { value: _value, period: _period, ...rest } = identifier
   return {
     ...rest,
@@ -117,7 +117,7 @@ export function parseDiagnosticReport(
   if (!parsed.success) {
     throw new FhirError(
       422,
-      parsed.error.issues.slice(0, 20).map((issue) => issueFromZod(ROOT, issue)),
+      parsed.error.issues.flatMap((issue) => issuesFromZod(ROOT, issue)).slice(0, 20),
     )
   }
   const input = parsed.data

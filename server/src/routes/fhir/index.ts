@@ -238,10 +238,17 @@ export default async function fhirRoutes(app: FastifyInstance): Promise<void> {
   await app.register(
     async (fhir) => {
       // FHIR clients send application/fhir+json (and old ones application/json+fhir).
+      // An empty body is left to the handlers: a DELETE or GET with a Content-Type but no body is
+      // answered by what it asks for, and an empty POST gets "not a resource" from the parser.
+      const json = fhir.getDefaultJsonParser('error', 'error')
+      fhir.removeContentTypeParser('application/json')
       fhir.addContentTypeParser(
-        ['application/fhir+json', 'application/json+fhir'],
+        ['application/json', 'application/fhir+json', 'application/json+fhir'],
         { parseAs: 'string' },
-        fhir.getDefaultJsonParser('error', 'error'),
+        (request, body, done) => {
+          if (body === '' || (typeof body === 'string' && body.trim() === '')) done(null, undefined)
+          else json(request, body as string, done)
+        },
       )
       fhir.setErrorHandler(fhirErrorHandler)
       fhir.setNotFoundHandler(async (request, reply) => {

@@ -64,9 +64,26 @@ export function fhirPath(root: string, path: readonly PropertyKey[]): string {
 
 const CJK = /[\u3400-\u9fff]/
 
-/** A zod issue as an OperationOutcome issue: which element, what is wrong, in Chinese. */
-export function issueFromZod(root: string, issue: $ZodIssue): OutcomeIssue {
+/** A zod issue as OperationOutcome issues: which element, what is wrong, in Chinese. */
+export function issuesFromZod(root: string, issue: $ZodIssue): OutcomeIssue[] {
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => {
+      const expression = fhirPath(root, [...issue.path, key])
+      return {
+        code: 'structure',
+        diagnostics: `${expression}：不支持的字段 ${key}（请检查拼写，或删去本服务不接收的内容）`,
+        expression,
+      }
+    })
+  }
+  return [issueFromZod(root, issue)]
+}
+
+function issueFromZod(root: string, issue: $ZodIssue): OutcomeIssue {
   const expression = fhirPath(root, issue.path)
+  if (issue.code === 'invalid_type' && issue.expected === 'never') {
+    return { code: 'not-supported', diagnostics: `${expression}：${issue.message}`, expression }
+  }
   if (CJK.test(issue.message)) {
     const required = issue.code === 'invalid_type' && issue.input === undefined
     return {
