@@ -401,11 +401,22 @@ export async function processUpload(
   const quotaBytes = held.quotaBytes ?? Number.MAX_SAFE_INTEGER
   let reserved = held.reservedBytes
   const zipReservation = Number(job.total_bytes ?? 0)
-  const refusal = (message: string): JobOutcome => ({
-    status: 'failed',
-    message,
-    result: { reservedBytes: reserved, quotaBytes } satisfies UploadJobResult,
-  })
+  // A refusal gives the reservation back before the job is marked failed: the person who sees
+  // 失败 must already see the space free (the runner's onFailed then finds nothing held).
+  const refusal = async (message: string): Promise<JobOutcome> => {
+    const none = JSON.stringify({ reservedBytes: 0, quotaBytes } satisfies UploadJobResult)
+    await ctx.db.transaction().execute(async (trx) => {
+      await releaseStorage(trx, userId, reserved, ctx.now())
+      await trx
+        .updateTable('ingest_jobs')
+        .set({ result_json: none })
+        .where('id', '=', job.id)
+        .execute()
+    })
+    reserved = 0
+    await ctx.store.deletePrefix(job.staging_prefix).catch(() => undefined)
+    return { status: 'failed', message, result: JSON.parse(none) as UploadJobResult }
+  }
 
   const scratch = await mkdtemp(path.join(options.scratchDir ?? os.tmpdir(), 'upload-'))
   try {
@@ -415,7 +426,7 @@ export async function processUpload(
     try {
       zip = await openDicomZip(zipPath, options.zipLimits ?? DEFAULT_ZIP_LIMITS)
     } catch (error) {
-      if (error instanceof ZipRefusedError) return refusal(error.message)
+      if (error instanceof ZipRefusedError) return await refusal(error.message)
       throw error
     }
     try {
@@ -439,7 +450,7 @@ export async function processUpload(
         })
         if (!ok) {
           const { usedBytes } = await storageQuota(ctx.db, userId, quotaBytes)
-          return refusal(quotaExceeded(usedBytes, quotaBytes, zip.declaredBytes))
+          return await refusal(quotaExceeded(usedBytes, quotaBytes, zip.declaredBytes))
         }
         reserved += extra
       }
@@ -450,10 +461,10 @@ export async function processUpload(
           batchId: ctx.batchId,
         })
       } catch (error) {
-        if (error instanceof ZipRefusedError) return refusal(error.message)
+        if (error instanceof ZipRefusedError) return await refusal(error.message)
         throw error
       }
-      if (result.stored + result.duplicates === 0) return refusal(emptyResultMessage(result))
+      if (result.stored + result.duplicates === 0) return await refusal(emptyResultMessage(result))
       return await settle(ctx, job, reserved, quotaBytes, result, zip.skippedNotDicom)
     } finally {
       zip.close()
@@ -515,7 +526,7 @@ async function assemble(ctx: Pick<JobContext, 'store'>, job: JobRow, file: strin
 }
 
 async function settle(
-  ctx: Pick<JobContext, 'db' | 'now'>,
+  ctx: Pick<JobContext, 'db' | 'now' | 'store'>,
   job: JobRow,
   reserved: number,
   quotaBytes: number,
@@ -551,6 +562,8 @@ async function settle(
         .execute()
     }
   })
+  // The chunks served their purpose (the runner deletes them too, after marking the job done).
+  await ctx.store.deletePrefix(job.staging_prefix).catch(() => undefined)
   const skipped = zipSkipped + result.notDicom
   const unreadable = result.failed - result.notDicom
   return {
