@@ -5,7 +5,7 @@ import { decodeFrames, parse, UNSUPPORTED_PREVIEW_MESSAGE } from '../../src/dico
 import { EXAM_NOT_FOUND } from '../../src/domain/records/access'
 import type { IngestFile, InstanceOutcome } from '../../src/domain/records/ingest'
 import { previewKeyPrefix } from '../../src/domain/records/retrieve'
-import { testInstance } from '../dicom/writer'
+import { type Attr, testInstance } from '../dicom/writer'
 import {
   clientSample,
   freshUid,
@@ -103,7 +103,7 @@ before(async () => {
   echo = await one(clientSample('US-PAL-8-10x-echo.dcm'))
   explicit = await one(sample('explicit_little.dcm'))
   ct = await one(sample('rle.dcm'))
-  const own = (sop: string, extra: Parameters<typeof testInstance>[0]) =>
+  const own = (sop: string, extra: Attr[]) =>
     one({
       name: `${sop}.dcm`,
       bytes: testInstance([
