@@ -1,5 +1,65 @@
-import { UnderConstruction } from '../../components/under-construction'
+import { useRouter } from '@tarojs/taro'
+import { useState } from 'react'
+import { PageState } from '../../components/page-state'
+import { RequireLogin } from '../../components/require-login'
+import { QrCodeSheet } from '../../features/claims/components/qr-code-sheet'
+import { ExamDetailView, QrButton } from '../../features/records/components/exam-detail-view'
+import { useExamDetail } from '../../features/records/hooks/use-exam-detail'
+import { useRefreshOnReturn } from '../../features/records/hooks/use-refresh-on-return'
+import { showToast } from '../../platform/ui'
+import { describeError } from '../../services/api'
+import { navigate } from '../../services/navigate'
 
+/** No viewer route exists yet (routes.ts); the thumbnails say so instead of opening nothing. */
+export const VIEWER_COMING_SOON = '查看器即将上线'
+
+function ExamDetailContent({ examId }: { examId: string }) {
+  const exam = useExamDetail(examId)
+  const [qrOpen, setQrOpen] = useState(false)
+  useRefreshOnReturn(exam.reload)
+  if (exam.status === 'loading') return <PageState status="loading" />
+  if (exam.status === 'error') {
+    return (
+      <PageState
+        status="error"
+        message={describeError(exam.error, '加载失败，请检查网络后重试')}
+        onRetry={exam.reload}
+      />
+    )
+  }
+  const data = exam.data
+  // A doctor or a hospital terminal scans it to open this exam; only a finished exam has one.
+  const canShare = data.status === 'ready'
+  return (
+    <>
+      <ExamDetailView
+        exam={data}
+        onOpenSeries={() => showToast(VIEWER_COMING_SOON)}
+        onOpenReport={(reportId) => void navigate('reportDetail', { id: reportId })}
+        qrButton={canShare ? <QrButton onClick={() => setQrOpen(true)} /> : null}
+      />
+      {canShare && (
+        <QrCodeSheet
+          examId={data.id}
+          visible={qrOpen}
+          onClose={() => setQrOpen(false)}
+          subtitle={[data.title, data.studyDate].filter(Boolean).join(' · ')}
+        />
+      )}
+    </>
+  )
+}
+
+/** 影像详情 (SPEC: image detail, with a QR-code button). */
 export default function PersonalImageDetailPage() {
-  return <UnderConstruction />
+  const { id } = useRouter().params
+  return (
+    <RequireLogin text="登录后才能查看影像">
+      {id ? (
+        <ExamDetailContent examId={id} />
+      ) : (
+        <PageState status="empty" message="缺少检查编号，请从我的影像进入" />
+      )}
+    </RequireLogin>
+  )
 }

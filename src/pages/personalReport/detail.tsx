@@ -1,5 +1,59 @@
-import { UnderConstruction } from '../../components/under-construction'
+import { useRouter } from '@tarojs/taro'
+import { PageState } from '../../components/page-state'
+import { RequireLogin } from '../../components/require-login'
+import { ReportDetailView } from '../../features/records/components/report-detail-view'
+import { UnlockPanel } from '../../features/records/components/unlock-panel'
+import { useReportActions } from '../../features/records/hooks/use-report-actions'
+import { useReportDetail } from '../../features/records/hooks/use-report-detail'
+import { describeError } from '../../services/api'
+import { back, navigate } from '../../services/navigate'
+import type { ReportDetail } from '../../services/records'
 
+function Loaded({
+  report,
+  ticket,
+  replace,
+}: {
+  report: ReportDetail
+  ticket: string | null
+  replace: (report: ReportDetail) => void
+}) {
+  const actions = useReportActions(report, ticket, replace, () => void back('user'))
+  return (
+    <ReportDetailView
+      report={report}
+      actions={actions}
+      onOpenImages={() => void navigate('imageDetail', { id: report.examId })}
+    />
+  )
+}
+
+function ReportDetailContent({ reportId }: { reportId: string }) {
+  const { report, ticket, unlocked } = useReportDetail(reportId)
+  if (report.status === 'loading') return <PageState status="loading" />
+  if (report.status === 'error') {
+    return (
+      <PageState
+        status="error"
+        message={describeError(report.error, '加载失败，请检查网络后重试')}
+        onRetry={report.reload}
+      />
+    )
+  }
+  if (report.data.locked) return <UnlockPanel onUnlocked={unlocked} />
+  return <Loaded report={report.data} ticket={ticket} replace={report.replace} />
+}
+
+/** 报告详情: 影像所见, 诊断意见, doctors, times, status, history; private ones ask who is looking. */
 export default function PersonalReportDetailPage() {
-  return <UnderConstruction />
+  const { id } = useRouter().params
+  return (
+    <RequireLogin text="登录后才能查看报告">
+      {id ? (
+        <ReportDetailContent reportId={id} />
+      ) : (
+        <PageState status="empty" message="缺少报告编号，请从我的报告进入" />
+      )}
+    </RequireLogin>
+  )
 }

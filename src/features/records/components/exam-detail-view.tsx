@@ -1,0 +1,136 @@
+import { Text, View } from '@tarojs/components'
+import { Button } from '@nutui/nutui-react-taro'
+import type { ReactNode } from 'react'
+import type { ExamDetail, SeriesSummary } from '@/services/records'
+import { studyWhen } from './exam-card'
+import { SeriesGrid } from './series-grid'
+import { ModalityTags, Tag, reportTone } from './tags'
+import './exam-detail-view.scss'
+
+export interface ExamDetailViewProps {
+  exam: ExamDetail
+  onOpenSeries: (series: SeriesSummary) => void
+  onOpenReport: (reportId: string) => void
+  /** The 二维码 button, when the page can show one (rendered in the header). */
+  qrButton?: ReactNode
+}
+
+const SEX: Record<string, string> = { M: '男', F: '女', O: '其他' }
+
+function megabytes(bytes: number): string {
+  if (bytes <= 0) return '—'
+  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`
+}
+
+function Row({ label, value }: { label: string; value: string | null | undefined }) {
+  return (
+    <View className="exam-detail__row">
+      <Text className="exam-detail__label">{label}</Text>
+      <Text className="exam-detail__value">{value && value !== '' ? value : '—'}</Text>
+    </View>
+  )
+}
+
+function ReportEntry({
+  exam,
+  onOpenReport,
+}: {
+  exam: ExamDetail
+  onOpenReport: (id: string) => void
+}) {
+  const report = exam.report
+  if (!report) {
+    return (
+      <Text className="exam-detail__muted">
+        {exam.source === 'upload' ? '上传的影像没有医院报告' : '医院暂未发布报告，发布后会通知您'}
+      </Text>
+    )
+  }
+  return (
+    <View className="exam-detail__report" onClick={() => onOpenReport(report.id)}>
+      <View className="exam-detail__report-tags">
+        <Tag tone={reportTone(report.status)}>{report.statusLabel}</Tag>
+        {report.private && <Tag>隐私</Tag>}
+        {!report.read && <Tag tone="danger">未读</Tag>}
+      </View>
+      <Text className="exam-detail__report-text">
+        {report.private ? '隐私报告，验证身份后查看' : '查看影像所见与诊断意见'}
+      </Text>
+      <Text className="exam-detail__report-link">查看报告 ›</Text>
+    </View>
+  )
+}
+
+/** 影像详情: the study's facts, its series as thumbnails, and its report. */
+export function ExamDetailView({
+  exam,
+  onOpenSeries,
+  onOpenReport,
+  qrButton,
+}: ExamDetailViewProps) {
+  const where = exam.hospital?.name ?? exam.hospitalText ?? '我上传的影像'
+  const who = [
+    exam.patientNameMasked,
+    exam.patientSex ? (SEX[exam.patientSex] ?? null) : null,
+    exam.patientBirthDate,
+  ]
+    .filter(Boolean)
+    .join(' · ')
+  return (
+    <View className="exam-detail">
+      <View className="exam-detail__card">
+        <View className="exam-detail__head">
+          <Text className="exam-detail__title">{exam.title || '未命名检查'}</Text>
+          {qrButton}
+        </View>
+        <View className="exam-detail__tags">
+          <ModalityTags modalities={exam.modalities} />
+          {exam.status !== 'ready' && (
+            <Tag tone={exam.status === 'failed' ? 'danger' : 'warn'}>{exam.statusLabel}</Tag>
+          )}
+          {exam.archived && <Tag>个人档案</Tag>}
+        </View>
+        <Row label={exam.source === 'upload' ? '医院（自填）' : '医院'} value={where} />
+        <Row label="检查时间" value={studyWhen(exam.studyDate, exam.studyTime)} />
+        <Row label="检查号" value={exam.accessionNumber} />
+        <Row label="检查部位" value={exam.bodyPart} />
+        <Row label="患者" value={who} />
+        <Row
+          label="图像"
+          value={`${exam.seriesCount} 个序列 · ${exam.instanceCount} 张 · ${megabytes(exam.sizeBytes)}`}
+        />
+        {exam.notes && <Row label="备注" value={exam.notes} />}
+        {exam.status === 'failed' && exam.statusMessage && (
+          <Text className="exam-detail__error">{exam.statusMessage}</Text>
+        )}
+      </View>
+
+      <View className="exam-detail__card">
+        <Text className="exam-detail__heading">影像</Text>
+        <SeriesGrid series={exam.series} onOpen={onOpenSeries} />
+        <Text className="exam-detail__muted">点击缩略图查看影像（查看器即将上线）</Text>
+      </View>
+
+      <View className="exam-detail__card">
+        <Text className="exam-detail__heading">报告</Text>
+        <ReportEntry exam={exam} onOpenReport={onOpenReport} />
+      </View>
+    </View>
+  )
+}
+
+/** The small 二维码 button in the header. */
+export function QrButton({ onClick }: { onClick: () => void }) {
+  return (
+    <Button
+      className="exam-detail__qr"
+      size="small"
+      fill="outline"
+      type="primary"
+      onClick={onClick}
+    >
+      二维码
+    </Button>
+  )
+}

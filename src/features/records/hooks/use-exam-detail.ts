@@ -1,0 +1,7 @@
+import { getExamDetail, type ExamDetail } from '@/services/records'
+import { useResource, type Resource } from './use-resource'
+
+/** 影像详情: one exam with its series and report summary. */
+export function useExamDetail(examId: string): Resource<ExamDetail> {
+  return useResource(examId, () => getExamDetail(examId))
+}
