@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from '../../config'
 import { createDatabase } from '../../db'
 import { ApiError } from '../../http/errors'
 import { setSecretKey } from '../identity/secrets'
+import { SAMPLE_BOUNDARY, writeSampleStudy } from '../records/demo/sample'
 import { issueHospitalKey, listHospitalKeys, revokeHospitalKey } from './api-keys'
 import { addHospital, listHospitalRecords } from './hospitals'
 
@@ -13,6 +14,9 @@ export const HOSPITAL_CLI_USAGE = `用法：npm run hospital -- <命令>
   key <医院 id 或完整名称>        生成新的 API 密钥（只显示这一次）
   revoke <密钥前缀>               停用密钥（前缀见 list）
   list                            列出医院及其密钥
+  sample <目录> [--name 姓名] [--id-number 身份证号]
+                                 写出一份合成检查（DICOM、STOW-RS 请求体 stow.body、FHIR 报告
+                                 report.json），默认属于演示患者，供 README 中的 curl 示例推送
 使用与服务器相同的 DATABASE_URL（默认 data/app.sqlite）和 SECRET_KEY。`
 
 /**
@@ -41,6 +45,8 @@ export async function runHospitalCli(
         address: { type: 'string' },
         ai: { type: 'boolean' },
         demo: { type: 'boolean' },
+        name: { type: 'string' },
+        'id-number': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     })
@@ -51,15 +57,31 @@ export async function runHospitalCli(
   }
   const [command, ...rest] = parsed.positionals
   const argument = rest.join(' ').trim()
-  const needsArgument = command === 'add' || command === 'key' || command === 'revoke'
+  const needsArgument =
+    command === 'add' || command === 'key' || command === 'revoke' || command === 'sample'
   if (
     parsed.values.help ||
     !command ||
-    !['add', 'key', 'revoke', 'list'].includes(command) ||
+    !['add', 'key', 'revoke', 'list', 'sample'].includes(command) ||
     (needsArgument && !argument)
   ) {
     ;(parsed.values.help ? print : printError)(HOSPITAL_CLI_USAGE)
     return parsed.values.help ? 0 : 2
+  }
+
+  if (command === 'sample') {
+    // Files only: no database, no keys.
+    const sample = await writeSampleStudy(argument, {
+      name: parsed.values.name,
+      idNumber: parsed.values['id-number'],
+      now: now(),
+    })
+    print(`已写出合成检查（${sample.files.length} 个 DICOM 文件）：${argument}`)
+    print(`StudyInstanceUID：${sample.studyUid}`)
+    print(`检查号：${sample.accessionNumber}`)
+    print(`STOW-RS 请求体：${sample.stowBody}（boundary=${SAMPLE_BOUNDARY}）`)
+    print(`FHIR 报告：${sample.report}`)
+    return 0
   }
 
   let config

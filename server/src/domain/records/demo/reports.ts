@@ -176,6 +176,18 @@ export const DEMO_REPORTS = {
     reviewer: '周平（演示）',
     issuedAfterMinutes: 90,
   }),
+  headCt: report({
+    reportNumber: 'RPT-CT-SAMPLE',
+    status: 'final',
+    examName: '头颅 CT 平扫',
+    loinc: { code: '30799-1', display: 'CT Head WO contrast' },
+    findings:
+      '颅骨骨质完整。脑实质密度均匀，灰白质分界清楚，未见异常密度影。脑室系统大小、形态正常，中线结构居中。',
+    conclusion: '头颅 CT 平扫未见明显异常。',
+    reporter: '李明（演示）',
+    reviewer: '王建国（演示）',
+    issuedAfterMinutes: 30,
+  }),
   queryDx: report({
     reportNumber: 'RPT-DR-20261118-021',
     status: 'final',
