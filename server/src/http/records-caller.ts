@@ -1,11 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { RecordsCaller } from '../domain/records/access'
+import { checkHospitalKey } from '../domain/hospitals'
 import { findSessionByAccessToken } from '../domain/identity/sessions'
+import type { RecordsCaller } from '../domain/records/access'
 import { bearerToken } from './auth'
 import { ApiError } from './errors'
-import { hospitalAuth } from './hospital-auth'
+import { HOSPITAL_KEY_INVALID, HOSPITAL_KEY_REVOKED } from './hospital-auth'
 
-/** Hospital API keys start with this (domain/hospitals/api-keys.ts); user access tokens never do. */
+/** Hospital API keys start with this (domain/hospitals/api-keys.ts). */
 const HOSPITAL_KEY_PREFIX = 'yxh_'
 
 export const RECORDS_CREDENTIALS_MISSING =
@@ -18,31 +19,42 @@ declare module 'fastify' {
   }
 }
 
+function refuse(reply: FastifyReply, challenge: string, message: string): ApiError {
+  reply.header('www-authenticate', challenge)
+  return new ApiError(401, message)
+}
+
 /**
  * Who is reading images: a signed-in person (their access token) or a hospital system (its API
  * key). Both arrive as `Authorization: Bearer …`, because DICOMweb clients (dicomweb-client, OHIF,
- * curl) send exactly that and nothing else; the key's `yxh_` prefix tells them apart, so a key is
- * never looked up as a session nor a token as a key. What the caller may see is decided in
- * domain/records/access.ts only.
+ * curl) send exactly that and nothing else. A `yxh_` token is looked up as a key first; only if no
+ * key has it is it tried as a session (one random access token in 16 million starts with those four
+ * characters too). What the caller may see is decided in domain/records/access.ts only.
  */
 export async function recordsCallerAuth(request: FastifyRequest, reply: FastifyReply) {
   const token = bearerToken(request)
-  if (!token) {
-    reply.header('www-authenticate', 'Bearer')
-    throw new ApiError(401, RECORDS_CREDENTIALS_MISSING)
+  if (!token) throw refuse(reply, 'Bearer', RECORDS_CREDENTIALS_MISSING)
+  const { db } = request.server
+  const now = request.server.now()
+  const looksLikeKey = token.startsWith(HOSPITAL_KEY_PREFIX)
+  if (looksLikeKey) {
+    const check = await checkHospitalKey(db, token, now)
+    if (check.ok) {
+      request.recordsCaller = { kind: 'hospital', hospitalId: check.hospital.id }
+      return
+    }
+    // Only the holder of the whole revoked key learns that it was revoked (as hospital-auth.ts).
+    if (check.reason === 'revoked') {
+      throw refuse(reply, 'Bearer realm="hospital"', HOSPITAL_KEY_REVOKED)
+    }
   }
-  if (token.startsWith(HOSPITAL_KEY_PREFIX)) {
-    // The hospital path answers exactly as every other hospital endpoint (revoked keys, realm).
-    await hospitalAuth()(request, reply)
-    request.recordsCaller = { kind: 'hospital', hospitalId: request.hospital!.id }
+  const found = await findSessionByAccessToken(db, token, now)
+  if (found) {
+    request.recordsCaller = { kind: 'user', userId: found.user.id }
     return
   }
-  const found = await findSessionByAccessToken(request.server.db, token, request.server.now())
-  if (!found) {
-    reply.header('www-authenticate', 'Bearer error="invalid_token"')
-    throw new ApiError(401, '登录已失效，请重新登录')
-  }
-  request.recordsCaller = { kind: 'user', userId: found.user.id }
+  if (looksLikeKey) throw refuse(reply, 'Bearer realm="hospital"', HOSPITAL_KEY_INVALID)
+  throw refuse(reply, 'Bearer error="invalid_token"', '登录已失效，请重新登录')
 }
 
 /** The caller of a route guarded by recordsCallerAuth. */

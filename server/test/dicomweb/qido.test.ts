@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict'
 import { before, test } from 'node:test'
+import { issueHospitalKey, revokeHospitalKey } from '../../src/domain/hospitals'
+import { createSession, hashSecret } from '../../src/domain/identity'
 import { EXAM_NOT_FOUND } from '../../src/domain/records/access'
 import {
   freshUid,
@@ -357,4 +359,26 @@ test('paging through 200 studies of a hospital returns each exactly once, in bot
     `bench qido-studies (hospital key, 200 studies, 30 a page, ms median): database paging ${median(all.times)}, ` +
       `wildcard name (scanned) ${median(named.times)}`,
   )
+})
+
+test('a revoked hospital key is told so; a person whose token happens to start like a key still reads', async () => {
+  // A second key for hospital A, revoked at once; the first still works.
+  const second = await issueHospitalKey(world.app.db, world.hospitalA.id, new Date())
+  await revokeHospitalKey(world.app.db, second.prefix, new Date())
+  const revoked = await world.get('/dicomweb/studies', second.key)
+  assert.equal(revoked.status, 401)
+  assert.match(revoked.headers.get('www-authenticate') ?? '', /realm="hospital"/)
+  assert.match(((await revoked.json()) as { error: string }).error, /已停用/)
+  assert.equal((await world.get('/dicomweb/studies?limit=1', world.hospitalA.key)).status, 200)
+
+  const session = await createSession(world.app.db, world.alice.user.id, new Date())
+  const lookalike = `yxh_${'A'.repeat(39)}`
+  await world.app.db
+    .updateTable('sessions')
+    .set({ access_hash: hashSecret(lookalike) })
+    .where('access_hash', '=', hashSecret(session.access_token))
+    .execute()
+  const mine = await world.get('/dicomweb/studies', lookalike)
+  assert.equal(mine.status, 200)
+  assert.equal(((await mine.json()) as Json[]).length, 4)
 })
