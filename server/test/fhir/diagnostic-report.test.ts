@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import { test } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import { REPORT_FINAL_CHANGE } from '../../src/domain/records/reports'
+import { buildTestApp } from '../helpers'
 import { diagnosticReport, fhirHeaders, fhirWorld, residentId, studyUid } from './support'
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- FHIR JSON read field by field
@@ -614,4 +618,35 @@ test('parallel first pushes of one report make one report, whatever the database
     after.map((v: Json) => v.version),
     [1, 2, 3, 4, 5, 6],
   )
+})
+
+test('with the H5 app served, unknown /fhir paths stay OperationOutcomes, never index.html', async () => {
+  const webRoot = mkdtempSync(path.join(os.tmpdir(), 'fhir-web-'))
+  writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><title>app</title>')
+  const app = await buildTestApp({ webRoot })
+  const browser = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8'
+  for (const url of ['/fhir', '/fhir/', '/fhir/Patient/1', '/fhir/DiagnosticReport/x/y/z']) {
+    const response = await app.inject({ method: 'GET', url, headers: { accept: browser } })
+    assert.equal(response.statusCode, 404, url)
+    assert.equal(
+      outcome(response)[0]!.code,
+      url.includes('Patient') ? 'not-supported' : 'not-found',
+    )
+  }
+  const post = await app.inject({
+    method: 'POST',
+    url: '/fhir/Observation',
+    headers: { 'content-type': 'application/fhir+json' },
+    payload: '{}',
+  })
+  assert.equal(post.statusCode, 404)
+  outcome(post)
+  // The app itself is still served elsewhere.
+  const page = await app.inject({
+    method: 'GET',
+    url: '/pages/index/index',
+    headers: { accept: browser },
+  })
+  assert.equal(page.statusCode, 200)
+  assert.match(page.body, /<title>app<\/title>/)
 })

@@ -251,7 +251,7 @@ export default async function fhirRoutes(app: FastifyInstance): Promise<void> {
         },
       )
       fhir.setErrorHandler(fhirErrorHandler)
-      fhir.setNotFoundHandler(async (request, reply) => {
+      const notFound = async (request: FastifyRequest, reply: FastifyReply) => {
         const type = /^\/fhir\/([A-Z][A-Za-z]+)(?:[/?]|$)/.exec(request.url)?.[1]
         if (type && type !== 'DiagnosticReport') {
           return sendOutcome(reply, 404, [
@@ -264,7 +264,13 @@ export default async function fhirRoutes(app: FastifyInstance): Promise<void> {
         return sendOutcome(reply, 404, [
           { code: 'not-found', diagnostics: '地址不存在，可用接口见 /fhir/metadata' },
         ])
-      })
+      }
+      fhir.setNotFoundHandler(notFound)
+      // The H5 app's catch-all route (plugins/web.ts) would otherwise answer unknown /fhir paths
+      // with index.html for a browser; these more specific routes keep them OperationOutcomes.
+      const anyMethod = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const
+      fhir.route({ method: [...anyMethod], url: '/', handler: notFound, schema: { hide: true } })
+      fhir.route({ method: [...anyMethod], url: '/*', handler: notFound, schema: { hide: true } })
       fhir.addHook('onRequest', async (request) => checkFormat(request))
 
       fhir.get('/metadata', { schema: { hide: true } }, async (request, reply) =>
