@@ -382,3 +382,32 @@ test('a revoked hospital key is told so; a person whose token happens to start l
   assert.equal(mine.status, 200)
   assert.equal(((await mine.json()) as Json[]).length, 4)
 })
+
+test('a study both pushed and uploaded is one study to its patient; the hospital sees only its push', async () => {
+  const study = freshUid()
+  const series = freshUid()
+  const a = { idNumber: ID_A, name: '张^三', study, series, date: '20220202' }
+  const pushed = [1, 2].map((n) => personInstance({ ...a, sop: freshUid(), instanceNumber: n }))
+  assert.equal((await world.push(world.hospitalA.id, pushed)).stored, 2)
+  const extra = personInstance({ ...a, sop: freshUid(), instanceNumber: 3 })
+  assert.equal((await world.upload(world.alice.user.id, [...pushed, extra])).stored, 3)
+
+  const client = world.client(world.alice.token)
+  const rows = await client.searchForStudies({ queryParams: { StudyInstanceUID: study } })
+  assert.equal(rows.length, 1)
+  assert.equal(uidOf(rows[0]!, '00201208'), 3)
+  assert.equal(uidOf(rows[0]!, '00201206'), 1)
+  assert.equal((await client.searchForSeries({ studyInstanceUID: study })).length, 1)
+  assert.equal((await client.searchForInstances({ studyInstanceUID: study })).length, 3)
+  assert.equal((await client.retrieveStudyMetadata({ studyInstanceUID: study })).length, 3)
+
+  const hospital = world.client(world.hospitalA.key)
+  const [own] = await hospital.searchForStudies({ queryParams: { StudyInstanceUID: study } })
+  assert.equal(uidOf(own!, '00201208'), 2)
+  assert.equal((await hospital.retrieveStudyMetadata({ studyInstanceUID: study })).length, 2)
+  const missing = await world.get(
+    `/dicomweb/studies/${study}/series/${series}/instances/${extra.name.replace(/\.dcm$/, '')}/metadata`,
+    world.hospitalA.key,
+  )
+  assert.equal(missing.status, 404, 'the patient’s own extra image is not the hospital’s')
+})
