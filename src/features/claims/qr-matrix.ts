@@ -1,6 +1,26 @@
 import { create } from 'qrcode/lib/core/qrcode'
 import type { Context2D } from '@/platform/canvas'
 
+/** UTF-8 bytes of a text (the codes are ASCII; anything else is still encoded correctly). */
+export function utf8(text: string): number[] {
+  const bytes: number[] = []
+  for (const char of text) {
+    const code = char.codePointAt(0) ?? 0
+    if (code < 0x80) bytes.push(code)
+    else if (code < 0x800) bytes.push(0xc0 | (code >> 6), 0x80 | (code & 63))
+    else if (code < 0x10000)
+      bytes.push(0xe0 | (code >> 12), 0x80 | ((code >> 6) & 63), 0x80 | (code & 63))
+    else
+      bytes.push(
+        0xf0 | (code >> 18),
+        0x80 | ((code >> 12) & 63),
+        0x80 | ((code >> 6) & 63),
+        0x80 | (code & 63),
+      )
+  }
+  return bytes
+}
+
 /** Modules of white around the symbol: the standard's 4, so any scanner finds the finders. */
 export const QR_QUIET_MODULES = 4
 
@@ -12,7 +32,9 @@ export interface QrMatrix {
 
 /** The QR symbol of a text (error correction M, as WeChat's own codes), quiet zone included. */
 export function qrMatrix(text: string): QrMatrix {
-  const { modules } = create(text, { errorCorrectionLevel: 'M' })
+  // Byte mode from our own UTF-8 bytes: qrcode would reach for TextEncoder, which the mini-program's
+  // JS engine does not promise.
+  const { modules } = create([{ data: utf8(text), mode: 'byte' }], { errorCorrectionLevel: 'M' })
   const inner = modules.size
   return {
     size: inner + 2 * QR_QUIET_MODULES,
