@@ -24,8 +24,11 @@ export const dicomUploadChunkPath = (uploadId: string, offset: number) =>
   `/main/dicom-upload/${encodeURIComponent(uploadId)}/chunk?offset=${offset}`
 /** 4 MiB: few requests for a big zip, little to resend after a dropped connection. */
 export const DICOM_UPLOAD_CHUNK_BYTES = 4 * 1024 * 1024
-/** One zip at most 2 GB (a disc of a CT/MR study fits); bigger ones are sent in parts. */
-export const DICOM_UPLOAD_MAX_BYTES = 2 * 1024 * 1024 * 1024
+/**
+ * One zip at most 2000 MB (a disc of a CT/MR study fits; sizes are 32-bit integers in the database);
+ * bigger ones are sent in parts.
+ */
+export const DICOM_UPLOAD_MAX_BYTES = 2000 * 1024 * 1024
 
 /** Report photos: at most 9 per request, 10 MB each, JPG or PNG (re-encoded as JPEG). */
 export const REPORT_PHOTO_MAX_BYTES = 10 * 1024 * 1024
@@ -74,7 +77,7 @@ export const startDicomUpload = defineEndpoint({
       .check(
         z.int('文件大小不正确'),
         z.minimum(1, '文件是空的，请重新选择'),
-        z.maximum(DICOM_UPLOAD_MAX_BYTES, '压缩包不能超过 2 GB，请分批上传'),
+        z.maximum(DICOM_UPLOAD_MAX_BYTES, '压缩包不能超过 2000 MB，请分批上传'),
       ),
   }),
   output: UploadStateSchema,

@@ -54,7 +54,10 @@ export interface Config {
   secretKey: Buffer
   /** Where stored files go (STORAGE, S3_*): see parseStorage. */
   storage: StorageConfig
-  /** Bytes each person may store in uploads and report photos (UPLOAD_QUOTA_MB, default 2048). */
+  /**
+   * Bytes each person may store in uploads and report photos (UPLOAD_QUOTA_MB, default 2000; at most
+   * 2047: the usage column is a 32-bit integer on PostgreSQL).
+   */
   uploadQuotaBytes: number
 }
 
@@ -101,10 +104,11 @@ const EnvSchema = z.object({
     .optional(),
   UPLOAD_DIR: z.string().default('data/uploads'),
   UPLOAD_QUOTA_MB: z.coerce
-    .number({ error: '必须是正整数（MB）' })
-    .int('必须是正整数（MB）')
-    .min(1, '必须是正整数（MB）')
-    .default(2048),
+    .number({ error: '必须是 1–2047 之间的整数（MB）' })
+    .int('必须是 1–2047 之间的整数（MB）')
+    .min(1, '必须是 1–2047 之间的整数（MB）')
+    .max(2047, '必须是 1–2047 之间的整数（MB）')
+    .default(2000),
   TRUST_PROXY: z
     .string()
     .transform((value, ctx) => parseTrustProxy(value, ctx))

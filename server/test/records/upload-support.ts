@@ -102,6 +102,33 @@ export async function putChunk(
   return { statusCode: response.statusCode, body: response.json() }
 }
 
+/** A chunk as uploadFile sends it: multipart, field `file`, with a form field beside it. */
+export async function postChunk(
+  world: UploadWorld,
+  user: TestUser,
+  uploadId: string,
+  offset: number,
+  bytes: Buffer,
+): Promise<Call> {
+  const boundary = '----chunk-boundary'
+  const payload = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="uploadId"\r\n\r\n${uploadId}\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="part"\r\n` +
+        `Content-Type: application/octet-stream\r\n\r\n`,
+    ),
+    bytes,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ])
+  const response = await world.app.inject({
+    method: 'POST',
+    url: dicomUploadChunkPath(uploadId, offset),
+    headers: { ...bearer(user.token), 'content-type': `multipart/form-data; boundary=${boundary}` },
+    payload,
+  })
+  return { statusCode: response.statusCode, body: response.json() }
+}
+
 /** start → every chunk → finish; answers the state after finish. */
 export async function sendZip(
   world: UploadWorld,

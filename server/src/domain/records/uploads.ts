@@ -544,6 +544,9 @@ async function settle(
     .executeTakeFirst()
   const charged = Number(stored?.bytes ?? 0)
   const title = (job.file_name ?? '').replace(/\.zip$/i, '').trim() || null
+  const skipped = zipSkipped + result.notDicom
+  const unreadable = result.failed - result.notDicom
+  const message = resultMessage(result.stored, skipped, unreadable)
   await ctx.db.transaction().execute(async (trx) => {
     await releaseStorage(trx, job.user_id!, reserved - charged, now)
     await trx
@@ -561,18 +564,24 @@ async function settle(
         .where('title', 'is', null)
         .execute()
     }
+    // The list line of the study says what was left out of the zip (or nothing, when all was kept).
+    if (examIds.length > 0) {
+      await trx
+        .updateTable('exams')
+        .set({ status_message: message })
+        .where('id', 'in', examIds)
+        .execute()
+    }
   })
   // The chunks served their purpose (the runner deletes them too, after marking the job done).
   await ctx.store.deletePrefix(job.staging_prefix).catch(() => undefined)
-  const skipped = zipSkipped + result.notDicom
-  const unreadable = result.failed - result.notDicom
   return {
     status: 'done',
     examId: examIds[0] ?? null,
     storedCount: result.stored,
     duplicateCount: result.duplicates,
     skippedCount: skipped + unreadable,
-    message: resultMessage(result.stored, skipped, unreadable),
+    message,
     result: {
       reservedBytes: 0,
       chargedBytes: charged,

@@ -40,6 +40,7 @@ import {
   saveDicomReport as saveReport,
   startUpload,
   storageQuota,
+  UPLOAD_CHUNK_SIZE,
   UPLOAD_KIND,
   type UploadsContext,
 } from '../../domain/records/uploads'
@@ -55,6 +56,7 @@ registerJobProcessor(UPLOAD_KIND, (job, ctx) => processUpload(job, ctx), {
 
 export const CHUNK_NOT_BINARY = '分片请以 application/octet-stream 格式上传'
 export const CHUNK_OFFSET_MISSING = '缺少分片位置 offset'
+export const CHUNK_NOT_MULTIPART = '分片请以 multipart/form-data 格式上传，文件字段名为 file'
 export const PHOTOS_NOT_MULTIPART = '请以 multipart/form-data 格式上传，文件字段名为 file'
 export const PHOTOS_NONE = '请选择要上传的图片'
 export const PHOTOS_MALFORMED = '上传内容不完整或格式有误，请重新选择图片上传'
@@ -130,20 +132,42 @@ export default async function mainDicomUploadRoutes(app: FastifyInstance): Promi
     onRequest: async (request: FastifyRequest) => authenticate(request),
     handler: async (request) => {
       const { uploadId } = request.params as { uploadId: string }
-      const offsetText = (request.query as { offset?: unknown }).offset
-      if (typeof offsetText !== 'string' || !/^\d{1,16}$/.test(offsetText)) {
-        throw badRequest(CHUNK_OFFSET_MISSING)
-      }
+      const offset = chunkOffset(request)
       if (!Buffer.isBuffer(request.body)) throw badRequest(CHUNK_NOT_BINARY)
-      const state = await receiveChunk(
-        context(),
-        currentUser(request).id,
-        uploadId,
-        Number(offsetText),
-        request.body,
+      return ok(
+        await receiveChunk(context(), currentUser(request).id, uploadId, offset, request.body),
       )
-      return ok(state)
     },
+  })
+
+  // The same chunk as multipart (field `file`): what uploadFile sends on weapp and H5. In its own
+  // context, so its multipart limits are a chunk's.
+  await app.register(async (chunks) => {
+    await chunks.register(multipart, {
+      limits: { fileSize: DICOM_UPLOAD_CHUNK_BYTES, files: 1, fields: 1, fieldSize: 64, parts: 2 },
+    })
+    chunks.route({
+      method: 'POST',
+      url: DICOM_UPLOAD_CHUNK_PATH,
+      schema: {
+        summary: '上传一个分片（multipart 字段 file；offset 在查询参数中）',
+        tags: ['main'],
+        consumes: ['multipart/form-data'],
+        security: [{ bearerAuth: [] }],
+        response: {
+          200: envelope(UploadStateSchema),
+          '4xx': ErrorEnvelopeSchema,
+          '5xx': ErrorEnvelopeSchema,
+        },
+      },
+      onRequest: async (request: FastifyRequest) => authenticate(request),
+      handler: async (request) => {
+        const { uploadId } = request.params as { uploadId: string }
+        const offset = chunkOffset(request)
+        const bytes = await readChunkPart(request)
+        return ok(await receiveChunk(context(), currentUser(request).id, uploadId, offset, bytes))
+      },
+    })
   })
 
   // Photos of the paper report: multipart, in a child context so only this route parses it.
@@ -203,6 +227,32 @@ export default async function mainDicomUploadRoutes(app: FastifyInstance): Promi
         .send(photo.body)
     },
   })
+}
+
+function chunkOffset(request: FastifyRequest): number {
+  const text = (request.query as { offset?: unknown }).offset
+  if (typeof text !== 'string' || !/^\d{1,16}$/.test(text)) throw badRequest(CHUNK_OFFSET_MISSING)
+  return Number(text)
+}
+
+async function readChunkPart(request: FastifyRequest): Promise<Buffer> {
+  if (!request.isMultipart()) throw badRequest(CHUNK_NOT_MULTIPART)
+  let bytes: Buffer | undefined
+  try {
+    for await (const part of request.parts()) {
+      // A form field (uploadFile's formData) is ignored: the offset is in the query.
+      if (part.type === 'field') continue
+      if (bytes !== undefined || part.fieldname !== 'file') throw badRequest(CHUNK_NOT_MULTIPART)
+      bytes = await part.toBuffer()
+    }
+  } catch (error) {
+    if (error instanceof ApiError) throw error
+    const code = (error as { code?: unknown }).code
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, UPLOAD_CHUNK_SIZE)
+    throw badRequest(CHUNK_NOT_MULTIPART)
+  }
+  if (bytes === undefined) throw badRequest(CHUNK_NOT_MULTIPART)
+  return bytes
 }
 
 async function readPhotos(request: FastifyRequest): Promise<Buffer[]> {
