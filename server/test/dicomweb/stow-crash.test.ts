@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict'
-import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { after, test } from 'node:test'
@@ -10,7 +8,7 @@ import type { DatabaseConfig } from '../../src/config'
 import { createDatabase } from '../../src/db'
 import { testInstance } from '../dicom/writer'
 import { closeAfter, isolatedDatabase, TEST_PG_URL } from '../helpers'
-import { multipartBody, sequence, type Json } from './stow-support'
+import { multipartBody, sequence, startServerProcess, type Json } from './stow-support'
 
 /*
  * A real server process (server/src/server.ts, spawned as bench/server.ts does) is killed with
@@ -20,7 +18,6 @@ import { multipartBody, sequence, type Json } from './stow-support'
  * SQLite file and PostgreSQL (--pg) alike.
  */
 
-const ROOT = path.resolve(__dirname, '..', '..', '..')
 const DEMO_KEY = 'demo-hospital-key'
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'yx-stow-crash-'))
 after(() => rmSync(dataDir, { recursive: true, force: true }))
@@ -41,56 +38,7 @@ if (database.kind === 'postgres') {
   })
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
-    })
-  })
-}
-
-async function startServer(): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort()
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: database.kind === 'postgres' ? database.url : database.file,
-      ...(database.kind === 'postgres' ? { DATABASE_SCHEMA: database.schema } : {}),
-      UPLOAD_DIR: uploadDir,
-      STORAGE: 'local',
-      NODE_ENV: 'development',
-      DEMO_MODE: 'on',
-      LOG_LEVEL: 'silent',
-      WEB_ROOT: path.join(dataDir, 'no-web-root'),
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  })
-  let stderr = ''
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  closeAfter(async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return
-    child.kill('SIGTERM')
-    await new Promise((resolve) => child.once('exit', resolve))
-  })
-  const url = `http://127.0.0.1:${port}`
-  const deadline = Date.now() + 90_000
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited during start-up: ${stderr}`)
-    if (Date.now() > deadline) throw new Error(`server did not start: ${stderr}`)
-    try {
-      if ((await fetch(`${url}/health`)).ok) return { url, child }
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
+const startServer = () => startServerProcess(database, dataDir)
 
 const INSTANCES = 120
 const STUDY = `1.2.826.0.1.3680043.10.77.${Date.now()}`

