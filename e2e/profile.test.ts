@@ -14,6 +14,8 @@ import { ARTIFACTS, BASE_URL, openPhone, screenshot, type Phone } from './suppor
  */
 
 const PATIENT = { mobile: '13800000001', password: 'demo1234' }
+/** The demo patient arrives with a bound (synthetic) card; binding one is shown on the expert. */
+const EXPERT = { mobile: '13900000002', password: 'demo1234' }
 
 /** GB 11643-1999 check character. */
 function checkChar(first17: string): string {
@@ -38,9 +40,9 @@ interface SessionAnswer {
 }
 
 /** Signs in through the API and stores the session the way the app's persisted stores do. */
-async function signIn(phone: Phone): Promise<void> {
+async function signIn(phone: Phone, account = PATIENT): Promise<void> {
   const response = await phone.context.request.post(`${BASE_URL}/sso/oauth2/token`, {
-    data: { grant_type: 'password', username: PATIENT.mobile, password: PATIENT.password },
+    data: { grant_type: 'password', username: account.mobile, password: account.password },
   })
   assert.equal(response.status(), 200, await response.text())
   const { data: session } = (await response.json()) as SessionAnswer
@@ -132,7 +134,26 @@ describe('settings, profile and scan pages', () => {
     await screenshot(page, 'profile-notice')
   })
 
+  it("实名认证 shows the demo patient's card masked", async () => {
+    const { page } = phone
+    await page.goto(`${BASE_URL}/pages/idcard/idcard`)
+    await view(page).locator('.idcard-card__badge', { hasText: '已绑定' }).waitFor()
+    await view(page).getByText('110***********', { exact: false }).waitFor()
+    await screenshot(page, 'profile-idcard-demo-patient')
+  })
+
   it('实名认证 refuses a wrong check digit, then binds a valid card and shows it masked', async () => {
+    // The expert has no card yet: the whole binding, on a phone of its own.
+    const expertPhone = await openPhone()
+    try {
+      await signIn(expertPhone, EXPERT)
+      await bindCard(expertPhone)
+    } finally {
+      await expertPhone.close()
+    }
+  })
+
+  async function bindCard(phone: Phone): Promise<void> {
     const { page } = phone
     await page.goto(`${BASE_URL}/pages/idcard/idcard`)
     await view(page).getByText('提交认证').waitFor()
@@ -169,7 +190,7 @@ describe('settings, profile and scan pages', () => {
     // Reloading shows the card from the server, still masked.
     await page.reload()
     await view(page).getByText(masked).waitFor()
-  })
+  }
 
   it('个人信息 shows the profile and saves a new nickname', async () => {
     const { page } = phone
