@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks'
 import { h5InitialJs, kb, weappPackageSizes } from '../scripts/lib/sizes'
 import { printBursts } from './burst'
 import { printDicomFigures } from './dicom'
+import { printRecordsFigures } from './records'
 import { startBenchServer } from './server'
 import { describeLcp, measureLcp } from './lcp'
 
@@ -102,6 +103,7 @@ async function main(): Promise<void> {
     await server.stop()
   }
   await printBursts()
+  await printRecordsFigures()
   console.log('')
   await printDicomFigures()
 }

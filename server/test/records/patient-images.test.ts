@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { before, test } from 'node:test'
+import { CompiledQuery } from 'kysely'
 import { getAreaData, getCurrentLocation, listImageHospitals } from '@contract/image/areas'
 import { listExams } from '@contract/image/exams'
 import { envelope } from '@contract/envelope'
@@ -8,6 +9,7 @@ import { getExamDetail, listMyHospitals, listMyImages, listYsReports } from '@co
 import { ingestFiles } from '../../src/domain/records/ingest'
 import { testInstance } from '../dicom/writer'
 import type { ProfileApp } from '../domain/profile/support'
+import { TEST_DB_KIND } from '../helpers'
 import { signUp } from '../domain/profile/support'
 import {
   addHospital,
@@ -428,3 +430,39 @@ test('hospital list by region, search and AI; default area; current location', a
   assert.match(wrong.json().error, /纬度/)
   assert.equal((await http.get('/image/location?latitude=abc&longitude=0')).statusCode, 400)
 })
+
+test(
+  'lists start from the caller’s exams, not from every exam of the filtered hospital (SQLite plan)',
+  { skip: TEST_DB_KIND !== 'sqlite' && 'query plans are SQLite’s' },
+  async () => {
+    const { db } = ctx.app
+    const executor = db.getExecutor()
+    const plans: string[] = []
+    const original = executor.executeQuery.bind(executor)
+    const spy = async (query: CompiledQuery) => {
+      if (/^select/i.test(query.sql)) {
+        const plan = await original(
+          CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]),
+        )
+        plans.push(...plan.rows.map((row) => String((row as { detail: string }).detail)))
+      }
+      return original(query)
+    }
+    Object.assign(executor, { executeQuery: spy })
+    try {
+      await http.get('/image/exams?hospitalId=h-bj', alice.token)
+      await http.get('/main/reports?hospitalId=h-bj', alice.token)
+    } finally {
+      Object.assign(executor, { executeQuery: original })
+    }
+    assert.ok(
+      plans.some((line) => line.includes('exams_patient_idx')),
+      plans.join('\n'),
+    )
+    // The hospital's own indexes (hospital_id first) would scan every exam or report it has.
+    assert.ok(
+      !plans.some((line) => /exams_accession_idx|reports_hospital_resource_uidx/.test(line)),
+      plans.join('\n'),
+    )
+  },
+)

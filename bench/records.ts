@@ -1,0 +1,227 @@
+/**
+ * The patient's lists under load (issue 7 budget: p99 ≤ 25 ms at 50 concurrent clients on
+ * loopback): 我的报告 (GET /main/reports), 我的影像 (GET /main/images) and one hospital's exam list
+ * (GET /image/exams), against a real server process on a fresh SQLite database. Part of
+ * `npm run bench`; alone: `npx tsx bench/records.ts`. Prints figures, never fails on them.
+ *
+ * Data: the demo patient gets 200 exams with reports over the seeded hospitals (a heavy user), and
+ * 5 000 exams of 1 000 other people fill the tables around them, written straight into the server's
+ * database file (the lists read rows; how rows arrive is the ingest bench's business).
+ */
+import { randomUUID } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { DEVELOPMENT_ID_CARD_KEY } from '../server/src/config'
+import { createFieldCipher } from '../server/src/crypto/field-cipher'
+import { createDatabase } from '../server/src/db'
+import type { ExamsTable } from '../server/src/db/schema'
+import { boundIdentity, identityDigests } from '../server/src/domain/records/access'
+import { startBenchServer } from './server'
+
+const CLIENTS = 50
+const PER_CLIENT = 40
+const PATIENT_EXAMS = 200
+const OTHER_PEOPLE = 1000
+const OTHER_EXAMS = 5000
+/** The demo patient seeded in demo mode (README, Demo accounts). */
+const DEMO_PATIENT = '13800000001'
+const DEMO_PASSWORD = 'demo1234'
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
+}
+
+/** A valid GB 11643 number (synthetic: region 110105, the check character computed). */
+function idNumber(sequence: number): string {
+  const first17 = `110105${19800101 + (sequence % 28)}${String(sequence % 1000).padStart(3, '0')}`
+  const weights = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2]
+  const sum = [...first17].reduce((acc, digit, i) => acc + Number(digit) * weights[i]!, 0)
+  return `${first17}${'10X98765432'[sum % 11]}`
+}
+
+/** CLIENTS clients at once, each sending PER_CLIENT requests one after another. */
+async function concurrent(
+  url: string,
+  token: string,
+): Promise<{ p50: number; p99: number; perSecond: number }> {
+  const headers = { authorization: `Bearer ${token}` }
+  for (let i = 0; i < 20; i += 1) await (await fetch(url, { headers })).arrayBuffer()
+  const times: number[] = []
+  const started = performance.now()
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      for (let i = 0; i < PER_CLIENT; i += 1) {
+        const t0 = performance.now()
+        const response = await fetch(url, { headers })
+        if (!response.ok)
+          throw new Error(`${url} answered ${response.status}: ${await response.text()}`)
+        await response.arrayBuffer()
+        times.push(performance.now() - t0)
+      }
+    }),
+  )
+  const elapsed = performance.now() - started
+  times.sort((a, b) => a - b)
+  return {
+    p50: percentile(times, 50),
+    p99: percentile(times, 99),
+    perSecond: (times.length / elapsed) * 1000,
+  }
+}
+
+async function json<T>(response: Response): Promise<T> {
+  const body = (await response.json()) as { data: T; error: string | null }
+  if (!response.ok) throw new Error(`${response.url}: ${response.status} ${body.error}`)
+  return body.data
+}
+
+export async function printRecordsFigures(): Promise<void> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'yx-bench-records-'))
+  const file = path.join(dataDir, 'records.sqlite')
+  const server = await startBenchServer({ DATABASE_URL: file })
+  const handle = createDatabase({ kind: 'sqlite', file })
+  try {
+    const { db } = handle
+    // The demo server runs on the development ID-card key (no ID_CARD_KEY given).
+    const cipher = createFieldCipher(DEVELOPMENT_ID_CARD_KEY)
+    const session = await json<{ access_token: string }>(
+      await fetch(`${server.url}/sso/oauth2/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          grant_type: 'password',
+          username: DEMO_PATIENT,
+          password: DEMO_PASSWORD,
+        }),
+      }),
+    )
+    const token = session.access_token
+    const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
+    const user = await db
+      .selectFrom('users')
+      .select('id')
+      .where('mobile', '=', DEMO_PATIENT)
+      .executeTakeFirstOrThrow()
+    if (!(await boundIdentity(db, cipher, user.id))) {
+      await json(
+        await fetch(`${server.url}/main/account/idcard`, {
+          method: 'POST',
+          headers: auth,
+          body: JSON.stringify({ realName: '张演示', idCard: idNumber(999_001) }),
+        }),
+      )
+    }
+    const identity = (await boundIdentity(db, cipher, user.id))!
+    const hospitals = (
+      await db.selectFrom('hospitals').select('id').orderBy('sort_order').execute()
+    ).map((row) => row.id)
+    if (hospitals.length === 0) throw new Error('the demo seed has no hospitals')
+
+    const at = new Date().toISOString()
+    const exams: ExamsTable[] = []
+    const exam = (index: number, key: { patientKey: string; nameHash: string }): ExamsTable => {
+      const day = new Date(Date.UTC(2025, 0, 1) + (index % 700) * 86_400_000)
+        .toISOString()
+        .slice(0, 10)
+      return {
+        id: randomUUID(),
+        hospital_id: hospitals[index % hospitals.length]!,
+        owner_user_id: null,
+        source: 'hospital',
+        study_uid: `1.2.826.0.1.3680043.10.555.${index}`,
+        accession_number: `B${index}`,
+        patient_key: key.patientKey,
+        patient_name_hash: key.nameHash,
+        patient_name_encrypted: null,
+        patient_phone_encrypted: null,
+        patient_sex: 'F',
+        patient_birth_date: null,
+        modalities: index % 4 === 0 ? 'MR' : 'CT',
+        body_part: null,
+        description: `检查 ${index}`,
+        study_date: day,
+        study_time: '10:00:00',
+        title: null,
+        hospital_text: null,
+        notes: null,
+        series_count: 3,
+        instance_count: 120,
+        size_bytes: 60_000_000,
+        status: 'ready',
+        status_message: null,
+        created_at: at,
+        updated_at: at,
+      }
+    }
+    for (let i = 0; i < PATIENT_EXAMS; i += 1) exams.push(exam(i, identity))
+    const others = Array.from({ length: OTHER_PEOPLE }, (_, i) =>
+      identityDigests(cipher, idNumber(i), `路人${i}`),
+    )
+    for (let i = 0; i < OTHER_EXAMS; i += 1)
+      exams.push(exam(PATIENT_EXAMS + i, others[i % OTHER_PEOPLE]!))
+    await db.transaction().execute(async (trx) => {
+      for (let i = 0; i < exams.length; i += 200) {
+        const chunk = exams.slice(i, i + 200)
+        await trx.insertInto('exams').values(chunk).execute()
+        await trx
+          .insertInto('reports')
+          .values(
+            chunk.map((row, j) => ({
+              id: randomUUID(),
+              exam_id: row.id,
+              hospital_id: row.hospital_id!,
+              resource_id: `bench|${i + j}`,
+              status: 'final',
+              version: 1,
+              code_text: row.description,
+              findings: '双肺纹理清晰，未见明显实质性病变。',
+              conclusion: '未见明显异常。',
+              performer: '王医生',
+              reviewer: '李主任',
+              effective_at: `${row.study_date}T10:00:00+08:00`,
+              issued_at: `${row.study_date}T12:00:00Z`,
+              resource_json: '{}',
+              created_at: at,
+              updated_at: at,
+            })),
+          )
+          .execute()
+      }
+    })
+
+    console.log(
+      `\n## Patient lists (${CLIENTS} concurrent clients × ${PER_CLIENT} requests; the patient has ${PATIENT_EXAMS} exams with reports among ${PATIENT_EXAMS + OTHER_EXAMS})\n`,
+    )
+    for (const [name, url] of [
+      // The floor: an authenticated read of one small row (session check, one query).
+      ['GET /main/account/cards (baseline: auth + one row)', `${server.url}/main/account/cards`],
+      ['GET /main/reports (我的报告, page 1 of 10)', `${server.url}/main/reports`],
+      ['GET /main/images (我的影像, grouped)', `${server.url}/main/images`],
+      [
+        'GET /image/exams (one hospital, page 1)',
+        `${server.url}/image/exams?hospitalId=${hospitals[0]}`,
+      ],
+    ] as const) {
+      const result = await concurrent(url, token)
+      console.log(
+        `| ${name} | p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, ${result.perSecond.toFixed(0)} req/s |`,
+      )
+    }
+  } finally {
+    await handle.destroy()
+    await server.stop()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+if (require.main === module) {
+  printRecordsFigures().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error)
+      process.exit(1)
+    },
+  )
+}
