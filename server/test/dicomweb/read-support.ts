@@ -47,6 +47,7 @@ export interface Client {
     queryParams?: Record<string, unknown>
   }): Promise<Json[]>
   retrieveStudyMetadata(options: { studyInstanceUID: string }): Promise<Json[]>
+  retrieveInstanceMetadata(options: Uids): Promise<Json[]>
   retrieveSeriesMetadata(options: {
     studyInstanceUID: string
     seriesInstanceUID: string

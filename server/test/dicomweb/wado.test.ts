@@ -182,6 +182,18 @@ test('frames are the decoded pixels, in multipart parts with correct boundaries'
     )
   })
 
+  // The metadata describes the frames as served: the palette is already applied.
+  const [echoMeta] = await client.retrieveInstanceMetadata(echo.uids)
+  assert.equal(echoMeta!['00280004']!.Value![0], 'RGB')
+  assert.equal(echoMeta!['00280002']!.Value![0], 3)
+  assert.equal(echoMeta!['00281201'], undefined)
+  const stored = parse(echo.file.bytes)
+  assert.equal(
+    stored.image!.photometricInterpretation,
+    'PALETTE COLOR',
+    'the file itself is as sent',
+  )
+
   // The same answer parsed by a strict splitter, independent of dicomweb-client's decoder.
   const response = await world.get(`${instancePath(explicit.uids)}/frames/2,1`, world.alice.token)
   assert.equal(response.status, 200)

@@ -124,7 +124,10 @@ export async function instancesOfPath(
   return rows
 }
 
-/** WADO-RS metadata of one instance: the stored DICOM JSON, UIDs guaranteed. */
+/**
+ * WADO-RS metadata of one instance: the stored DICOM JSON, UIDs guaranteed, and its pixel module
+ * describing the frames as /frames serves them (see describeServedPixels).
+ */
 export function instanceMetadata(row: InstanceRow): DicomJson {
   let json: DicomJson = {}
   try {
@@ -135,7 +138,46 @@ export function instanceMetadata(row: InstanceRow): DicomJson {
   json['0020000D'] = { vr: 'UI', Value: [row.study_uid] }
   json['0020000E'] = { vr: 'UI', Value: [row.series_uid] }
   json['00080018'] = { vr: 'UI', Value: [row.sop_instance_uid] }
+  describeServedPixels(json, row)
   return json
+}
+
+const PALETTE_TAGS = [
+  '00281101',
+  '00281102',
+  '00281103',
+  '00281199',
+  '00281201',
+  '00281202',
+  '00281203',
+  '00281221',
+  '00281222',
+  '00281223',
+]
+
+/**
+ * /frames answers our decoded pixels, not the stored encoding: colour always as interleaved 8-bit
+ * RGB (YBR converted, PALETTE COLOR expanded), monochrome as 8- or 16-bit little-endian samples. A
+ * DICOMweb viewer reads frames by the metadata's image pixel module, so that module describes the
+ * frames as served; a palette left in it would be applied a second time. The file itself
+ * (instance retrieve) is untouched.
+ */
+function describeServedPixels(json: DicomJson, row: InstanceRow): void {
+  if (row.preview_status !== 'ready' || !row.pixel_format) return
+  const us = (value: number) => ({ vr: 'US', Value: [value] })
+  if (row.pixel_format === 'rgb8') {
+    json['00280002'] = us(3)
+    json['00280004'] = { vr: 'CS', Value: ['RGB'] }
+    json['00280006'] = us(0)
+    json['00280100'] = us(8)
+    json['00280101'] = us(8)
+    json['00280102'] = us(7)
+    json['00280103'] = us(0)
+    for (const tag of PALETTE_TAGS) delete json[tag]
+    return
+  }
+  json['00280100'] = us(row.pixel_format === 'u8' ? 8 : 16)
+  json['00280103'] = us(row.pixel_format === 's16' ? 1 : 0)
 }
 
 // ----------------------------------------------------------------------------------------- frames
