@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict'
+import { randomUUID } from 'node:crypto'
 import { before, test } from 'node:test'
+import { JOB_WORKER_LOST } from '../../src/domain/records/jobs'
 import { STOW_LIMITS } from '../../src/routes/dicomweb/stow'
 import { testInstance } from '../dicom/writer'
 import {
@@ -353,4 +355,30 @@ test('a study UID in the path that is not a UID is a 400 in Chinese', async () =
   const res = await post(body, contentType, { path: '/dicomweb/studies/abc' })
   assert.equal(res.status, 400)
   assert.match(String((res.json as { error?: string }).error), /检查 UID 格式不正确/)
+})
+
+test('a job that failed for good answers 503 with its Chinese reason', async () => {
+  const id = randomUUID()
+  const at = new Date().toISOString()
+  await ctx.app.db
+    .insertInto('ingest_jobs')
+    .values({
+      id,
+      kind: 'stow',
+      hospital_id: ctx.hospitalId,
+      status: 'failed',
+      staging_prefix: `staging/stow/${id}/`,
+      attempts: 4,
+      message: JOB_WORKER_LOST,
+      created_at: at,
+      updated_at: at,
+      finished_at: at,
+    })
+    .execute()
+  const res = await fetch(`${ctx.url}/dicomweb/stow-jobs/${id}`, {
+    headers: { authorization: `Bearer ${ctx.key}` },
+  })
+  assert.equal(res.status, 503)
+  assert.equal(res.headers.get('retry-after'), '60')
+  assert.equal(((await res.json()) as { error: string }).error, JOB_WORKER_LOST)
 })
