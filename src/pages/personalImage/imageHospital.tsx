@@ -1,5 +1,32 @@
-import { UnderConstruction } from '../../components/under-construction'
+import { useRouter } from '@tarojs/taro'
+import { HospitalPickerView } from '../../features/records/components/hospital-picker-view'
+import { useHospitalPicker } from '../../features/records/hooks/use-hospital-picker'
+import { back, navigate } from '../../services/navigate'
+import { emitHospitalPicked } from '../../services/records'
+import { useAppStore } from '../../stores/app-store'
 
-export default function PersonalImageImageHospitalPage() {
-  return <UnderConstruction />
+/**
+ * 选择地区或医院. Opened with `pick=1` (by 影像查询) it hands the chosen hospital back to the opener
+ * (services/records `onHospitalPicked`) and goes back; opened on its own it shows my exams in that
+ * hospital (院内查询). Hospitals are public, so it works signed out too (without a default region).
+ */
+export default function PersonalImageHospitalPage() {
+  const { pick } = useRouter().params
+  const picking = pick === '1'
+  const signedIn = useAppStore((state) => state.hasLogin)
+  const picker = useHospitalPicker(signedIn)
+  return (
+    <HospitalPickerView
+      picker={picker}
+      hint={picking ? '点击医院即选定' : '点击医院查看我在该院的检查'}
+      onPick={(hospital) => {
+        if (picking) {
+          emitHospitalPicked(hospital)
+          void back()
+          return
+        }
+        void navigate('imageList', { hospitalId: hospital.id, name: hospital.name })
+      }}
+    />
+  )
 }
