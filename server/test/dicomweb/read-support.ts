@@ -36,6 +36,7 @@ export type Json = Record<string, { vr: string; Value?: unknown[] }>
 
 /** The part of dicomweb-client's API the tests call, as it documents it. */
 export interface Client {
+  storeInstances(options: { datasets: ArrayBuffer[] }): Promise<unknown>
   searchForStudies(options?: { queryParams?: Record<string, unknown> }): Promise<Json[]>
   searchForSeries(options?: {
     studyInstanceUID?: string
@@ -97,7 +98,8 @@ export interface ReadWorld {
   alice: TestUser
   /** Bound to ID_B / 李四. */
   bob: TestUser
-  client(token: string): Client
+  /** dicomweb-client as it comes, with the token as a bearer header (and any extra headers). */
+  client(token: string, headers?: Record<string, string>): Client
   push(hospitalId: string, files: IngestFile[]): Promise<IngestResult>
   upload(userId: string, files: IngestFile[]): Promise<IngestResult>
   /** GET with a bearer token, raw (status, headers, body bytes). */
@@ -161,10 +163,10 @@ export async function readWorld(): Promise<ReadWorld> {
     hospitalB: { id: 'h-read-b', key: keyB },
     alice,
     bob,
-    client: (token) =>
+    client: (token, headers = {}) =>
       new dicomweb.api.DICOMwebClient({
         url: `${origin}/dicomweb`,
-        headers: { Authorization: `Bearer ${token}` },
+        headers: { Authorization: `Bearer ${token}`, ...headers },
         // Its default logs every refused request (the 404s these tests expect) to the console.
         verbose: false,
       }),
