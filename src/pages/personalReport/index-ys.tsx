@@ -1,5 +1,88 @@
-import { UnderConstruction } from '../../components/under-construction'
+import { Text, View } from '@tarojs/components'
+import { Button } from '@nutui/nutui-react-taro'
+import { useEffect, useState } from 'react'
+import { RefreshList } from '../../components/refresh-list'
+import { RequireLogin } from '../../components/require-login'
+import { UploadPanel } from '../../features/dicom-upload/components/upload-panel'
+import { YsCard } from '../../features/dicom-upload/components/ys-card'
+import { useYsReports } from '../../features/dicom-upload/hooks/use-ys-reports'
+import { useZipUpload } from '../../features/dicom-upload/hooks/use-zip-upload'
+import { useRefreshOnReturn } from '../../features/records/hooks/use-refresh-on-return'
+import { showModal, showToast } from '../../platform/ui'
+import { describeError } from '../../services/api'
+import { cancelDicomUpload, getStorageQuota, type StorageQuota } from '../../services/dicom-upload'
+import { navigate } from '../../services/navigate'
+import './index-ys.scss'
 
+function gigabytes(bytes: number): string {
+  return bytes >= 1024 ** 3
+    ? `${(bytes / 1024 ** 3).toFixed(1)} GB`
+    : `${Math.round(bytes / 1024 ** 2)} MB`
+}
+
+function YsContent() {
+  const list = useYsReports()
+  const [quota, setQuota] = useState<StorageQuota | null>(null)
+  const reloadQuota = () => void getStorageQuota().then(setQuota, () => undefined)
+  const upload = useZipUpload(() => {
+    void list.refresh()
+    reloadQuota()
+  })
+  useRefreshOnReturn(list.refresh)
+  useEffect(reloadQuota, [])
+
+  const remove = async (uploadId: string) => {
+    if (!(await showModal({ title: '删除记录', content: '删除这条上传失败的记录？' }))) return
+    try {
+      await cancelDicomUpload(uploadId)
+      await list.refresh()
+    } catch (error) {
+      showToast(describeError(error))
+    }
+  }
+
+  return (
+    <View className="ys-page">
+      <View className="ys-page__head">
+        <View className="ys-page__intro">
+          <Text className="ys-page__hint">上传光盘或聊天中收到的 DICOM 压缩包（zip）</Text>
+          {quota && (
+            <Text className="ys-page__quota">
+              已用 {gigabytes(quota.usedBytes)} / 共 {gigabytes(quota.quotaBytes)}
+            </Text>
+          )}
+        </View>
+        <Button
+          type="primary"
+          className="ys-page__upload"
+          disabled={upload.busy}
+          onClick={() => void upload.pickAndUpload()}
+        >
+          上传DICOM
+        </Button>
+      </View>
+      <UploadPanel upload={upload} />
+      <RefreshList
+        list={list}
+        keyOf={(item) => item.examId ?? item.uploadId ?? item.createdAt}
+        renderItem={(item) => (
+          <YsCard
+            item={item}
+            onOpen={(opened) => void navigate('reportDetailYs', { id: opened.examId ?? '' })}
+            onRemove={(failed) => failed.uploadId && void remove(failed.uploadId)}
+          />
+        )}
+        emptyText="还没有上传的影像，点击上方 上传DICOM"
+      />
+    </View>
+  )
+}
+
+/** 我的报告 (ys): the patient's own DICOM uploads, with 上传DICOM and each upload's state. */
 export default function PersonalReportIndexYsPage() {
-  return <UnderConstruction />
+  return (
+    <RequireLogin text="登录后才能上传和查看影像">
+      <YsContent />
+    </RequireLogin>
+  )
 }
