@@ -3,7 +3,7 @@ import { Cascader, SearchBar, type CascaderOption } from '@nutui/nutui-react-tar
 import { useMemo, useState } from 'react'
 import { RefreshList } from '@/components/refresh-list'
 import type { AreaNode, ImageHospital } from '@/services/records'
-import type { HospitalPicker, PickedRegion } from '../hooks/use-hospital-finder'
+import type { HospitalPicker, PickedRegion } from '../hooks/use-hospital-picker'
 import { Tag } from './tags'
 import './hospital-finder-view.scss'
 
