@@ -4,6 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { test } from 'node:test'
 import type { FastifyInstance } from 'fastify'
+import { upsertHospitalExam } from '../../src/domain/records/exams'
 import { REPORT_FINAL_CHANGE } from '../../src/domain/records/reports'
 import { buildTestApp } from '../helpers'
 import { diagnosticReport, fhirHeaders, fhirWorld, residentId, studyUid } from './support'
@@ -649,4 +650,53 @@ test('with the H5 app served, unknown /fhir paths stay OperationOutcomes, never 
   })
   assert.equal(page.statusCode, 200)
   assert.match(page.body, /<title>app<\/title>/)
+})
+
+test('retries stay retries: after a STOW renamed the exam, and when a read is PUT back as it was', async () => {
+  const world = await fhirWorld()
+  const uid = studyUid()
+  const created = await post(world, world.key, diagnosticReport({ studyUid: uid }))
+  const id = created.json().id
+  assert.equal(JSON.stringify(created.json()).includes('pushed-identity'), false)
+
+  // The images arrive later with the DICOM name in pinyin: the exam follows the later push.
+  await upsertHospitalExam(
+    world.app.db,
+    world.app.personalCipher,
+    { hospitalId: world.hospitalId, studyUid: uid, patient: { name: 'Zhang^San' } },
+    world.app.now(),
+  )
+  const retry = await post(world, world.key, diagnosticReport({ studyUid: uid }))
+  assert.equal(retry.statusCode, 200, retry.body)
+  assert.equal(retry.json().meta.versionId, '1')
+
+  const read = await world.app.inject({
+    method: 'GET',
+    url: `/fhir/DiagnosticReport/${id}`,
+    headers: fhirHeaders(world.key),
+  })
+  const putBack = await world.app.inject({
+    method: 'PUT',
+    url: `/fhir/DiagnosticReport/${id}`,
+    headers: fhirHeaders(world.key),
+    payload: read.body,
+  })
+  assert.equal(putBack.statusCode, 200, putBack.body)
+  assert.equal(putBack.json().meta.versionId, '1')
+
+  // A new phone number for a final report is a change like any other: it needs amended.
+  const newPhone = await post(
+    world,
+    world.key,
+    diagnosticReport({ studyUid: uid, phone: '13700137000' }),
+  )
+  assert.equal(newPhone.statusCode, 422)
+  const amended = await post(
+    world,
+    world.key,
+    diagnosticReport({ studyUid: uid, phone: '13700137000', status: 'amended' }),
+  )
+  assert.equal(amended.statusCode, 200)
+  assert.equal(amended.json().meta.versionId, '2')
+  assert.equal(amended.json().contained[0].telecom[0].value, '13700137000')
 })

@@ -117,27 +117,69 @@ function storedContent(resourceJson: string): string {
   return canonicalJson(content)
 }
 
-/** Whether the push names the exam's person as it stands (a changed identity is a change too). */
-function sameIdentity(cipher: FieldCipher, exam: ExamsTable, patient: PushedPatient | undefined) {
-  if (!patient) return true
+/**
+ * Where a version records whom the hospital named: keyed digests per field, in the stored
+ * resource's meta (routes/fhir strips it from answers). Compared with the report's previous push,
+ * not with the exam, because the exam's identity also follows STOW-RS pushes (a DICOM name in
+ * pinyin must not turn a hospital's retry of an unchanged final report into a refused change).
+ */
+export const PUSHED_IDENTITY_URL = 'urn:yingxiang:fhir:pushed-identity'
+
+type IdentityMarks = Partial<
+  Record<'id' | 'name' | 'phone' | 'sex' | 'birthDate' | 'nameSealed' | 'phoneSealed', string>
+>
+/** The marks that say who the person is; the sealed (encrypted) copies are for reading back. */
+const COMPARED = ['id', 'name', 'phone', 'sex', 'birthDate'] as const
+
+function identityMarks(cipher: FieldCipher, patient: PushedPatient | undefined): IdentityMarks {
+  if (!patient) return {}
+  const marks: IdentityMarks = {}
+  const digests = identityDigests(cipher, patient.idNumber ?? '', patient.name ?? '')
+  if (patient.idNumber) marks.id = digests.patientKey
   if (patient.name) {
-    const { nameHash } = identityDigests(cipher, patient.idNumber ?? '', patient.name)
-    if (nameHash !== exam.patient_name_hash) return false
-  }
-  if (patient.idNumber) {
-    const { patientKey } = identityDigests(cipher, patient.idNumber, patient.name ?? '')
-    if (patientKey !== exam.patient_key) return false
+    marks.name = digests.nameHash
+    marks.nameSealed = cipher.encrypt(patient.name)
   }
   const phone = mobileIn(patient.phone)
   if (phone) {
-    const stored = exam.patient_phone_encrypted
-      ? cipher.decrypt(exam.patient_phone_encrypted)
-      : null
-    if (stored !== phone) return false
+    marks.phone = cipher.digest(`phone\u0000${phone}`)
+    marks.phoneSealed = cipher.encrypt(phone)
   }
-  if (patient.sex && patient.sex !== exam.patient_sex) return false
-  if (patient.birthDate && patient.birthDate !== exam.patient_birth_date) return false
-  return true
+  if (patient.sex) marks.sex = patient.sex
+  if (patient.birthDate) marks.birthDate = patient.birthDate
+  return marks
+}
+
+/**
+ * The name and phone a stored version was pushed with (decrypted), for answering reads with what
+ * the hospital wrote rather than what a later STOW-RS push made of the exam.
+ */
+export function pushedContact(
+  cipher: FieldCipher,
+  resourceJson: string,
+): { name?: string; phone?: string } {
+  const marks = marksOf(resourceJson)
+  return {
+    ...(marks.nameSealed ? { name: cipher.decrypt(marks.nameSealed) } : {}),
+    ...(marks.phoneSealed ? { phone: cipher.decrypt(marks.phoneSealed) } : {}),
+  }
+}
+
+function marksOf(resourceJson: string): IdentityMarks {
+  const meta = (JSON.parse(resourceJson) as { meta?: { extension?: unknown } }).meta
+  const extensions = Array.isArray(meta?.extension) ? meta.extension : []
+  const mark = extensions.find(
+    (ext): ext is { extension?: { url: string; valueString: string }[] } =>
+      (ext as { url?: unknown } | null)?.url === PUSHED_IDENTITY_URL,
+  )
+  return Object.fromEntries((mark?.extension ?? []).map((part) => [part.url, part.valueString]))
+}
+
+function marksExtension(marks: IdentityMarks) {
+  return {
+    url: PUSHED_IDENTITY_URL,
+    extension: Object.entries(marks).map(([url, valueString]) => ({ url, valueString })),
+  }
 }
 
 /**
@@ -219,13 +261,19 @@ async function saveOnce(
     .executeTakeFirst()
 
   const content = canonicalJson(write.resource)
+  // A push names only what it has: a field it leaves out keeps the earlier value.
+  const before = existing ? marksOf(existing.resource_json) : {}
+  const given = identityMarks(cipher, write.patient)
+  const identityChanged = COMPARED.some(
+    (field) => given[field] !== undefined && given[field] !== before[field],
+  )
   if (
     existing &&
     examBefore &&
     existing.exam_id === examBefore.id &&
     existing.status === write.status &&
-    storedContent(existing.resource_json) === content &&
-    sameIdentity(cipher, examBefore, write.patient)
+    !identityChanged &&
+    storedContent(existing.resource_json) === content
   ) {
     return { report: existing, exam: examBefore, outcome: 'unchanged' }
   }
@@ -260,7 +308,11 @@ async function saveOnce(
   const resourceJson = JSON.stringify({
     resourceType: 'DiagnosticReport',
     id,
-    meta: { versionId: String(version), lastUpdated: at },
+    meta: {
+      versionId: String(version),
+      lastUpdated: at,
+      extension: [marksExtension({ ...before, ...given })],
+    },
     ...write.resource,
   })
   const columns = {

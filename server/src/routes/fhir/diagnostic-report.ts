@@ -2,7 +2,7 @@ import type { FieldCipher } from '../../crypto/field-cipher'
 import type { ExamsTable } from '../../db/schema'
 import { normaliseIdNumber } from '../../domain/records/access'
 import { mobileIn, type PushedPatient } from '../../domain/records/exams'
-import type { ReportWrite } from '../../domain/records/reports'
+import { PUSHED_IDENTITY_URL, pushedContact, type ReportWrite } from '../../domain/records/reports'
 import { idCardNumberProblem } from '../../domain/profile/id-card-number'
 import {
   type DiagnosticReportInput,
@@ -19,7 +19,8 @@ import { FhirError, fhirError, issuesFromZod, type OutcomeIssue } from './outcom
  * DiagnosticReport <-> what the domain stores. Parsing checks the accepted subset, reads the fields
  * the app shows (影像所见, 诊断意见, doctors, times), and takes the patient's identity out of the
  * resource: the ID number, name and phone go to the exam (digests, encrypted), never into the stored
- * JSON. Rendering puts the name and phone back from the exam, and answers the ID number as masked
+ * JSON in clear (domain/records/reports.ts keeps their digests and the encrypted name and phone in the
+ * version's meta). Rendering puts the name and phone back, and answers the ID number as masked
  * (data-absent-reason), so a hospital that reads, edits and PUTs a report back keeps the identity.
  */
 
@@ -373,7 +374,7 @@ function storedResource(input: DiagnosticReportInput): Record<string, unknown> {
 
 /**
  * The resource as answered: the stored JSON (with our id and meta) plus the patient's name and phone
- * from the exam, where the hospital put them.
+ * where the hospital put them: as this version was pushed, or the exam's for older rows.
  */
 export function renderReport(
   resourceJson: string,
@@ -381,13 +382,23 @@ export function renderReport(
   cipher: FieldCipher,
 ): Record<string, unknown> {
   const resource = JSON.parse(resourceJson) as Record<string, unknown> & {
+    meta?: { extension?: { url?: string }[] }
     subject?: Record<string, unknown>
     contained?: Record<string, unknown>[]
   }
-  const name = exam.patient_name_encrypted ? cipher.decrypt(exam.patient_name_encrypted) : undefined
-  const phone = exam.patient_phone_encrypted
-    ? cipher.decrypt(exam.patient_phone_encrypted)
-    : undefined
+  // Our record of the pushed identity's digests is not the hospital's business to read back.
+  if (resource.meta?.extension) {
+    const { extension, ...meta } = resource.meta
+    const kept = extension.filter((ext) => ext.url !== PUSHED_IDENTITY_URL)
+    resource.meta = kept.length ? { ...meta, extension: kept } : meta
+  }
+  const pushed = pushedContact(cipher, resourceJson)
+  const name =
+    pushed.name ??
+    (exam.patient_name_encrypted ? cipher.decrypt(exam.patient_name_encrypted) : undefined)
+  const phone =
+    pushed.phone ??
+    (exam.patient_phone_encrypted ? cipher.decrypt(exam.patient_phone_encrypted) : undefined)
   const ref = typeof resource.subject?.reference === 'string' ? resource.subject.reference : ''
   const contained = resource.contained?.map((item) => {
     if (item.resourceType !== 'Patient' || `#${String(item.id)}` !== ref) return item

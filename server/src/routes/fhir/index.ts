@@ -106,7 +106,7 @@ const SORTS = new Set(['date', '-date', 'issued', '-issued', '_lastUpdated', '-_
  * The search a query asks for. Unknown parameters are refused (FHIR's strict handling): a hospital
  * misspelling `identifer` must not get every report back as if it had matched.
  */
-function parseSearch(query: Query): ReportSearch {
+function parseSearch(query: Query, now: Date): ReportSearch {
   for (const name of Object.keys(query)) {
     if (!SEARCH_PARAMS.has(name)) {
       throw fhirError(
@@ -136,7 +136,7 @@ function parseSearch(query: Query): ReportSearch {
         )
       }
       const value = normaliseIdNumber(token.value)
-      const problem = idCardNumberProblem(value, new Date())
+      const problem = idCardNumberProblem(value, now)
       if (problem)
         throw fhirError(400, 'invalid', `patient.identifier：${problem.replace('请输入', '应为')}`)
       return value
@@ -419,7 +419,7 @@ export default async function fhirRoutes(app: FastifyInstance): Promise<void> {
 
       fhir.get('/DiagnosticReport', guarded, async (request, reply) => {
         const query = (request.query ?? {}) as Query
-        const search = parseSearch(query)
+        const search = parseSearch(query, fhir.now())
         const { total, rows } = await searchHospitalReports(
           fhir.db,
           fhir.personalCipher,
