@@ -100,8 +100,8 @@ export async function runZipUpload(
   }
 
   while (offset < total) {
-    if (control.cancelled) return cancel()
     report({ phase: 'uploading', uploadId, sent: offset, total, retrying: attempt > 0 })
+    if (control.cancelled) return cancel()
     const end = Math.min(offset + state.chunkSize, total)
     try {
       const part = await file.slice(offset, end)
