@@ -397,3 +397,34 @@ test('another patient never sees anything: lists empty of it, every call on it 4
   )
   assert.equal(claimed.items[0]!.read, false, "alice's read mark is alice's own")
 })
+
+test('unlock guesses share the account’s identity-proof limit: 5 wrong passwords, then 429', async () => {
+  const carol = await patientWithCard(ctx, '孙八')
+  for (let i = 0; i < 5; i += 1) {
+    const wrong = await http.send('POST', '/main/reports/unlock', carol.token, {
+      password: `Wrong${i}2345`,
+    })
+    assert.equal(wrong.statusCode, 400, wrong.body)
+  }
+  const blocked = await http.send('POST', '/main/reports/unlock', carol.token, {
+    password: PASSWORD,
+  })
+  assert.equal(blocked.statusCode, 429)
+  assert.match(blocked.json().error, /密码错误次数过多/)
+  // A wrong SMS code says how many tries are left; no code sent at all says to get one first.
+  const none = await http.send('POST', '/main/reports/unlock', carol.token, { code: '123456' })
+  assert.equal(none.statusCode, 400)
+  assert.equal(none.json().error, '请先获取验证码')
+  await http.send('POST', '/main/reports/unlock/code', carol.token, {})
+  const sent = (await readOutbox(ctx.app.db, carol.mobile!, { purposes: ['report-unlock'] })).at(
+    -1,
+  )!
+  const guess = sent.code === '000000' ? '111111' : '000000'
+  const wrongCode = await http.send('POST', '/main/reports/unlock', carol.token, { code: guess })
+  assert.equal(wrongCode.statusCode, 400)
+  assert.match(wrongCode.json().error, /验证码错误，还可尝试 \d 次/)
+  // A code that is not six digits never reaches the check.
+  const malformed = await http.send('POST', '/main/reports/unlock', carol.token, { code: '12ab56' })
+  assert.equal(malformed.statusCode, 400)
+  assert.match(malformed.json().error, /6 位数字验证码/)
+})
