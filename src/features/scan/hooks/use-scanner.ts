@@ -60,6 +60,12 @@ export function useScanner({ autoStart = false }: ScannerOptions = {}): ScannerV
 
   const handleContent = useCallback((content: string) => {
     const code = parseScanned(content)
+    if (code.kind === 'film') {
+      // The report page shows who issued it and asks for the SMS proof itself.
+      setMessage(null)
+      void redirect('reportDetail2', { code: code.code })
+      return
+    }
     if (code.kind === 'login') {
       setMessage(null)
       const open = () => void redirect('scanLogin', { id: code.id })
