@@ -700,3 +700,24 @@ test('retries stay retries: after a STOW renamed the exam, and when a read is PU
   assert.equal(amended.json().meta.versionId, '2')
   assert.equal(amended.json().contained[0].telecom[0].value, '13700137000')
 })
+
+test("PUT cannot change a report's identifier, and contained takes only Patient, Practitioner, Organization", async () => {
+  const world = await fhirWorld()
+  const created = (await post(world, world.key, diagnosticReport({ status: 'preliminary' }))).json()
+  const renamed = await world.app.inject({
+    method: 'PUT',
+    url: `/fhir/DiagnosticReport/${created.id}`,
+    headers: fhirHeaders(world.key),
+    payload: JSON.stringify({ ...diagnosticReport({ identifier: 'R-other' }), id: created.id }),
+  })
+  assert.equal(renamed.statusCode, 422)
+  assert.deepEqual(outcome(renamed)[0]!.expression, ['DiagnosticReport.identifier'])
+
+  const report = diagnosticReport() as Json
+  report.contained.push({ resourceType: 'Observation', id: 'obs' })
+  const contained = await post(world, world.key, report)
+  assert.equal(contained.statusCode, 422)
+  const [issue] = outcome(contained)
+  assert.deepEqual(issue!.expression, ['DiagnosticReport.contained[1].resourceType'])
+  assert.match(issue!.diagnostics, /只接受 Patient、Practitioner、Organization/)
+})
