@@ -7,7 +7,7 @@ import {
   REPORT_PHOTOS_PER_REQUEST,
 } from '@contract/main/dicom-upload'
 import type { ExamFile } from '@contract/main/records'
-import { decodeJpeg8, encodeJpeg } from '../../dicom/codecs'
+import { decodeJpeg8, encodeJpeg, JPEG_MIN_PIXELS } from '../../dicom/codecs'
 import { badRequest, notFound } from '../../http/errors'
 import { sniffImageType } from '../profile/avatars'
 import {
@@ -284,6 +284,8 @@ export function decodePng(bytes: Buffer): Pixels {
 
 // --- the photos ------------------------------------------------------------------------------
 
+export const PHOTO_TOO_SMALL = '图片太小，看不清报告内容，请重新拍摄'
+
 export interface CleanPhoto {
   bytes: Buffer
   width: number
@@ -303,6 +305,8 @@ export async function cleanPhoto(bytes: Buffer): Promise<CleanPhoto> {
   } else {
     throw badRequest(PHOTO_TYPE_REFUSED)
   }
+  // A report photo this small shows nothing readable (and the JPEG encoder refuses it).
+  if (pixels.width * pixels.height < JPEG_MIN_PIXELS) throw badRequest(PHOTO_TOO_SMALL)
   const encoded = await encodeJpeg(
     pixels.data,
     pixels.width,
