@@ -54,6 +54,15 @@ export async function recordsCallerAuth(request: FastifyRequest, reply: FastifyR
     return
   }
   if (looksLikeKey) throw refuse(reply, 'Bearer realm="hospital"', HOSPITAL_KEY_INVALID)
+  // Keys stored with a chosen value (the demo's published demo-hospital-key) lack the prefix.
+  const chosen = await checkHospitalKey(db, token, now)
+  if (chosen.ok) {
+    request.recordsCaller = { kind: 'hospital', hospitalId: chosen.hospital.id }
+    return
+  }
+  if (chosen.reason === 'revoked') {
+    throw refuse(reply, 'Bearer realm="hospital"', HOSPITAL_KEY_REVOKED)
+  }
   throw refuse(reply, 'Bearer error="invalid_token"', '登录已失效，请重新登录')
 }
 
