@@ -17,6 +17,9 @@ export const API_PREFIXES: readonly string[] = [
   API_DOCS_PREFIX,
   // Uploaded files (routes/main/upload.ts): a missing one is a 404, never the H5 app.
   '/uploads',
+  // Standards endpoints for hospital systems and viewers: an unknown path there is a 404 too.
+  '/dicomweb',
+  '/fhir',
 ]
 
 export function isApiPath(url: string): boolean {

@@ -238,6 +238,8 @@ test('isApiPath knows every service prefix and nothing else', () => {
     '/openapi.json',
     '/api-docs/static/x.css',
     '/main/app/version?softwareName=x',
+    '/dicomweb/studies/1.2.3/nothing-here',
+    '/fhir/Patient',
   ]) {
     assert.equal(isApiPath(url), true, url)
   }
@@ -248,6 +250,7 @@ test('isApiPath knows every service prefix and nothing else', () => {
     '/mainly',
     '/static/a.png',
     '/js/a.js',
+    '/dicomwebx',
   ]) {
     assert.equal(isApiPath(url), false, url)
   }
