@@ -8,6 +8,7 @@ import { printBursts } from './burst'
 import { printDicomFigures } from './dicom'
 import { printRecordsFigures } from './records'
 import { startBenchServer } from './server'
+import { printUploadFigures } from './upload'
 import { describeLcp, measureLcp } from './lcp'
 
 /** The demo patient seeded in demo mode (README, Demo accounts). */
@@ -104,6 +105,8 @@ async function main(): Promise<void> {
   }
   await printBursts()
   await printRecordsFigures()
+  console.log('')
+  await printUploadFigures()
   console.log('')
   await printDicomFigures()
 }

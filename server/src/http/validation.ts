@@ -48,6 +48,8 @@ export function containsNul(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return value.includes('\u0000')
   // Bodies are at most 1 MB of JSON; the depth cap only keeps a pathological nesting cheap.
   if (depth > 64 || value === null || typeof value !== 'object') return false
+  // Raw bytes (an upload chunk) are not text; walking a 4 MB Buffer entry by entry cost seconds.
+  if (ArrayBuffer.isView(value)) return false
   if (Array.isArray(value)) return value.some((item) => containsNul(item, depth + 1))
   return Object.entries(value).some(
     ([key, item]) => key.includes('\u0000') || containsNul(item, depth + 1),
