@@ -225,25 +225,43 @@ const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : [
 const asText = (value: unknown): string | null =>
   typeof value === 'string' && value.trim() ? value : null
 
-/** 报告医生 / 审核医生 of a stored resource: the display names of its people (not organisations). */
+/** A FHIR HumanName list as Chinese names are written: family name first, no space (张三). */
+function humanName(names: unknown): string | null {
+  const list = asArray(names)
+    .map(asObject)
+    .filter((name): name is Json => !!name)
+  const name = list.find((candidate) => candidate.use === 'official') ?? list[0]
+  if (!name) return null
+  const text =
+    asText(name.text) ??
+    [asText(name.family) ?? '', ...asArray(name.given).map((given) => asText(given) ?? '')].join('')
+  return text.trim() || null
+}
+
+/**
+ * 报告医生 / 审核医生 of a stored resource: the people among its references (organisations are the
+ * department), by display, else by the contained Practitioner's name, as routes/fhir reads them.
+ */
 function doctorNames(resource: Json, field: string): string | null {
   const contained = asArray(resource.contained).map(asObject)
-  const names = asArray(resource[field])
-    .map(asObject)
-    .filter((ref): ref is Json => !!ref)
-    .filter((ref) => {
-      const target = typeof ref.reference === 'string' ? ref.reference : ''
-      const inner = target.startsWith('#')
-        ? contained.find((item) => item?.id === target.slice(1))
-        : undefined
-      return (
-        ref.type !== 'Organization' &&
-        !target.startsWith('Organization/') &&
-        inner?.resourceType !== 'Organization'
-      )
-    })
-    .map((ref) => asText(ref.display))
-    .filter((name): name is string => name !== null)
+  const names: string[] = []
+  for (const ref of asArray(resource[field]).map(asObject)) {
+    if (!ref) continue
+    const target = typeof ref.reference === 'string' ? ref.reference : ''
+    const inner = target.startsWith('#')
+      ? contained.find((item) => item?.id === target.slice(1))
+      : undefined
+    if (
+      ref.type === 'Organization' ||
+      target.startsWith('Organization/') ||
+      inner?.resourceType === 'Organization'
+    ) {
+      continue
+    }
+    const name =
+      asText(ref.display) ?? (inner?.resourceType === 'Practitioner' ? humanName(inner.name) : null)
+    if (name) names.push(name)
+  }
   return names.length > 0 ? names.join('、') : null
 }
 
