@@ -5,7 +5,7 @@ import { RefreshList } from '@/components/refresh-list'
 import type { AreaNode, ImageHospital } from '@/services/records'
 import type { HospitalPicker, PickedRegion } from '../hooks/use-hospital-picker'
 import { Tag } from './tags'
-import './hospital-finder-view.scss'
+import './hospital-picker-view.scss'
 
 export interface HospitalPickerViewProps {
   picker: HospitalPicker
