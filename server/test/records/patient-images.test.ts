@@ -192,6 +192,8 @@ test('exam info list: one hospital, paged by 10, modality and date filters', asy
     second.items.map((exam) => exam.title),
     ['北京检查3', '北京检查2', '北京检查1'],
   )
+  const beyond = await ok(ExamsSchema, '/image/exams?hospitalId=h-bj&page=5', alice.token)
+  assert.deepEqual([beyond.items.length, beyond.total], [0, 13])
   const mr = await ok(ExamsSchema, '/image/exams?hospitalId=h-bj&modality=MR', alice.token)
   assert.deepEqual(
     mr.items.map((exam) => exam.title),

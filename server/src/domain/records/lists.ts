@@ -220,44 +220,54 @@ export async function listPersonalReports(
   if (filter.dateFrom) base = base.where('exams.study_date', '>=', filter.dateFrom)
   if (filter.dateTo) base = base.where('exams.study_date', '<=', filter.dateTo)
 
-  const counts = await base
+  const listed = filter.unreadOnly ? base.where(sql<boolean>`not ${readSql('reports')}`) : base
+  // The page and its totals in one pass (window aggregates over the filtered rows); only a page past
+  // the end, which has no row to carry them, asks for the totals separately.
+  const rows = await listed
     .select([
-      (eb) => eb.fn.countAll<number | string>().as('total'),
-      sql<number | string | null>`sum(case when ${readSql('reports')} then 0 else 1 end)`.as(
-        'unread',
+      'reports.id',
+      'reports.exam_id',
+      'reports.hospital_id',
+      'hospitals.name as hospital_name',
+      'reports.code_text',
+      'reports.status',
+      'reports.issued_at',
+      // Enough for the 60-character summary, without carrying whole reports.
+      sql<string | null>`substr(reports.conclusion, 1, 200)`.as('conclusion_head'),
+      'exams.title',
+      'exams.description',
+      'exams.modalities',
+      'exams.study_date',
+      's.report_private',
+      's.archived_at',
+      readSql('reports').as('is_read'),
+      sql<number | string>`count(*) over ()`.as('total_rows'),
+      sql<number | string>`sum(case when ${readSql('reports')} then 0 else 1 end) over ()`.as(
+        'unread_rows',
       ),
     ])
-    .executeTakeFirstOrThrow()
-  const unread = Number(counts.unread ?? 0)
-  const total = filter.unreadOnly ? unread : Number(counts.total)
-
-  const listed = filter.unreadOnly ? base.where(sql<boolean>`not ${readSql('reports')}`) : base
-  const rows =
-    total === 0 || offset >= total
-      ? []
-      : await listed
-          .select([
-            'reports.id',
-            'reports.exam_id',
-            'reports.hospital_id',
-            'hospitals.name as hospital_name',
-            'reports.code_text',
-            'reports.status',
-            'reports.issued_at',
-            'reports.conclusion',
-            'exams.title',
-            'exams.description',
-            'exams.modalities',
-            'exams.study_date',
-            's.report_private',
-            's.archived_at',
-            readSql('reports').as('is_read'),
-          ])
-          .orderBy(sql`coalesce(reports.issued_at, reports.created_at)`, 'desc')
-          .orderBy('reports.id', 'desc')
-          .limit(pageSize)
-          .offset(offset)
-          .execute()
+    .orderBy(sql`coalesce(reports.issued_at, reports.created_at)`, 'desc')
+    .orderBy('reports.id', 'desc')
+    .limit(pageSize)
+    .offset(offset)
+    .execute()
+  let total = 0
+  let unread = 0
+  if (rows.length > 0) {
+    total = Number(rows[0]!.total_rows)
+    unread = Number(rows[0]!.unread_rows)
+  } else if (offset > 0) {
+    const counts = await base
+      .select([
+        (eb) => eb.fn.countAll<number | string>().as('total'),
+        sql<number | string | null>`sum(case when ${readSql('reports')} then 0 else 1 end)`.as(
+          'unread',
+        ),
+      ])
+      .executeTakeFirstOrThrow()
+    unread = Number(counts.unread ?? 0)
+    total = filter.unreadOnly ? unread : Number(counts.total)
+  }
 
   const items = rows.map((row): ReportListItem => {
     const isPrivate = Number(row.report_private ?? 0) === 1
@@ -275,7 +285,7 @@ export async function listPersonalReports(
       read: row.is_read === true || Number(row.is_read) === 1,
       private: isPrivate,
       archived: row.archived_at !== null,
-      summary: isPrivate ? null : summaryOf(row.conclusion),
+      summary: isPrivate ? null : summaryOf(row.conclusion_head),
     }
   })
   return { items, total, page, pageSize, unread }
@@ -555,23 +565,27 @@ export async function listExams(
   }
   if (filter.dateFrom) base = base.where('exams.study_date', '>=', filter.dateFrom)
   if (filter.dateTo) base = base.where('exams.study_date', '<=', filter.dateTo)
-  const { total } = await base
-    .select((eb) => eb.fn.countAll<number | string>().as('total'))
-    .executeTakeFirstOrThrow()
-  const rows =
-    Number(total) === 0 || offset >= Number(total)
-      ? []
-      : await base
-          .selectAll('exams')
-          .orderBy(EXAM_DAY, 'desc')
-          .orderBy('exams.created_at', 'desc')
-          .orderBy('exams.id', 'desc')
-          .limit(pageSize)
-          .offset(offset)
-          .execute()
+  // The page and its total in one pass; a page past the end counts separately.
+  const ranked = await base
+    .selectAll('exams')
+    .select(sql<number | string>`count(*) over ()`.as('total_rows'))
+    .orderBy(EXAM_DAY, 'desc')
+    .orderBy('exams.created_at', 'desc')
+    .orderBy('exams.id', 'desc')
+    .limit(pageSize)
+    .offset(offset)
+    .execute()
+  let total = ranked.length > 0 ? Number(ranked[0]!.total_rows) : 0
+  if (ranked.length === 0 && offset > 0) {
+    const counted = await base
+      .select((eb) => eb.fn.countAll<number | string>().as('total'))
+      .executeTakeFirstOrThrow()
+    total = Number(counted.total)
+  }
+  const rows = ranked.map(({ total_rows: _total, ...exam }) => exam)
   return {
     items: await summariseExams(db, scope.userId, rows),
-    total: Number(total),
+    total,
     page,
     pageSize,
   }
