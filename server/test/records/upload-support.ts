@@ -11,6 +11,7 @@ import {
 } from '@contract/main/dicom-upload'
 import { buildApp } from '../../src/app'
 import type { Config } from '../../src/config'
+import { LOCAL_STORE_DIR, LocalObjectStore, type ObjectStore } from '../../src/storage'
 import { bearer, signUp, type TestUser } from '../domain/profile/support'
 import { closeAfter, testConfig } from '../helpers'
 import { writeZip, type ZipItem } from './zip-writer'
@@ -25,10 +26,17 @@ export interface UploadWorld {
   uploadDir: string
 }
 
-export async function uploadWorld(overrides: Partial<Config> = {}): Promise<UploadWorld> {
+export async function uploadWorld(
+  overrides: Partial<Config> = {},
+  /** Wraps the app's local store (a test makes some of its writes fail). */
+  wrapStore?: (store: ObjectStore) => ObjectStore,
+): Promise<UploadWorld> {
   const uploadDir = mkdtempSync(path.join(os.tmpdir(), 'upload-test-'))
   after(() => rmSync(uploadDir, { recursive: true, force: true }))
-  const app = await buildApp(testConfig({ uploadDir, ...overrides }))
+  const local = new LocalObjectStore(path.join(uploadDir, LOCAL_STORE_DIR))
+  const app = await buildApp(testConfig({ uploadDir, ...overrides }), {
+    store: wrapStore ? wrapStore(local) : local,
+  })
   closeAfter(() => app.close())
   await app.ready()
   return { app, uploadDir }
