@@ -46,7 +46,7 @@ export default function BarCodeBarCodePage() {
       <View className="bar-code-page__card">
         <Text className="bar-code-page__title">{title}</Text>
         <BarCode value={value} />
-        <Text className="bar-code-page__hint">请将条形码对准扫码枪，屏幕已调至最亮</Text>
+        <Text className="bar-code-page__hint">请将条形码对准扫码枪；扫不出时请调高屏幕亮度</Text>
       </View>
     </View>
   )
