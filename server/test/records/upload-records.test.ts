@@ -238,7 +238,7 @@ describe('uploaded studies', async () => {
     const stranger = await patient(world)
     const examId = await readyUpload(world, user)
     const photo = await postPhotos(world, user, examId, [
-      { name: 'a.jpg', type: 'image/jpeg', bytes: await phonePhoto(64, 32) },
+      { name: 'a.jpg', type: 'image/jpeg', bytes: await phonePhoto(128, 64) },
     ])
     assert.equal(photo.statusCode, 200, JSON.stringify(photo.body))
     // A preview WADO rendered and cached earlier.
@@ -283,9 +283,9 @@ describe('uploaded studies', async () => {
     const user = await patient(world)
     const stranger = await patient(world)
     const examId = await readyUpload(world, user)
-    const jpeg = await phonePhoto(64, 32)
+    const jpeg = await phonePhoto(128, 64)
     assert.ok(jpeg.includes(Buffer.from('116.4074')))
-    const png = rgbaPng(40, 20)
+    const png = rgbaPng(80, 64)
     const posted = await postPhotos(world, user, examId, [
       { name: 'IMG_0001.jpg', type: 'image/jpeg', bytes: jpeg },
       { name: 'screenshot.png', type: 'image/png', bytes: png },
@@ -293,9 +293,9 @@ describe('uploaded studies', async () => {
     assert.equal(posted.statusCode, 200, JSON.stringify(posted.body))
     const files = (posted.body.data as ReportPhotos).files
     assert.equal(files.length, 2)
-    // Orientation 6: the 64×32 picture is stored 32×64.
-    assert.deepEqual([files[0]!.width, files[0]!.height], [32, 64])
-    assert.deepEqual([files[1]!.width, files[1]!.height], [40, 20])
+    // Orientation 6: the 128×64 picture is stored 64×128.
+    assert.deepEqual([files[0]!.width, files[0]!.height], [64, 128])
+    assert.deepEqual([files[1]!.width, files[1]!.height], [80, 64])
     assert.ok(files.every((file) => file.mimeType === 'image/jpeg'))
 
     const got = await world.app.inject({
@@ -310,10 +310,10 @@ describe('uploaded studies', async () => {
     assert.ok(!stored.includes(Buffer.from('116.4074')), 'no GPS note')
     assert.ok(!stored.includes(Buffer.from('SecretPhone')), 'no device name')
     const decoded = await decodeJpeg8(stored)
-    assert.deepEqual([decoded.width, decoded.height], [32, 64])
+    assert.deepEqual([decoded.width, decoded.height], [64, 128])
     // Rotated clockwise: the red left half is now the top half.
-    const top = decoded.bytes.subarray((5 * 32 + 16) * 3, (5 * 32 + 16) * 3 + 3)
-    const bottom = decoded.bytes.subarray((58 * 32 + 16) * 3, (58 * 32 + 16) * 3 + 3)
+    const top = decoded.bytes.subarray((10 * 64 + 32) * 3, (10 * 64 + 32) * 3 + 3)
+    const bottom = decoded.bytes.subarray((117 * 64 + 32) * 3, (117 * 64 + 32) * 3 + 3)
     assert.ok(top[0]! > 200 && top[2]! < 60, `top is red: ${[...top]}`)
     assert.ok(bottom[2]! > 200 && bottom[0]! < 60, `bottom is blue: ${[...bottom]}`)
 
@@ -325,7 +325,7 @@ describe('uploaded studies', async () => {
     assert.ok(!pngStored.rawPayload.includes(Buffer.from('116.4074')))
     const pngPixels = await decodeJpeg8(pngStored.rawPayload)
     // The transparent right half is composited over white.
-    const right = pngPixels.bytes.subarray((10 * 40 + 35) * 3, (10 * 40 + 35) * 3 + 3)
+    const right = pngPixels.bytes.subarray((20 * 80 + 70) * 3, (20 * 80 + 70) * 3 + 3)
     assert.ok(
       [...right].every((v) => v > 230),
       `white: ${[...right]}`,
@@ -369,7 +369,7 @@ describe('uploaded studies', async () => {
     }
     // One bad file among good ones: nothing is added.
     const mixed = await postPhotos(world, user, examId, [
-      { name: 'a.jpg', type: 'image/jpeg', bytes: await phonePhoto(16, 16) },
+      { name: 'a.jpg', type: 'image/jpeg', bytes: await phonePhoto(64, 64) },
       { name: 'b.jpg', type: 'image/jpeg', bytes: Buffer.from([0xff, 0xd8, 0xff, 0x00, 0x01]) },
     ])
     assert.equal(mixed.statusCode, 400)
