@@ -194,7 +194,10 @@ export async function downloadAuthorisedImage(
   accept = 'image/jpeg',
 ): Promise<AuthorisedImage> {
   const file = await http.download({
-    url: isAbsoluteUrl(url) ? url : `${apiOrigin()}${url.startsWith('/') ? '' : '/'}${url}`,
+    // WADO paths sit at the server's root, not under a service prefix: the base is the origin
+    // ('' on H5, the page's own), never the main service the wrapper would otherwise prefix.
+    url,
+    baseUrl: isAbsoluteUrl(url) ? undefined : apiOrigin(),
     header: { Accept: accept },
     loading: false,
     quietOffline: true,
