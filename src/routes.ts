@@ -87,7 +87,7 @@ const TABLE = [
     title: '个人报告',
   },
   { name: 'reportDetail', path: 'pages/personalReport/detail', title: '报告详情' },
-  { name: 'reportDetail2', path: 'pages/personalReport/detail2', title: '报告详情', issue: LATER },
+  { name: 'reportDetail2', path: 'pages/personalReport/detail2', title: '报告详情' },
   {
     name: 'reportDetailYs',
     path: 'pages/personalReport/detail-ys',
@@ -102,7 +102,7 @@ const TABLE = [
     issue: LATER,
   },
   { name: 'personalImage', path: 'pages/personalImage/index', title: '个人影像' },
-  { name: 'imageQuery', path: 'pages/personalImage/index-weixin', title: '影像查询', issue: LATER },
+  { name: 'imageQuery', path: 'pages/personalImage/index-weixin', title: '影像查询' },
   {
     name: 'imageHospital',
     path: 'pages/personalImage/imageHospital',
@@ -153,7 +153,7 @@ const TABLE = [
   { name: 'report', path: 'pages/report/report', title: '报告', issue: LATER },
   { name: 'reportNew', path: 'pages/report/reportNew', title: '检查申请单', issue: LATER },
   { name: 'reportIn', path: 'pages/report/reportIn', title: '院内报告', issue: LATER },
-  { name: 'barCode', path: 'components/bar-code/bar-code', title: '条形码', issue: LATER },
+  { name: 'barCode', path: 'components/bar-code/bar-code', title: '条形码' },
   { name: 'about', path: 'pages/about/about', title: '关于我们' },
   { name: 'scanPage', path: 'pages/scanPage/scanPage', title: '扫一扫' },
   { name: 'scanPage2', path: 'pages/scanPage/scanPage2', title: '扫一扫' },
