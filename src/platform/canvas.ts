@@ -75,8 +75,9 @@ function domCanvas(id: string): SizedCanvas | null {
   return host.querySelector('canvas')
 }
 
-const ATTEMPTS = 5
-const RETRY_MS = 50
+// The mini-program draws React's tree a setData later than the effect runs: look for up to 1 s.
+const ATTEMPTS = 10
+const RETRY_MS = 100
 
 /**
  * The surface of the canvas with that id, `width` × `height` CSS pixels, or null when the platform
