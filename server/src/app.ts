@@ -96,6 +96,9 @@ export async function buildApp(
   // Expired codes, counters and sessions go on a schedule; stopped before the database closes.
   app.decorate('store', options.store ?? createObjectStore(config.storage, config.uploadDir))
   app.decorate('personalCipher', createFieldCipher(config.idCardKey))
+  // Fastify runs onClose hooks last-registered first: the database, registered first, closes after
+  // everything registered below (the purge timer, the job runner) has stopped.
+  app.addHook('onClose', async () => database.destroy())
   const stopPurge = startPurgeSchedule(database.db, app.log, now)
   app.addHook('onClose', stopPurge)
   // Jobs start once the app is ready (routes registered their processors) and stop before the
@@ -114,7 +117,6 @@ export async function buildApp(
   app.decorate('jobs', jobs)
   app.addHook('onReady', () => jobs.start())
   app.addHook('onClose', () => jobs.stop())
-  app.addHook('onClose', async () => database.destroy())
 
   try {
     const migrated = await database.migrate()

@@ -8,7 +8,8 @@ import path from 'node:path'
 import { after, before, test } from 'node:test'
 import pino from 'pino'
 import pg from 'pg'
-import { DEVELOPMENT_ID_CARD_KEY } from '../../src/config'
+import { buildApp } from '../../src/app'
+import { type DatabaseConfig, DEVELOPMENT_ID_CARD_KEY } from '../../src/config'
 import { createFieldCipher } from '../../src/crypto/field-cipher'
 import type { DB } from '../../src/db'
 import {
@@ -24,7 +25,7 @@ import {
   waitForJob,
 } from '../../src/domain/records/jobs'
 import { LocalObjectStore } from '../../src/storage'
-import { closeAfter, isolatedDatabase, openTestDatabase, TEST_PG_URL } from '../helpers'
+import { closeAfter, isolatedDatabase, openTestDatabase, TEST_PG_URL, testConfig } from '../helpers'
 
 /**
  * The job runner on its own (no HTTP): dispatch, retries, final failures in Chinese, takeover of jobs
@@ -49,15 +50,16 @@ before(async () => {
   await main.start()
 })
 
-if (database.kind === 'postgres') {
-  // pg-boss's own schema beside ours; the helpers drop only ours.
+/** pg-boss's own schema beside ours; the helpers drop only ours. */
+function dropPgBossAfter(schema: string): void {
   closeAfter(async () => {
     const client = new pg.Client({ connectionString: TEST_PG_URL })
     await client.connect()
-    await client.query(`drop schema if exists "${database.schema}_pgboss" cascade`)
+    await client.query(`drop schema if exists "${schema}_pgboss" cascade`)
     await client.end()
   })
 }
+if (database.kind === 'postgres') dropPgBossAfter(database.schema!)
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -285,3 +287,33 @@ test(
     assert.ok(workers.has(a.workerId) && workers.has(b.workerId), [...workers].join(', '))
   },
 )
+
+registerJobProcessor('test-close', async (job) => {
+  count(job.id)
+  await sleep(600)
+  return { storedCount: 7 }
+})
+
+test('closing the app lets a running job finish before the database closes', async () => {
+  // A database that outlives the app: an SQLite file, or a schema of the test PostgreSQL.
+  const appDatabase: DatabaseConfig =
+    database.kind === 'postgres'
+      ? isolatedDatabase()
+      : { kind: 'sqlite', file: path.join(root, 'close.sqlite') }
+  if (appDatabase.kind === 'postgres') dropPgBossAfter(appDatabase.schema!)
+  const app = await buildApp(testConfig({ database: appDatabase }))
+  await app.ready()
+  const queued = await enqueueJob(app.jobs, newJob('test-close'))
+  for (let i = 0; i < 100 && !calls.get(queued.id); i++) await sleep(20)
+  assert.equal(calls.get(queued.id), 1)
+  await app.close()
+
+  const handle = openTestDatabase(appDatabase)
+  const job = await handle.db
+    .selectFrom('ingest_jobs')
+    .selectAll()
+    .where('id', '=', queued.id)
+    .executeTakeFirstOrThrow()
+  assert.equal(job.status, 'done')
+  assert.equal(job.stored_count, 7)
+})

@@ -652,7 +652,11 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       await Promise.race([Promise.all(active.values()), grace])
       // Still running after the grace: told to stop; their leases lapse if the process exits.
       stopController.abort()
-      await boss?.stop({ graceful: false, close: true }).catch(() => undefined)
+      // Graceful: pg-boss lets its polling workers wind down before closing its pool. Closing it
+      // under them (graceful: false) left a worker waiting forever, and the process never exited.
+      await boss
+        ?.stop({ graceful: true, wait: true, timeout: 2000, close: true })
+        .catch(() => undefined)
       boss = undefined
     },
     async dispatch(job) {
