@@ -26,18 +26,6 @@ async function main(): Promise<void> {
     process.exit(1)
   }
 
-  if (config.demoMode) {
-    // The demo patient's studies and reports go through the server's own STOW-RS and FHIR routes,
-    // so the routes must be ready first. A failure here leaves the demo without records, not down.
-    try {
-      await app.ready()
-      const demo = await seedDemoRecords(app)
-      if (demo.ran) app.log.info(demo, 'demo records pushed')
-    } catch (error) {
-      app.log.error({ err: error }, 'demo records could not be pushed')
-    }
-  }
-
   let stopping = false
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return
@@ -68,6 +56,7 @@ async function main(): Promise<void> {
     process.stderr.write(
       `医影通已启动（${mode}）：http://${config.host}:${config.port}  接口文档：/api-docs\n`,
     )
+    if (config.demoMode) void pushDemoRecords(app)
     if (config.demoMode && !isLoopbackHost(config.host)) {
       process.stderr.write(
         '注意：演示模式已按 DEMO_MODE=1 对其他设备开放，演示账号密码公开、验证码可被读取，请勿用于真实用户\n',
@@ -78,6 +67,25 @@ async function main(): Promise<void> {
     console.error(`服务启动失败：无法监听 ${config.host}:${config.port}（${describe(error)}）`)
     await app.close().catch(() => undefined)
     process.exit(1)
+  }
+}
+
+/**
+ * The demo patient's studies and reports go through the server's own STOW-RS and FHIR routes, after
+ * it listens (a first start stays quick; the records follow a few seconds later). A failure leaves
+ * the demo without records, not down.
+ */
+async function pushDemoRecords(app: FastifyInstance): Promise<void> {
+  try {
+    const demo = await seedDemoRecords(app)
+    if (demo.ran) {
+      app.log.info(demo, 'demo records pushed')
+      process.stderr.write(
+        `演示数据：已为演示患者推送 ${demo.studies} 个检查、${demo.reports} 份报告\n`,
+      )
+    }
+  } catch (error) {
+    app.log.error({ err: error }, 'demo records could not be pushed')
   }
 }
 

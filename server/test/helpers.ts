@@ -39,6 +39,8 @@ after(async () => {
   try {
     for (const schema of schemasToDrop.splice(0)) {
       await client.query(`drop schema if exists "${schema}" cascade`)
+      // The ingest queue's pg-boss keeps its tables beside the app's schema (jobs.ts).
+      await client.query(`drop schema if exists "${schema}_pgboss" cascade`)
     }
   } finally {
     await client.end()

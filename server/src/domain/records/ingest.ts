@@ -30,8 +30,9 @@ import {
  *    never held whole);
  * 2. every row of the batch (exams, series, instances, counts) is written in ONE transaction;
  * 3. objects of instances that turned out to be duplicates are deleted after the commit.
- * A crash before 2 leaves only objects under the batch prefix, which a retried job overwrites (the
- * keys depend on the batch id and the file's position) or deletes when it gives up.
+ * A crash before 2 leaves only objects under the batch prefix. Each attempt of a job uses a batch id
+ * of its own (jobs.ts: `<job>-a<n>`), and the runner deletes the prefixes of attempts that never
+ * committed: reusing a committed attempt's id would let its duplicate clean-up delete stored files.
  */
 
 export interface IngestContext {

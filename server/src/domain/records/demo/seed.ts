@@ -188,6 +188,8 @@ export async function seedDemoRecords(app: FastifyInstance): Promise<DemoRecords
         authorization: `Bearer ${plan.hospitalKey}`,
         'content-type': contentType,
         accept: 'application/dicom+json',
+        // Wait for the ingest job's answer (a loaded machine may take longer than STOW's 5 s).
+        prefer: 'wait=60',
       },
       payload: body,
     })
