@@ -94,7 +94,7 @@ export function ExamDetailView({
         <Row label={exam.source === 'upload' ? '医院（自填）' : '医院'} value={where} />
         <Row label="检查时间" value={studyWhen(exam.studyDate, exam.studyTime)} />
         <Row label="检查号" value={exam.accessionNumber} />
-        <Row label="检查部位" value={exam.bodyPart} />
+        {exam.bodyPart && <Row label="检查部位" value={exam.bodyPart} />}
         <Row label="患者" value={who} />
         <Row
           label="图像"

@@ -83,7 +83,10 @@ function VersionEntry({ version }: { version: ReportVersion }) {
         <Text className="report-sections__version-name">
           第 {version.version} 版 · {version.statusLabel}
         </Text>
-        <Text className="report-sections__version-time">{when(version.recordedAt)}</Text>
+        {/* When the hospital issued that version; when it reached us only if it gave no time. */}
+        <Text className="report-sections__version-time">
+          {when(version.issuedAt ?? version.recordedAt)}
+        </Text>
         <Text className="report-sections__version-toggle">{open ? '收起' : '展开'}</Text>
       </View>
       {open && (

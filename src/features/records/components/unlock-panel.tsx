@@ -1,4 +1,5 @@
 import { Text, View } from '@tarojs/components'
+import { ShieldCheck } from '@nutui/icons-react-taro'
 import { useState } from 'react'
 import { FormError } from '@/components/form/form-error'
 import { FormField } from '@/components/form/form-field'
@@ -59,7 +60,9 @@ export function UnlockPanel({ onUnlocked, purpose = '查看隐私报告' }: Unlo
 
   return (
     <View className="unlock-panel">
-      <View className="unlock-panel__icon">🔒</View>
+      <View className="unlock-panel__icon">
+        <ShieldCheck size={40} color="#0db4aa" />
+      </View>
       <Text className="unlock-panel__title">这是一份隐私报告</Text>
       <Text className="unlock-panel__text">为保护您的隐私，{purpose}前请先验证身份。</Text>
       <View className="unlock-panel__tabs">
