@@ -4,7 +4,7 @@ import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import type { Page } from 'playwright-core'
 import { launchChromium } from '../scripts/lib/browser'
-import { ARTIFACTS, BASE_URL, openPhone, screenshot, type Phone } from './support'
+import { ARTIFACTS, BASE_URL, openPhone, screenshot, signIn, view, type Phone } from './support'
 
 /**
  * The settings, profile and scan pages as the demo patient uses them: Mine, 设置, 通知设置, 个人信息,
@@ -29,51 +29,6 @@ const FIRST17 = '11010119900307123'
 const VALID_ID = `${FIRST17}${checkChar(FIRST17)}`
 const WRONG_ID = `${FIRST17}${checkChar(FIRST17) === '0' ? '1' : '0'}`
 
-interface SessionAnswer {
-  data: {
-    access_token: string
-    token_type: 'bearer'
-    expires_in: number
-    refresh_token: string
-    user: { nickname: string; mobileMasked: string | null }
-  }
-}
-
-/** Signs in through the API and stores the session the way the app's persisted stores do. */
-async function signIn(phone: Phone, account = PATIENT): Promise<void> {
-  const response = await phone.context.request.post(`${BASE_URL}/sso/oauth2/token`, {
-    data: { grant_type: 'password', username: account.mobile, password: account.password },
-  })
-  assert.equal(response.status(), 200, await response.text())
-  const { data: session } = (await response.json()) as SessionAnswer
-  const token = {
-    access_token: session.access_token,
-    token_type: session.token_type,
-    expires_in: session.expires_in,
-    refresh_token: session.refresh_token,
-  }
-  const userName = session.user.nickname.trim() || session.user.mobileMasked || '用户'
-  // Taro's H5 storage wraps each value as {"data": ...}; zustand persist stores {state, version}.
-  const entries = {
-    'yx-session': JSON.stringify({ state: { token }, version: 1 }),
-    'yx-app': JSON.stringify({
-      state: { hasLogin: true, userName, profile: session.user },
-      version: 2,
-    }),
-  }
-  await phone.page.goto(`${BASE_URL}/pages/about/about`)
-  await phone.page.evaluate((items) => {
-    for (const [key, value] of Object.entries(items)) {
-      localStorage.setItem(key, JSON.stringify({ data: value }))
-    }
-  }, entries)
-}
-
-/** Taro's H5 router keeps earlier pages in the DOM, hidden: look only at the page on screen. */
-function view(page: Page) {
-  return page.locator('.taro_page:visible')
-}
-
 async function type(page: Page, placeholder: string, value: string): Promise<void> {
   const input = view(page).locator(`input[placeholder="${placeholder}"]`)
   await input.fill('')
@@ -84,7 +39,7 @@ describe('settings, profile and scan pages', () => {
   let phone: Phone
   before(async () => {
     phone = await openPhone()
-    await signIn(phone)
+    await signIn(phone, PATIENT)
   })
   after(async () => {
     await phone.close()

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict'
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
@@ -44,4 +45,56 @@ export async function screenshot(page: Page, name: string): Promise<void> {
       ),
   )
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) })
+}
+
+interface SessionAnswer {
+  data: {
+    access_token: string
+    token_type: 'bearer'
+    expires_in: number
+    refresh_token: string
+    user: { nickname: string; mobileMasked: string | null }
+  }
+}
+
+/**
+ * Signs in through the API and stores the session the way the app's persisted stores do; answers
+ * the access token, for the test's own API calls.
+ */
+export async function signIn(
+  phone: Phone,
+  account: { mobile: string; password: string },
+): Promise<string> {
+  const response = await phone.context.request.post(`${BASE_URL}/sso/oauth2/token`, {
+    data: { grant_type: 'password', username: account.mobile, password: account.password },
+  })
+  assert.equal(response.status(), 200, await response.text())
+  const { data: session } = (await response.json()) as SessionAnswer
+  const token = {
+    access_token: session.access_token,
+    token_type: session.token_type,
+    expires_in: session.expires_in,
+    refresh_token: session.refresh_token,
+  }
+  const userName = session.user.nickname.trim() || session.user.mobileMasked || '用户'
+  // Taro's H5 storage wraps each value as {"data": ...}; zustand persist stores {state, version}.
+  const entries = {
+    'yx-session': JSON.stringify({ state: { token }, version: 1 }),
+    'yx-app': JSON.stringify({
+      state: { hasLogin: true, userName, profile: session.user },
+      version: 2,
+    }),
+  }
+  await phone.page.goto(`${BASE_URL}/pages/about/about`)
+  await phone.page.evaluate((items) => {
+    for (const [key, value] of Object.entries(items)) {
+      localStorage.setItem(key, JSON.stringify({ data: value }))
+    }
+  }, entries)
+  return session.access_token
+}
+
+/** Taro's H5 router keeps earlier pages in the DOM, hidden: look only at the page on screen. */
+export function view(page: Page) {
+  return page.locator('.taro_page:visible')
 }
