@@ -38,7 +38,10 @@ describe('image pages of the demo patient', () => {
   it('院内查询 filters one hospital’s exams by type', async () => {
     const { page } = phone
     await page.goto(`${BASE_URL}/pages/personalImage/index`)
-    await view(page).getByText(/按日期、类型查询|查看全部/).first().click()
+    await view(page)
+      .getByText(/按日期、类型查询|查看全部/)
+      .first()
+      .click()
     await view(page).locator('.exam-card').first().waitFor()
     await view(page).locator('.filter-chips__chip', { hasText: '磁共振' }).click()
     await view(page).getByText('头颅 MR 平扫（演示）').waitFor()

@@ -20,7 +20,9 @@ describe('downloadAuthorisedImage', () => {
     download.mockResolvedValue({ statusCode: 200, tempFilePath: 'blob:http://localhost/abc' })
     const revoke = jest.fn()
     Object.assign(URL, { revokeObjectURL: revoke })
-    const image = await downloadAuthorisedImage('/dicomweb/studies/1/series/2/instances/3/thumbnail')
+    const image = await downloadAuthorisedImage(
+      '/dicomweb/studies/1/series/2/instances/3/thumbnail',
+    )
     expect(image.src).toBe('blob:http://localhost/abc')
     const call = download.mock.calls[0][0]
     expect(call.url).toBe('/dicomweb/studies/1/series/2/instances/3/thumbnail')
