@@ -67,7 +67,10 @@ export async function startServer(dataDir: string): Promise<Server> {
       LOG_LEVEL: 'warn',
       WEB_ROOT: path.join(dataDir, 'no-web-root'),
     },
-    stdio: 'ignore',
+    // UPLOAD_BENCH_SERVER_LOG=file keeps the server's output (why it died, if it did).
+    stdio: process.env.UPLOAD_BENCH_SERVER_LOG
+      ? ['ignore', openSync(process.env.UPLOAD_BENCH_SERVER_LOG, 'w'), 'inherit']
+      : 'ignore',
   })
   const url = `http://127.0.0.1:${port}`
   for (;;) {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto'
+import { once } from 'node:events'
 import { createWriteStream } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { pipeline } from 'node:stream/promises'
 import { sql } from 'kysely'
 import {
   DICOM_UPLOAD_CHUNK_BYTES,
@@ -516,7 +516,11 @@ async function assemble(ctx: Pick<JobContext, 'store'>, job: JobRow, file: strin
   try {
     for (let offset = 0; offset < total; offset += DICOM_UPLOAD_CHUNK_BYTES) {
       const { body } = await ctx.store.get(chunkKey(job.staging_prefix, offset))
-      await pipeline(body, out, { end: false })
+      // Written by hand rather than pipeline(…, { end: false }): that leaves listeners on the one
+      // output stream per chunk (a warning, and a leak, for a zip of hundreds of chunks).
+      for await (const data of body as AsyncIterable<Buffer>) {
+        if (!out.write(data)) await once(out, 'drain')
+      }
     }
   } finally {
     await new Promise<void>((resolve, reject) =>
