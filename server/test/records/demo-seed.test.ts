@@ -74,4 +74,31 @@ test('demo mode pushes the demo patient a MR, a CT with an amended report, compr
     false,
   )
   assert.equal(app.personalCipher.decrypt(query.patient_phone_encrypted!), DEMO_ACCOUNTS[0].mobile)
+
+  // The app's X线 chip sends DX; a radiograph written as CR or DR is X线 too.
+  const login = await app.inject({
+    method: 'POST',
+    url: '/sso/oauth2/token',
+    payload: { grant_type: 'password', username: DEMO_ACCOUNTS[0].mobile, password: 'demo1234' },
+  })
+  const token = (login.json() as { data: { access_token: string } }).data.access_token
+  const radiographs = async (modality: string) =>
+    (
+      (
+        await app.inject({
+          method: 'GET',
+          url: `/image/exams?modality=${modality}`,
+          headers: { authorization: `Bearer ${token}` },
+        })
+      ).json() as { data: { total: number } }
+    ).data.total
+  assert.deepEqual(
+    [
+      await radiographs('DX'),
+      await radiographs('CR'),
+      await radiographs('DR'),
+      await radiographs('MR'),
+    ],
+    [1, 1, 1, 1],
+  )
 })

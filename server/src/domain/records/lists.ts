@@ -537,6 +537,13 @@ export async function listMyImages(
   })
 }
 
+/** Codes one filter chip stands for (the app's X线 chip sends DX). */
+const MODALITY_FAMILIES: Record<string, string[]> = {
+  CR: ['CR', 'DX', 'DR'],
+  DX: ['CR', 'DX', 'DR'],
+  DR: ['CR', 'DX', 'DR'],
+}
+
 export interface ExamListFilter {
   page?: number | undefined
   pageSize?: number | undefined
@@ -559,9 +566,15 @@ export async function listExams(
     base = base.where(notIndexed('exams.hospital_id'), '=', filter.hospitalId)
   }
   if (filter.modality) {
-    // modalities is a comma list ('CT,SR'): match whole entries only.
-    const modality = filter.modality.toUpperCase()
-    base = base.where(sql<boolean>`(',' || exams.modalities || ',') like ${`%,${modality},%`}`)
+    // modalities is a comma list ('CT,SR'): match whole entries only. A radiograph is X线 to a
+    // patient whichever of CR, DX or DR the machine wrote.
+    const asked = filter.modality.toUpperCase()
+    const codes = MODALITY_FAMILIES[asked] ?? [asked]
+    base = base.where((eb) =>
+      eb.or(
+        codes.map((code) => sql<boolean>`(',' || exams.modalities || ',') like ${`%,${code},%`}`),
+      ),
+    )
   }
   if (filter.dateFrom) base = base.where('exams.study_date', '>=', filter.dateFrom)
   if (filter.dateTo) base = base.where('exams.study_date', '<=', filter.dateTo)
