@@ -80,9 +80,15 @@ export const batchPrefix = (batchId: string) => `objects/${batchId}/`
 /** Rows are inserted in chunks: one statement per instance is slow on PostgreSQL for 500 slices. */
 const INSERT_CHUNK = 100
 
+/**
+ * What the rows need from a parsed instance, and nothing more: the parsed data set holds the whole
+ * file's bytes, and a 1 GB upload must not keep every file alive until its commit.
+ */
+type InstanceFacts = Omit<DicomInstance, 'dataSet' | 'image'> & { bodyPart?: string }
+
 interface Prepared {
   outcome: InstanceOutcome
-  instance: DicomInstance
+  facts: InstanceFacts
   phone?: string
   row: Omit<InstancesTable, 'id' | 'exam_id' | 'series_id' | 'created_at'>
 }
@@ -197,10 +203,11 @@ async function prepareFile(
   }
 
   const image = instance.image
+  const { dataSet, image: _image, ...facts } = instance
   return {
     outcome,
-    instance,
-    phone: mobileIn(instance.dataSet.string('x00102154')),
+    facts: { ...facts, bodyPart: dataSet.string('x00180015')?.trim() || undefined },
+    phone: mobileIn(dataSet.string('x00102154')),
     row: {
       sop_instance_uid: instance.sopInstanceUid,
       sop_class_uid: instance.sopClassUid || null,
@@ -237,8 +244,10 @@ function pixelFormat(frame: Frame): string {
 function groupByStudy(items: Prepared[]): Prepared[][] {
   const groups = new Map<string, Prepared[]>()
   for (const item of items) {
-    const uid = item.instance.studyInstanceUid
-    groups.set(uid, [...(groups.get(uid) ?? []), item])
+    const uid = item.facts.studyInstanceUid
+    const group = groups.get(uid)
+    if (group) group.push(item)
+    else groups.set(uid, [item])
   }
   return [...groups.values()]
 }
@@ -261,7 +270,7 @@ async function examFor(
   group: Prepared[],
   now: Date,
 ): Promise<string> {
-  const first = group[0]!.instance
+  const first = group[0]!.facts
   const study = {
     date: dicomDate(first.study.date),
     time: dicomTime(first.study.time),
@@ -315,7 +324,7 @@ async function insertInstances(
   const at = now.toISOString()
   const seriesIds = new Map<string, string>()
   for (const item of group) {
-    const uid = item.instance.seriesInstanceUid
+    const uid = item.facts.seriesInstanceUid
     if (seriesIds.has(uid)) continue
     await trx
       .insertInto('series')
@@ -323,10 +332,10 @@ async function insertInstances(
         id: randomUUID(),
         exam_id: examId,
         series_uid: uid,
-        modality: item.instance.modality?.trim() || null,
-        series_number: item.instance.series.number ?? null,
-        description: item.instance.series.description?.trim() || null,
-        body_part: item.instance.dataSet.string('x00180015')?.trim() || null,
+        modality: item.facts.modality?.trim() || null,
+        series_number: item.facts.series.number ?? null,
+        description: item.facts.series.description?.trim() || null,
+        body_part: item.facts.bodyPart ?? null,
         instance_count: 0,
         created_at: at,
       })
@@ -351,7 +360,7 @@ async function insertInstances(
           ...item.row,
           id: randomUUID(),
           exam_id: examId,
-          series_id: seriesIds.get(item.instance.seriesInstanceUid)!,
+          series_id: seriesIds.get(item.facts.seriesInstanceUid)!,
           created_at: at,
         })),
       )
