@@ -222,7 +222,11 @@ export const records: Migration = {
       .addColumn('created_at', 'text', (col) => col.notNull())
       .addPrimaryKeyConstraint('exam_claims_pk', ['user_id', 'exam_id'])
       .execute()
-    await db.schema.createIndex('exam_claims_exam_idx').on('exam_claims').column('exam_id').execute()
+    await db.schema
+      .createIndex('exam_claims_exam_idx')
+      .on('exam_claims')
+      .column('exam_id')
+      .execute()
 
     // One person's view of one exam: report privacy, read mark, personal archive, hidden from lists.
     await db.schema
