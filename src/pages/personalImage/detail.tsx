@@ -36,6 +36,7 @@ function ExamDetailContent({ examId }: { examId: string }) {
         exam={data}
         onOpenSeries={() => showToast(VIEWER_COMING_SOON)}
         onOpenReport={(reportId) => void navigate('reportDetail', { id: reportId })}
+        onOpenBarCode={(value) => void navigate('barCode', { value, title: '检查号' })}
         qrButton={canShare ? <QrButton onClick={() => setQrOpen(true)} /> : null}
       />
       {canShare && (

@@ -11,6 +11,8 @@ export interface ExamDetailViewProps {
   exam: ExamDetail
   onOpenSeries: (series: SeriesSummary) => void
   onOpenReport: (reportId: string) => void
+  /** Shows the exam number as a bar code (hospital terminals scan it at the counter). */
+  onOpenBarCode?: (accessionNumber: string) => void
   /** The 二维码 button, when the page can show one (rendered in the header). */
   qrButton?: ReactNode
 }
@@ -23,11 +25,25 @@ function megabytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`
 }
 
-function Row({ label, value }: { label: string; value: string | null | undefined }) {
+function Row({
+  label,
+  value,
+  action,
+}: {
+  label: string
+  value: string | null | undefined
+  /** A link after the value (条码 beside the exam number). */
+  action?: { text: string; onClick: () => void } | undefined
+}) {
   return (
     <View className="exam-detail__row">
       <Text className="exam-detail__label">{label}</Text>
       <Text className="exam-detail__value">{value && value !== '' ? value : '—'}</Text>
+      {action && (
+        <Text className="exam-detail__row-action" onClick={action.onClick}>
+          {action.text}
+        </Text>
+      )}
     </View>
   )
 }
@@ -67,6 +83,7 @@ export function ExamDetailView({
   exam,
   onOpenSeries,
   onOpenReport,
+  onOpenBarCode,
   qrButton,
 }: ExamDetailViewProps) {
   const where = exam.hospital?.name ?? exam.hospitalText ?? '我上传的影像'
@@ -93,7 +110,15 @@ export function ExamDetailView({
         </View>
         <Row label={exam.source === 'upload' ? '医院（自填）' : '医院'} value={where} />
         <Row label="检查时间" value={studyWhen(exam.studyDate, exam.studyTime)} />
-        <Row label="检查号" value={exam.accessionNumber} />
+        <Row
+          label="检查号"
+          value={exam.accessionNumber}
+          action={
+            exam.accessionNumber && onOpenBarCode
+              ? { text: '条码 ›', onClick: () => onOpenBarCode(exam.accessionNumber!) }
+              : undefined
+          }
+        />
         {exam.bodyPart && <Row label="检查部位" value={exam.bodyPart} />}
         <Row label="患者" value={who} />
         <Row

@@ -257,6 +257,16 @@ describe('影像详情 (personalImage/detail)', () => {
 
     fireEvent.click(screen.getByText('查看报告 ›'))
     expect(navigateTo).toHaveBeenLastCalledWith({ url: '/pages/personalReport/detail?id=r1' })
+
+    // The exam number as a bar code, for the counter's scanner.
+    fireEvent.click(screen.getByText('条码 ›'))
+    const barCode = navigateTo.mock.calls[navigateTo.mock.calls.length - 1]![0] as { url: string }
+    expect(barCode.url).toMatch(/^\/components\/bar-code\/bar-code\?/)
+    const query = new URLSearchParams(barCode.url.split('?')[1])
+    expect([query.get('value'), query.get('title')]).toEqual([
+      examDetail({}).accessionNumber,
+      '检查号',
+    ])
   })
 
   it('says why when the exam cannot be opened, with a retry', async () => {
