@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { test } from 'node:test'
 import { crc32 as zlibCrc32, inflateSync } from 'node:zlib'
-import { decodeJpeg8 } from '../../src/dicom/codecs'
+import { decodeJpeg8, JpegInputTooSmallError } from '../../src/dicom/codecs'
 import { decodeFrames, type Frame, type MonoFrame } from '../../src/dicom/frames'
 import { parse } from '../../src/dicom/parse'
 import { crc32 } from '../../src/dicom/png'
@@ -154,9 +154,12 @@ test('JPEG rendering (libjpeg-turbo encoder) decodes back to the rendered pixels
   const colour = await renderJpeg(
     (await firstFrame(path.join(CLIENT, 'US-PAL-8-10x-echo.dcm'))).frame,
     {
-      size: 64,
+      size: 96,
     },
   )
   const colourBack = await decodeJpeg8(colour.body)
   assert.equal(colourBack.componentCount, 3)
+  // Below 64² the encoder could overflow its buffer (codecs.ts): refused, and it keeps working.
+  await assert.rejects(renderJpeg(frame, { size: 32 }), JpegInputTooSmallError)
+  assert.equal((await renderJpeg(frame, options)).contentType, 'image/jpeg')
 })
