@@ -124,7 +124,8 @@ describe('images and reports', () => {
     await view(page).getByText('诊断意见').first().waitFor()
     await screenshot(page, 'records-report-detail')
 
-    await view(page).getByText('设为隐私').click()
+    // A small button in the page's action row; forced past the toast that may sit over it.
+    await view(page).getByText('设为隐私', { exact: true }).click({ force: true })
     await view(page).getByText('取消隐私').waitFor()
     const reports = await api<{ items: ReportItem[] }>(token, '/main/reports')
     assert.equal(

@@ -42,7 +42,7 @@ describe('uploading DICOM zips', () => {
     const { page } = phone
     const [chooser] = await Promise.all([
       page.waitForEvent('filechooser'),
-      view(page).getByText('上传DICOM').click(),
+      view(page).getByText('上传DICOM', { exact: true }).click(),
     ])
     await chooser.setFiles({ name, mimeType: 'application/zip', buffer: zip })
   }
@@ -67,7 +67,7 @@ describe('uploading DICOM zips', () => {
         })),
     )
     await page.goto(`${BASE_URL}/pages/personalReport/index-ys`)
-    await view(page).getByText('上传DICOM').waitFor()
+    await view(page).getByText('上传DICOM', { exact: true }).waitFor()
     await upload('头颅MR.zip', zip)
     await view(page).locator('.upload-panel__bar').waitFor()
     await view(page)
@@ -99,7 +99,7 @@ describe('uploading DICOM zips', () => {
 
     await view(page).getByText('删除影像').click()
     await page.locator('.taro-modal__foot').getByText('删除', { exact: true }).click()
-    await view(page).getByText('上传DICOM').waitFor()
+    await view(page).getByText('上传DICOM', { exact: true }).waitFor()
     assert.equal((await api(`/main/exams/${examId}`)).status, 404)
     const gone = await fetch(`${BASE_URL}${metadata}`, {
       headers: { authorization: `Bearer ${token}` },
@@ -142,7 +142,7 @@ describe('uploading DICOM zips', () => {
       const { page } = phone
       const before = await usedBytes()
       await page.goto(`${BASE_URL}/pages/personalReport/index-ys`)
-      await view(page).getByText('上传DICOM').waitFor()
+      await view(page).getByText('上传DICOM', { exact: true }).waitFor()
       await upload(`${what}.zip`, make())
       const failed = view(page).locator('.upload-panel--failed')
       await failed.waitFor({ timeout: 60_000 })

@@ -88,13 +88,8 @@ const TABLE = [
   },
   { name: 'reportDetail', path: 'pages/personalReport/detail', title: '报告详情' },
   { name: 'reportDetail2', path: 'pages/personalReport/detail2', title: '报告详情' },
-  {
-    name: 'reportDetailYs',
-    path: 'pages/personalReport/detail-ys',
-    title: '报告详情',
-    issue: LATER,
-  },
-  { name: 'myReports', path: 'pages/personalReport/index-ys', title: '我的报告', issue: LATER },
+  { name: 'reportDetailYs', path: 'pages/personalReport/detail-ys', title: '报告详情' },
+  { name: 'myReports', path: 'pages/personalReport/index-ys', title: '我的报告' },
   {
     name: 'grantList',
     path: 'pages/personalReport/shouquan-list',
