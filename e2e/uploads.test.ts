@@ -37,14 +37,16 @@ describe('uploading DICOM zips', () => {
   const usedBytes = async () =>
     (await api<{ usedBytes: number }>('/main/dicom-upload/quota')).data.usedBytes
 
-  /** Picks the zip through the page's own file input, the way a person picks a file. */
+  /**
+   * Picks the zip through the page's own file input (platform/file-picker.ts appends it to the
+   * document when 上传DICOM is tapped), the way a person's choice reaches it.
+   */
   async function upload(name: string, zip: Buffer): Promise<void> {
     const { page } = phone
-    const [chooser] = await Promise.all([
-      page.waitForEvent('filechooser'),
-      view(page).getByText('上传DICOM', { exact: true }).click(),
-    ])
-    await chooser.setFiles({ name, mimeType: 'application/zip', buffer: zip })
+    await view(page).getByText('上传DICOM', { exact: true }).click()
+    const input = page.locator('input[data-testid="zip-file-input"]').last()
+    await input.waitFor({ state: 'attached' })
+    await input.setInputFiles({ name, mimeType: 'application/zip', buffer: zip })
   }
 
   before(async () => {
