@@ -43,7 +43,8 @@ describe('uploading DICOM zips', () => {
    */
   async function upload(name: string, zip: Buffer): Promise<void> {
     const { page } = phone
-    await view(page).getByText('上传DICOM', { exact: true }).click()
+    // The NutUI button takes the tap itself (its label element does not receive pointer events).
+    await view(page).locator('.ys-page__upload').click()
     const input = page.locator('input[data-testid="zip-file-input"]').last()
     await input.waitFor({ state: 'attached' })
     await input.setInputFiles({ name, mimeType: 'application/zip', buffer: zip })
