@@ -14,7 +14,7 @@ import {
 } from '../../dicom'
 import { encodeJpeg } from '../../dicom/codecs'
 import type { DB } from '../../db'
-import type { ExamsTable } from '../../db/schema'
+import type { ExamsTable, InstancesTable } from '../../db/schema'
 import { ApiError, badRequest, notFound } from '../../http/errors'
 import type { ObjectStore } from '../../storage'
 import { EXAM_NOT_FOUND, findVisibleStudy, type RecordsCaller } from './access'
@@ -29,24 +29,8 @@ import { EXAM_NOT_FOUND, findVisibleStudy, type RecordsCaller } from './access'
 export const SERIES_NOT_FOUND = '序列不存在'
 export const INSTANCE_NOT_FOUND = '图像不存在'
 
-export interface InstanceRow {
-  id: string
-  exam_id: string
-  sop_instance_uid: string
-  sop_class_uid: string | null
-  instance_number: number | null
-  transfer_syntax: string
-  rows: number | null
-  columns: number | null
-  frame_count: number
-  file_key: string
-  file_size: number
-  pixels_key: string | null
-  pixel_format: string | null
-  frame_bytes: number | null
-  preview_status: string
-  preview_message: string | null
-  metadata_json: string
+/** An instance as the reads need it: its row, with its series' and study's identifiers. */
+export type InstanceRow = Omit<InstancesTable, 'series_id' | 'created_at'> & {
   series_uid: string
   series_number: number | null
   study_uid: string
