@@ -61,10 +61,31 @@ function openSqlite(file: string): DB {
   return new Kysely<Database>({ dialect: new SqliteDialect({ database }) })
 }
 
+/** PostgreSQL's int8 (OID 20): bigint columns, count(*). */
+const INT8_OID = 20
+
+/**
+ * int8 as a JavaScript number, as SQLite answers it, so callers never see a string: byte counts
+ * and counts stay far below 2^53 (8 PB). A value beyond it stays the exact string node-postgres
+ * gives by default rather than a silently rounded number.
+ */
+export function parseInt8(text: string): number | string {
+  const value = Number(text)
+  return Number.isSafeInteger(value) ? value : text
+}
+
+/** This pool's parsers only: pg's global table (pg-boss, other clients) is left as it is. */
+function postgresTypes(): pg.CustomTypesConfig {
+  const types = new pg.TypeOverrides()
+  types.setTypeParser(INT8_OID, 'text', parseInt8)
+  return types
+}
+
 function openPostgres(config: Extract<DatabaseConfig, { kind: 'postgres' }>): DB {
   const pool = new pg.Pool({
     connectionString: config.url,
     max: 10,
+    types: postgresTypes(),
     // search_path makes every unqualified table name resolve inside our schema.
     ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
   })

@@ -7,6 +7,7 @@ import { sessionsAudit } from './0005-sessions-audit'
 import { auditRetention } from './0006-audit-retention'
 import { hospitals } from './0007-hospitals'
 import { records } from './0008-records'
+import { byteCounts } from './0009-byte-counts'
 
 /**
  * Every migration, in order. Names sort lexicographically (Kysely runs them in that order), so keep
@@ -21,6 +22,7 @@ export const migrations: Record<string, Migration> = {
   '0006-audit-retention': auditRetention,
   '0007-hospitals': hospitals,
   '0008-records': records,
+  '0009-byte-counts': byteCounts,
 }
 
 /** In-code provider: migrations travel with the bundle instead of being read from a folder at runtime. */
