@@ -1,6 +1,16 @@
 import { randomBytes } from 'node:crypto'
 import { createReadStream } from 'node:fs'
-import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises'
+import {
+  type FileHandle,
+  mkdir,
+  open as openFile,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  unlink,
+} from 'node:fs/promises'
 import path from 'node:path'
 import { Readable } from 'node:stream'
 import {
@@ -9,6 +19,7 @@ import {
   type ByteRange,
   DEFAULT_CONTENT_TYPE,
   type GetResult,
+  inParallel,
   type ObjectInfo,
   type ObjectStore,
   ObjectNotFoundError,
@@ -30,8 +41,11 @@ const metaName = (name: string) => `.${name}.meta`
 /**
  * Objects as files under `root`. A put writes a temporary file in the same file system, fsyncs it,
  * then renames it over the key (rename is atomic) and fsyncs the directory, so a crash leaves either
- * the old object or the new one, never half of one. Limitation of a file tree: a key cannot also be
- * the folder of another (`a/b` and `a/b/c`); such a put fails.
+ * the old object or the new one, never half of one. A deferred put skips both fsyncs and `sync`
+ * does them later for a whole batch: every file once, then every directory once (ingest of a 500-
+ * slice CT spent 31 ms per object on four fsyncs each, 30 s in all). The content type lives in a
+ * `.name.meta` sidecar only when it is not the default. Limitation of a file tree: a key cannot
+ * also be the folder of another (`a/b` and `a/b/c`); such a put fails.
  */
 export class LocalObjectStore implements ObjectStore {
   readonly kind = 'local'
@@ -57,21 +71,72 @@ export class LocalObjectStore implements ObjectStore {
   ): Promise<ObjectInfo> {
     const file = this.file(key)
     const contentType = options.contentType || DEFAULT_CONTENT_TYPE
+    const durable = options.durability !== 'deferred'
     await mkdir(path.dirname(file), { recursive: true })
-    // Metadata first: once the data file appears, its content type is already there.
-    await this.writeAtomically(this.metaFile(file), Buffer.from(JSON.stringify({ contentType })))
-    const size = await this.writeAtomically(file, body)
+    // Metadata first: once the data file appears, its content type is already there. The default
+    // type needs no file (a missing sidecar reads as the default): one write less per object.
+    if (contentType === DEFAULT_CONTENT_TYPE) {
+      await rm(this.metaFile(file), { force: true })
+    } else {
+      const meta = Buffer.from(JSON.stringify({ contentType }))
+      await this.writeAtomically(this.metaFile(file), meta, durable)
+    }
+    const size = await this.writeAtomically(file, body, durable)
     return { key, size, contentType }
+  }
+
+  async sync(keys: readonly string[]): Promise<void> {
+    const directories = new Set<string>()
+    const root = path.resolve(this.root)
+    for (const file of keys.map((key) => this.file(key))) {
+      // The file's folder and every folder up to the root: a put may have created them.
+      for (let dir = path.dirname(file); dir.startsWith(root); dir = path.dirname(dir)) {
+        if (directories.has(dir)) break
+        directories.add(dir)
+      }
+    }
+    await inParallel(keys, SYNC_PARALLEL, async (key) => {
+      const file = this.file(key)
+      try {
+        await this.flush(file)
+      } catch (error) {
+        if (isMissing(error)) throw new ObjectNotFoundError(key)
+        throw error
+      }
+      // A sidecar is there only for a non-default content type.
+      await this.flush(this.metaFile(file)).catch((error: unknown) => {
+        if (!isMissing(error)) throw error
+      })
+    })
+    // Names after contents: a directory entry must never outlive the bytes it names.
+    await inParallel([...directories], SYNC_PARALLEL, (dir) => this.flush(dir))
+  }
+
+  /**
+   * fsync of one file or directory (a directory's fsync makes its entries durable), through `open`
+   * when it is already open. The one place the store flushes, so a test can count the flushes.
+   */
+  protected async flush(target: string, open?: FileHandle): Promise<void> {
+    if (open) return open.sync()
+    // Windows cannot open a directory to flush it; its renames are as durable as NTFS makes them.
+    if (process.platform === 'win32' && (await stat(target)).isDirectory()) return
+    const handle = await openFile(target, 'r')
+    try {
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
   }
 
   private async writeAtomically(
     target: string,
     body: Buffer | Uint8Array | Readable,
+    durable: boolean,
   ): Promise<number> {
     const tempDir = path.join(this.root, TEMP_DIR)
     await mkdir(tempDir, { recursive: true })
     const temp = path.join(tempDir, `${randomBytes(12).toString('hex')}.part`)
-    const handle = await open(temp, 'wx', 0o600)
+    const handle = await openFile(temp, 'wx', 0o600)
     let size = 0
     try {
       if (body instanceof Readable) {
@@ -85,8 +150,9 @@ export class LocalObjectStore implements ObjectStore {
         await handle.writeFile(body)
         size = body.byteLength
       }
-      // The bytes must be on disk before the rename makes them the object.
-      await handle.sync()
+      // The bytes must be on disk before the rename makes them the object (deferred: before the
+      // batch's sync, which comes before anything points at the object).
+      if (durable) await this.flush(temp, handle)
       await handle.close()
       await rename(temp, target)
     } catch (error) {
@@ -94,7 +160,7 @@ export class LocalObjectStore implements ObjectStore {
       await unlink(temp).catch(() => undefined)
       throw error
     }
-    await syncDirectory(path.dirname(target))
+    if (durable) await this.flush(path.dirname(target))
     return size
   }
 
@@ -188,13 +254,5 @@ function isMissing(error: unknown): boolean {
   return code === 'ENOENT' || code === 'ENOTDIR'
 }
 
-/** Makes a rename durable: the directory entry itself is flushed (not possible on Windows). */
-async function syncDirectory(dir: string): Promise<void> {
-  if (process.platform === 'win32') return
-  const handle = await open(dir, 'r')
-  try {
-    await handle.sync()
-  } finally {
-    await handle.close()
-  }
-}
+/** fsyncs at a time: enough to keep libuv's threads and the disk's queue busy, few file handles. */
+const SYNC_PARALLEL = 16

@@ -29,6 +29,13 @@ export interface GetResult extends ObjectInfo {
 
 export interface PutOptions {
   contentType: string
+  /**
+   * 'now' (the default): durable when put answers. 'deferred': written whole and renamed into place
+   * like any put (a reader never sees half of it), but not yet flushed to disk, so a crash before
+   * `sync` names the key may lose it or leave it torn. For a batch under keys that nothing points
+   * at until a commit that follows `sync` (ingest): one flush per batch instead of four per object.
+   */
+  durability?: 'now' | 'deferred'
 }
 
 export interface ObjectStore {
@@ -40,6 +47,11 @@ export interface ObjectStore {
   /** Undefined when there is no such object. */
   head(key: string): Promise<ObjectInfo | undefined>
   exists(key: string): Promise<boolean>
+  /**
+   * Makes the objects of deferred puts durable (their bytes and their names); answers when they
+   * are. Throws when one of the keys is missing (a row about to point at it would be dangling).
+   */
+  sync(keys: readonly string[]): Promise<void>
   /** Removes one object; removing a missing one is not an error (deletes are retried after crashes). */
   delete(key: string): Promise<void>
   /** Removes every object whose key starts with `prefix` (a study, a user's uploads); returns how many. */
@@ -124,3 +136,16 @@ export function resolveRange(
 }
 
 export const DEFAULT_CONTENT_TYPE = 'application/octet-stream'
+
+/** Runs `work` over `items`, at most `limit` at a time; the first failure rejects. */
+export async function inParallel<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]!)
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
+}

@@ -18,6 +18,7 @@ import {
   type ByteRange,
   DEFAULT_CONTENT_TYPE,
   type GetResult,
+  inParallel,
   type ObjectInfo,
   type ObjectStore,
   ObjectNotFoundError,
@@ -229,6 +230,13 @@ export class S3ObjectStore implements ObjectStore {
 
   async exists(key: string): Promise<boolean> {
     return (await this.head(key)) !== undefined
+  }
+
+  /** S3 has no deferred writes (an acknowledged PutObject is durable): only checks the keys exist. */
+  async sync(keys: readonly string[]): Promise<void> {
+    await inParallel(keys, 8, async (key) => {
+      if (!(await this.exists(key))) throw new ObjectNotFoundError(key)
+    })
   }
 
   async delete(key: string): Promise<void> {

@@ -28,6 +28,7 @@ function flaky(store: ObjectStore, failing: { puts: number }): ObjectStore {
     exists: (key) => store.exists(key),
     delete: (key) => store.delete(key),
     deletePrefix: (prefix) => store.deletePrefix(prefix),
+    sync: (keys) => store.sync(keys),
   }
 }
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { Readable } from 'node:stream'
 import { test } from 'node:test'
 import {
+  DEFAULT_CONTENT_TYPE,
   InvalidKeyError,
   ObjectNotFoundError,
   type ObjectStore,
@@ -46,6 +47,39 @@ export function objectStoreContract(name: string, open: () => ObjectStore): void
     const got = await store.get('replace/x')
     assert.equal(got.contentType, 'image/jpeg')
     assert.equal((await read(got.body)).toString(), 'new')
+  })
+
+  test(`${name}: a put with the default content type replaces a typed one`, async () => {
+    const store = open()
+    await store.put('retype/x', bytes, { contentType: 'image/png' })
+    await store.put('retype/x', Buffer.from('raw'), { contentType: DEFAULT_CONTENT_TYPE })
+    const got = await store.get('retype/x')
+    assert.equal(got.contentType, DEFAULT_CONTENT_TYPE)
+    assert.equal((await read(got.body)).toString(), 'raw')
+  })
+
+  test(`${name}: deferred puts read back at once and are made durable by sync`, async () => {
+    const store = open()
+    const keys = ['batch/b1/0.dcm', 'batch/b1/0.pixels', 'batch/b1/deeper/1.dcm']
+    for (const [index, key] of keys.entries()) {
+      await store.put(key, Buffer.from(`object ${index}`), {
+        contentType: key.endsWith('.dcm') ? 'application/dicom' : DEFAULT_CONTENT_TYPE,
+        durability: 'deferred',
+      })
+    }
+    await store.sync(keys)
+    await store.sync([])
+    for (const [index, key] of keys.entries()) {
+      const got = await store.get(key)
+      assert.equal((await read(got.body)).toString(), `object ${index}`)
+      assert.equal(
+        got.contentType,
+        key.endsWith('.dcm') ? 'application/dicom' : DEFAULT_CONTENT_TYPE,
+      )
+    }
+    // A row about to point at a key that is not there must not be committed.
+    await assert.rejects(store.sync([...keys, 'batch/b1/gone']), ObjectNotFoundError)
+    await assert.rejects(store.sync(['../escape']), InvalidKeyError)
   })
 
   test(`${name}: byte ranges (inclusive end, open end, suffix, end clamped)`, async () => {

@@ -27,7 +27,9 @@ import {
  * Order of work, so that a crash at any point leaves no half-stored exam:
  * 1. each file is parsed and decoded once, and its original bytes and decoded frames are written to
  *    the object store under objects/<batchId>/ (only the metadata stays in memory, so a 1 GB zip is
- *    never held whole);
+ *    never held whole). These puts are deferred (not flushed one by one: four fsyncs per object
+ *    made a 500-slice CT take 30 s); the whole batch is made durable by one store.sync before
+ *    step 2, so a committed row never points at an object a crash could lose or tear;
  * 2. every row of the batch (exams, series, instances, counts) is written in ONE transaction;
  * 3. objects of instances that turned out to be duplicates are deleted after the commit.
  * A crash before 2 leaves only objects under the batch prefix. Each attempt of a job uses a batch id
@@ -115,6 +117,8 @@ export async function ingestFiles(
     const examIds = new Set<string>()
     const duplicateKeys: string[] = []
     if (prepared.length > 0) {
+      // Durable before any row can point at them (see the order of work above).
+      await ctx.store.sync(prepared.flatMap(({ row }) => objectKeys(row)))
       await ctx.db.transaction().execute(async (trx) => {
         const now = ctx.now()
         for (const group of groupByStudy(prepared)) {
@@ -127,8 +131,7 @@ export async function ingestFiles(
               examIds.add(examId)
             } else {
               item.outcome.status = 'duplicate'
-              duplicateKeys.push(item.row.file_key)
-              if (item.row.pixels_key) duplicateKeys.push(item.row.pixels_key)
+              duplicateKeys.push(...objectKeys(item.row))
             }
           }
           await refreshExamCounts(trx, examId, now)
@@ -181,7 +184,7 @@ async function prepareFile(
   }
 
   const fileKey = `${prefix}${index}.dcm`
-  await store.put(fileKey, file.bytes, { contentType: 'application/dicom' })
+  await store.put(fileKey, file.bytes, { contentType: 'application/dicom', durability: 'deferred' })
 
   const decoded = await decodeFrames(instance)
   let pixels: { key: string; format: string; frameBytes: number } | undefined
@@ -190,7 +193,10 @@ async function prepareFile(
   if (decoded.ok && decoded.frames.length > 0) {
     const key = `${prefix}${index}.pixels`
     const buffers = decoded.frames.map(frameBytes)
-    await store.put(key, Buffer.concat(buffers), { contentType: 'application/octet-stream' })
+    await store.put(key, Buffer.concat(buffers), {
+      contentType: 'application/octet-stream',
+      durability: 'deferred',
+    })
     pixels = { key, format: pixelFormat(decoded.frames[0]!), frameBytes: buffers[0]!.length }
   } else if (!decoded.ok) {
     previewStatus =
@@ -226,6 +232,11 @@ async function prepareFile(
       metadata_json: JSON.stringify(dicomJson(instance)),
     },
   }
+}
+
+/** The objects an instance row points at. */
+function objectKeys(row: Prepared['row']): string[] {
+  return row.pixels_key ? [row.file_key, row.pixels_key] : [row.file_key]
 }
 
 function frameBytes(frame: Frame): Buffer {
