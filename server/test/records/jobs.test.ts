@@ -20,11 +20,14 @@ import {
   JOB_WORKER_LOST,
   JobFailure,
   type JobRunner,
+  LeaseLostError,
   type JobRunnerOptions,
   registerJobProcessor,
   waitForJob,
 } from '../../src/domain/records/jobs'
+import { releaseStorage, reserveStorage, storageQuota } from '../../src/domain/records/uploads'
 import { LocalObjectStore } from '../../src/storage'
+import { signUp } from '../domain/profile/support'
 import { closeAfter, isolatedDatabase, openTestDatabase, TEST_PG_URL, testConfig } from '../helpers'
 
 /**
@@ -63,12 +66,6 @@ if (database.kind === 'postgres') dropPgBossAfter(database.schema!)
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-/** onFailed runs just after the row says failed. */
-async function eventually(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 40 && !check(); i++) await sleep(25)
-  assert.ok(check())
-}
-
 /** Calls per job id, per kind: a job must never run twice at once. */
 const calls = new Map<string, number>()
 const count = (id: string) => calls.set(id, (calls.get(id) ?? 0) + 1)
@@ -96,13 +93,18 @@ registerJobProcessor(
   },
   { onFailed: async (job) => void failures.set(job.id, (failures.get(job.id) ?? 0) + 1) },
 )
+/** Hooks that take a while: whoever reads `failed` must already see what they did. */
+const slowHook = async (job: { id: string }) => {
+  await sleep(200)
+  failures.set(job.id, (failures.get(job.id) ?? 0) + 1)
+}
 registerJobProcessor(
   'test-refused',
   async (job) => {
     count(job.id)
     throw new JobFailure('文件不是 DICOM 格式')
   },
-  { onFailed: async (job) => void failures.set(job.id, (failures.get(job.id) ?? 0) + 1) },
+  { onFailed: slowHook },
 )
 registerJobProcessor('test-slow', async (job) => {
   count(job.id)
@@ -180,7 +182,7 @@ test('a job failing every attempt ends failed in Chinese, its objects gone, onFa
   assert.equal(job.message, JOB_RETRIES_EXHAUSTED)
   assert.equal(job.attempts, 3)
   assert.equal(calls.get(job.id), 3)
-  await eventually(() => failures.get(job.id) === 1)
+  assert.equal(failures.get(job.id), 1)
   for (let attempt = 1; attempt <= 3; attempt++) {
     assert.equal(await store.exists(`objects/${job.id}-a${attempt}/0.dcm`), false)
   }
@@ -188,11 +190,129 @@ test('a job failing every attempt ends failed in Chinese, its objects gone, onFa
 
 test('a JobFailure ends the job at once with its own message', async () => {
   const queued = await enqueueJob(main, newJob('test-refused'))
-  const job = await waitForJob(main, queued.id, { timeoutMs: 10_000 })
+  // Read the row as often as possible (not waitForJob, which wakes when the runner is done).
+  let job: Awaited<ReturnType<typeof waitForJob>>
+  for (let i = 0; i < 2000; i++) {
+    job = await db
+      .selectFrom('ingest_jobs')
+      .selectAll()
+      .where('id', '=', queued.id)
+      .executeTakeFirst()
+    if (job?.status === 'failed') break
+    await sleep(5)
+  }
   assert.equal(job?.status, 'failed')
   assert.equal(job.message, '文件不是 DICOM 格式')
   assert.equal(job.attempts, 1)
-  await eventually(() => failures.get(job.id) === 1)
+  // The slow hook ran in the transaction that said failed: done by the time anyone reads it.
+  assert.equal(failures.get(job.id), 1)
+})
+
+/** What a processor's quota hold looks like: the held bytes in result_json, the usage row. */
+const holds = new Map<string, string>()
+registerJobProcessor(
+  'test-hold',
+  async (job, ctx) => {
+    count(job.id)
+    await ctx.db.transaction().execute(async (trx) => {
+      await reserveStorage(trx, holds.get(job.id)!, 300, 10_000, new Date())
+      await trx
+        .updateTable('ingest_jobs')
+        .set({ result_json: JSON.stringify({ reservedBytes: 300 }) })
+        .where('id', '=', job.id)
+        .execute()
+    })
+    if (job.file_name === 'refuse') throw new JobFailure('压缩包中没有 DICOM 文件')
+    return { storedCount: 1 }
+  },
+  {
+    // Gives back what result_json says is held, as the upload hook does.
+    onFailed: async (job, ctx) => {
+      const row = await ctx.db
+        .selectFrom('ingest_jobs')
+        .select('result_json')
+        .where('id', '=', job.id)
+        .executeTakeFirstOrThrow()
+      const held = row.result_json
+        ? (JSON.parse(row.result_json) as { reservedBytes: number }).reservedBytes
+        : 0
+      await sleep(100)
+      await releaseStorage(ctx.db, holds.get(job.id)!, held, new Date())
+    },
+  },
+)
+
+async function holdJob(fileName: string) {
+  const { user } = await signUp(db, new Date())
+  const input = { ...newJob('test-hold'), id: randomUUID(), fileName }
+  holds.set(input.id, user.id)
+  const queued = await enqueueJob(main, input)
+  const job = await waitForJob(main, queued.id, { timeoutMs: 10_000 })
+  const { usedBytes } = await storageQuota(db, user.id, 10_000)
+  return { job, usedBytes }
+}
+
+test('an outcome without a result keeps the result_json the processor wrote', async () => {
+  const { job, usedBytes } = await holdJob('ok')
+  assert.equal(job?.status, 'done')
+  assert.deepEqual(JSON.parse(job.result_json!), { reservedBytes: 300 })
+  assert.equal(usedBytes, 300)
+})
+
+test('a failed job reads failed only with its hook done: what result_json held is given back', async () => {
+  const { job, usedBytes } = await holdJob('refuse')
+  assert.equal(job?.status, 'failed')
+  assert.equal(job.message, '压缩包中没有 DICOM 文件')
+  assert.deepEqual(JSON.parse(job.result_json!), { reservedBytes: 300 })
+  assert.equal(usedBytes, 0)
+})
+
+/** A worker that stalled: another took its job before it committed its quota settlement. */
+const leaseErrors = new Map<string, unknown>()
+registerJobProcessor('test-stalled', async (job, ctx) => {
+  count(job.id)
+  await db
+    .updateTable('ingest_jobs')
+    .set({
+      locked_by: 'other-host|123|x',
+      locked_until: new Date(Date.now() + 3_600_000).toISOString(),
+      attempts: job.attempts + 1,
+    })
+    .where('id', '=', job.id)
+    .execute()
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      await releaseStorage(trx, holds.get(job.id)!, 400, new Date())
+    })
+  } catch (error) {
+    leaseErrors.set(job.id, error)
+    throw error
+  }
+  return { storedCount: 1 }
+})
+
+test('a worker whose lease was taken cannot commit: the quota is not given back twice', async () => {
+  const { user } = await signUp(db, new Date())
+  assert.equal(await reserveStorage(db, user.id, 1000, 10_000, new Date()), true)
+  const input = { ...newJob('test-stalled'), id: randomUUID() }
+  holds.set(input.id, user.id)
+  await enqueueJob(main, input)
+  for (let i = 0; i < 200 && !leaseErrors.has(input.id); i++) await sleep(25)
+  assert.ok(leaseErrors.get(input.id) instanceof LeaseLostError)
+  await sleep(200)
+  assert.equal((await storageQuota(db, user.id, 10_000)).usedBytes, 1000)
+  // The row is the new holder's, untouched by the stalled worker.
+  const row = await db
+    .selectFrom('ingest_jobs')
+    .selectAll()
+    .where('id', '=', input.id)
+    .executeTakeFirstOrThrow()
+  assert.equal(row.status, 'running')
+  assert.equal(row.locked_by, 'other-host|123|x')
+  assert.equal(row.attempts, 2)
+  assert.equal(calls.get(input.id), 1)
+  // Not left for the later tests' runners to take.
+  await db.deleteFrom('ingest_jobs').where('id', '=', input.id).execute()
 })
 
 /** The pid of a process that has exited (so `kill -0` says ESRCH). */

@@ -2,11 +2,11 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { EventEmitter } from 'node:events'
 import { hostname } from 'node:os'
 import type { FastifyBaseLogger } from 'fastify'
-import { sql, type Selectable } from 'kysely'
+import { sql, type Selectable, type Transaction, TransactionBuilder } from 'kysely'
 import PgBoss from 'pg-boss'
 import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
-import type { IngestJobsTable } from '../../db/schema'
+import type { Database, IngestJobsTable } from '../../db/schema'
 import type { ObjectStore } from '../../storage'
 import { batchPrefix } from './ingest'
 
@@ -26,6 +26,13 @@ import { batchPrefix } from './ingest'
  * A job whose worker died is taken again: at once when the dead worker was a process on this host
  * (its pid no longer exists), otherwise when its lease has run out. Each take counts an attempt; a
  * job that keeps failing (or keeps killing its worker) ends `failed` with a Chinese message.
+ *
+ * A worker that lost its lease (it stalled past locked_until and another took the job) may still be
+ * running the processor. So every transaction a processor opens on ctx.db first confirms, inside
+ * that transaction, that this attempt still holds the job, and fails with LeaseLostError if not: a
+ * lost worker can never commit rows or settle a quota the new holder settles too. Writes that must
+ * not happen twice therefore go in a transaction. Ending a job is one transaction as well: the row
+ * turns failed together with the onFailed hook's writes, so whoever reads `failed` sees them.
  */
 
 export type JobRow = Selectable<IngestJobsTable>
@@ -49,12 +56,24 @@ export const JOB_WORKER_LOST = '处理失败：处理过程多次意外中断，
 /** A transfer left half way (no chunk for a long time). */
 export const JOB_ABANDONED = '上传长时间未完成，已取消'
 
+/**
+ * Thrown by a processor's transaction when this attempt no longer holds its job (another worker
+ * took it): the transaction is rolled back and the attempt ends without touching the row.
+ */
+export class LeaseLostError extends Error {
+  override name = 'LeaseLostError'
+  constructor(jobId: string) {
+    super(`ingest job ${jobId} is held by another worker now`)
+  }
+}
+
 /** A failure that retrying cannot fix (bad input): the job ends failed with this Chinese message. */
 export class JobFailure extends Error {
   override name = 'JobFailure'
 }
 
 export interface JobContext {
+  /** Its transactions commit only while this attempt holds the job (else LeaseLostError). */
   db: DB
   store: ObjectStore
   cipher: FieldCipher
@@ -80,7 +99,10 @@ export interface JobOutcome {
   duplicateCount?: number
   skippedCount?: number
   message?: string | null
-  /** Stored as result_json (the STOW-RS answer needs the per-instance outcome). */
+  /**
+   * Stored as result_json (the STOW-RS answer needs the per-instance outcome). Left out, the
+   * row keeps the result_json the processor wrote while it ran.
+   */
   result?: unknown
 }
 
@@ -88,8 +110,11 @@ export type JobProcessor = (job: JobRow, ctx: JobContext) => Promise<JobOutcome>
 
 export interface JobProcessorOptions {
   /**
-   * Called once when a job ends failed for good, whatever the cause (processor's JobFailure,
-   * retries exhausted, worker lost): give back a reserved quota, mark the exam failed...
+   * Called once when a job ends failed (or, still receiving, abandoned) for good, whatever the
+   * cause (processor's JobFailure or failed outcome, retries exhausted, worker lost): give back a
+   * reserved quota, mark the exam failed... It runs inside the transaction that marks the row
+   * (ctx.db is that transaction; use only it), so nobody sees the job failed before its writes.
+   * If it throws, its writes are rolled back, the error is logged and the row still ends failed.
    */
   onFailed?: (job: JobRow, ctx: Omit<JobContext, 'attempt' | 'batchId' | 'signal'>) => Promise<void>
 }
@@ -370,6 +395,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     try {
       outcome = await entry.process(job, {
         ...baseCtx,
+        db: fencedDb(db, (trx) => holdsLease(trx, job)),
         attempt: job.attempts,
         batchId: attemptBatchId(job.id, job.attempts),
         signal: lease.signal,
@@ -380,7 +406,11 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       clearInterval(heartbeat)
       stopController.signal.removeEventListener('abort', onStop)
     }
-    if (lease.signal.aborted && !stopping) return // someone else holds it now
+    // Someone else holds it now: their attempt settles it.
+    if ((lease.signal.aborted && !stopping) || failure instanceof LeaseLostError) {
+      if (failure instanceof LeaseLostError) logger.warn('ingest job lease lost before a commit')
+      return
+    }
 
     if (outcome) {
       if (outcome.status === 'failed') {
@@ -423,6 +453,23 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     }
   }
 
+  /**
+   * Inside a processor's transaction: confirms this attempt still holds the job, renewing the
+   * lease. On PostgreSQL the UPDATE also locks the row until the commit, so a takeover's claim
+   * waits for it and then finds the lease renewed.
+   */
+  async function holdsLease(trx: Transaction<Database>, job: JobRow): Promise<void> {
+    const result = await trx
+      .updateTable('ingest_jobs')
+      .set({ locked_until: iso(Date.now() + settings.leaseMs) })
+      .where('id', '=', job.id)
+      .where('locked_by', '=', workerId)
+      .where('status', '=', JOB_STATUS.running)
+      .where('attempts', '=', job.attempts)
+      .executeTakeFirst()
+    if (Number(result.numUpdatedRows) !== 1) throw new LeaseLostError(job.id)
+  }
+
   async function renew(job: JobRow): Promise<boolean> {
     const result = await db
       .updateTable('ingest_jobs')
@@ -452,8 +499,21 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   }
 
   async function finish(job: JobRow, status: string, outcome: JobOutcome): Promise<boolean> {
+    const won = await markFinished(db, job, status, outcome)
+    // The staging copy served its purpose; the stored objects are under objects/.
+    if (won) await store.deletePrefix(job.staging_prefix).catch(() => undefined)
+    return won
+  }
+
+  /** Flips our running row to its final status; false when another worker holds it now. */
+  async function markFinished(
+    executor: DB | Transaction<Database>,
+    job: JobRow,
+    status: string,
+    outcome: JobOutcome,
+  ): Promise<boolean> {
     const at = iso(Date.now())
-    const result = await db
+    const result = await executor
       .updateTable('ingest_jobs')
       .set({
         status,
@@ -464,7 +524,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         duplicate_count: outcome.duplicateCount ?? 0,
         skipped_count: outcome.skippedCount ?? 0,
         message: outcome.message ?? null,
-        result_json: outcome.result === undefined ? null : JSON.stringify(outcome.result),
+        // What the processor recorded while it ran (an upload's quota held) stays unless replaced.
+        ...(outcome.result === undefined ? {} : { result_json: JSON.stringify(outcome.result) }),
         updated_at: at,
         finished_at: at,
       })
@@ -472,10 +533,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       .where('locked_by', '=', workerId)
       .where('status', '=', JOB_STATUS.running)
       .executeTakeFirst()
-    const won = Number(result.numUpdatedRows) === 1
-    // The staging copy served its purpose; the stored objects are under objects/.
-    if (won) await store.deletePrefix(job.staging_prefix).catch(() => undefined)
-    return won
+    return Number(result.numUpdatedRows) === 1
   }
 
   async function finishFailed(
@@ -486,10 +544,40 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     outcome: JobOutcome = {},
   ): Promise<void> {
     await removeOrphanBatches(job, job.attempts)
-    if (!(await finish(job, JOB_STATUS.failed, { ...outcome, message }))) return
-    await options
-      .onFailed?.(job, ctx)
-      .catch((error: unknown) => ctx.log.error({ err: error }, 'ingest job onFailed hook failed'))
+    const final = { ...outcome, message }
+    const won = await endWithHook(
+      ctx,
+      options,
+      job,
+      (executor) => markFinished(executor, job, JOB_STATUS.failed, final),
+      () => markFinished(db, job, JOB_STATUS.failed, final),
+    )
+    if (won) await store.deletePrefix(job.staging_prefix).catch(() => undefined)
+  }
+
+  /**
+   * Ends a job: `mark` flips its row (false when the job is no longer ours to end) and the onFailed
+   * hook runs in the same transaction. A hook that throws is logged and left out: `markAlone`.
+   */
+  async function endWithHook(
+    ctx: Omit<JobContext, 'attempt' | 'batchId' | 'signal'>,
+    options: JobProcessorOptions,
+    job: JobRow,
+    mark: (executor: Transaction<Database>) => Promise<boolean>,
+    markAlone: () => Promise<boolean>,
+  ): Promise<boolean> {
+    const hook = options.onFailed
+    if (!hook) return markAlone()
+    try {
+      return await db.transaction().execute(async (trx) => {
+        if (!(await mark(trx))) return false
+        await hook(job, { ...ctx, db: trx })
+        return true
+      })
+    } catch (error) {
+      ctx.log.error({ err: error }, 'ingest job onFailed hook failed')
+      return markAlone()
+    }
   }
 
   /**
@@ -573,25 +661,26 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       .limit(20)
       .execute()
     for (const job of abandoned) {
-      const at = iso(Date.now())
-      const result = await db
-        .updateTable('ingest_jobs')
-        .set({
-          status: JOB_STATUS.cancelled,
-          message: JOB_ABANDONED,
-          updated_at: at,
-          finished_at: at,
-        })
-        .where('id', '=', job.id)
-        .where('status', '=', JOB_STATUS.receiving)
-        .where('updated_at', '=', job.updated_at)
-        .executeTakeFirst()
-      if (Number(result.numUpdatedRows) !== 1) continue
+      const cancel = async (executor: DB | Transaction<Database>) => {
+        const at = iso(Date.now())
+        const result = await executor
+          .updateTable('ingest_jobs')
+          .set({
+            status: JOB_STATUS.cancelled,
+            message: JOB_ABANDONED,
+            updated_at: at,
+            finished_at: at,
+          })
+          .where('id', '=', job.id)
+          .where('status', '=', JOB_STATUS.receiving)
+          .where('updated_at', '=', job.updated_at)
+          .executeTakeFirst()
+        return Number(result.numUpdatedRows) === 1
+      }
+      const ctx = { db, store, cipher, now: appNow, log: jobLog(job) }
+      const options = processors.get(job.kind)?.options ?? {}
+      if (!(await endWithHook(ctx, options, job, cancel, () => cancel(db)))) continue
       await store.deletePrefix(job.staging_prefix).catch(() => undefined)
-      await processors
-        .get(job.kind)
-        ?.options.onFailed?.(job, { db, store, cipher, now: appNow, log: jobLog(job) })
-        .catch((error: unknown) => log.error({ err: error }, 'ingest job onFailed hook failed'))
     }
   }
 
@@ -689,6 +778,38 @@ function isDeadLocalWorker(lockedBy: string): boolean {
     // EPERM: it exists but is someone else's; only ESRCH says it is gone.
     return (error as NodeJS.ErrnoException).code === 'ESRCH'
   }
+}
+
+/**
+ * `db` whose transactions first run `fence` inside them (TransactionBuilder's options such as
+ * setIsolationLevel keep it). Everything else is the handle itself.
+ */
+function fencedDb(db: DB, fence: (trx: Transaction<Database>) => Promise<void>): DB {
+  const wrap = (builder: TransactionBuilder<Database>): TransactionBuilder<Database> =>
+    new Proxy(builder, {
+      get(target, property) {
+        if (property === 'execute') {
+          return <T>(work: (trx: Transaction<Database>) => Promise<T>) =>
+            target.execute(async (trx) => {
+              await fence(trx)
+              return work(trx)
+            })
+        }
+        const value: unknown = Reflect.get(target, property, target)
+        if (typeof value !== 'function') return value
+        return (...args: unknown[]) => {
+          const result: unknown = (value as (...a: unknown[]) => unknown).apply(target, args)
+          return result instanceof TransactionBuilder ? wrap(result) : result
+        }
+      },
+    })
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === 'transaction') return () => wrap(target.transaction())
+      const value: unknown = Reflect.get(target, property, target)
+      return typeof value === 'function' ? (value as () => unknown).bind(target) : value
+    },
+  })
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {
