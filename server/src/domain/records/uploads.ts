@@ -7,6 +7,7 @@ import path from 'node:path'
 import { sql } from 'kysely'
 import {
   DICOM_UPLOAD_CHUNK_BYTES,
+  type UploadManifestFile,
   type UploadState,
   type StorageQuota,
 } from '@contract/main/dicom-upload'
@@ -15,6 +16,13 @@ import type { DB } from '../../db'
 import type { IngestJobsTable } from '../../db/schema'
 import { ApiError, badRequest, notFound } from '../../http/errors'
 import { EXAM_NOT_FOUND, findVisibleExam } from './access'
+import {
+  FILES_NO_DICOM,
+  filesSkippedMessage,
+  manifestFolder,
+  manifestProblem,
+  openDicomFiles,
+} from './bundle'
 import { refreshExamCounts } from './exams'
 import { previewKeyPrefix } from './retrieve'
 import { batchPrefix, type IngestContext, ingestFiles, type IngestResult } from './ingest'
@@ -38,7 +46,8 @@ import {
 } from './zip'
 
 /*
- * A patient's zip upload, from the first chunk to the studies it became.
+ * A patient's zip upload (or several DICOM files sent as one, see bundle.ts), from the first chunk
+ * to the studies it became.
  *
  * The upload is an ingest_jobs row of kind 'upload' (its id is the upload id): status receiving
  * while chunks arrive (each chunk an object under staging/uploads/<id>/), queued once finished,
@@ -52,6 +61,8 @@ import {
 export interface UploadsContext extends IngestContext {
   /** Bytes each person may store (UPLOAD_QUOTA_MB). */
   quotaBytes: number
+  /** Per-file limits checked when a several-files upload starts (tests lower them). */
+  zipLimits?: ZipLimits
 }
 
 export const UPLOAD_KIND = 'upload'
@@ -71,6 +82,23 @@ export const quotaExceeded = (used: number, quota: number, needed: number) =>
 
 const chunkKey = (prefix: string, offset: number) => `${prefix}${String(offset).padStart(13, '0')}`
 const stagingPrefix = (uploadId: string) => `staging/uploads/${uploadId}/`
+/**
+ * The file list of a several-files upload, beside its chunks (deleted with them). Its presence is
+ * what makes the job cut the bytes apart instead of unzipping them.
+ */
+const manifestKey = (prefix: string) => `${prefix}manifest.json`
+
+async function readManifest(
+  store: JobContext['store'],
+  prefix: string,
+): Promise<UploadManifestFile[] | null> {
+  const key = manifestKey(prefix)
+  if (!(await store.exists(key))) return null
+  const { body } = await store.get(key)
+  const parts: Buffer[] = []
+  for await (const data of body as AsyncIterable<Buffer>) parts.push(data)
+  return JSON.parse(Buffer.concat(parts).toString('utf8')) as UploadManifestFile[]
+}
 
 /** result_json of an upload job: what it holds of the quota (and of which quota), what it became. */
 interface UploadJobResult {
@@ -213,13 +241,26 @@ export async function getUpload(ctx: UploadsContext, userId: string, uploadId: s
 export async function startUpload(
   ctx: UploadsContext,
   userId: string,
-  input: { fileName: string; size: number },
+  input: { fileName: string; size: number; files?: UploadManifestFile[] },
 ): Promise<UploadState> {
   const fileName = input.fileName.trim()
-  if (!/\.zip$/i.test(fileName)) throw badRequest(NOT_A_ZIP_NAME)
+  const manifest = input.files
+  if (manifest) {
+    const problem = manifestProblem(manifest, input.size, ctx.zipLimits ?? DEFAULT_ZIP_LIMITS)
+    if (problem) throw badRequest(problem)
+  } else if (!/\.zip$/i.test(fileName)) {
+    throw badRequest(NOT_A_ZIP_NAME)
+  }
   const now = ctx.now()
   const id = randomUUID()
   const at = now.toISOString()
+  // Written before the row: a row that exists is never missing its list (a crash between the two
+  // leaves an object no row points at, under a prefix nothing else uses).
+  if (manifest) {
+    await ctx.store.put(manifestKey(stagingPrefix(id)), Buffer.from(JSON.stringify(manifest)), {
+      contentType: 'application/json',
+    })
+  }
   const accepted = await ctx.db.transaction().execute(async (trx) => {
     if (!(await reserveStorage(trx, userId, input.size, ctx.quotaBytes, now))) return false
     await trx
@@ -253,7 +294,10 @@ export async function startUpload(
       .execute()
     return true
   })
-  if (!accepted) throw await refuseQuota(ctx.db, userId, ctx.quotaBytes, input.size)
+  if (!accepted) {
+    if (manifest) await ctx.store.deletePrefix(stagingPrefix(id)).catch(() => undefined)
+    throw await refuseQuota(ctx.db, userId, ctx.quotaBytes, input.size)
+  }
   return getUpload(ctx, userId, id)
 }
 
@@ -356,20 +400,32 @@ async function dropUpload(ctx: UploadsContext, job: IngestJobsTable): Promise<vo
 
 // --- processing (the 'upload' job) -------------------------------------------------------------
 
-function emptyResultMessage(result: IngestResult): string {
+/** What was sent: a zip, or several files (whose messages do not speak of a 压缩包). */
+type UploadSource = 'zip' | 'files'
+
+function emptyResultMessage(result: IngestResult, source: UploadSource): string {
   const unreadable = result.instances.find(
     (item) => item.status === 'failed' && item.code !== 'NOT_DICOM',
   )
-  if (unreadable?.reason) return `压缩包中的 DICOM 文件无法读取：${unreadable.reason}`
-  return ZIP_NO_DICOM
+  const where = source === 'zip' ? '压缩包中的' : '所选的'
+  if (unreadable?.reason) return `${where} DICOM 文件无法读取：${unreadable.reason}`
+  return source === 'zip' ? ZIP_NO_DICOM : FILES_NO_DICOM
 }
 
 export const UPLOAD_ALL_DUPLICATES = '压缩包中的影像之前已上传过'
+export const FILES_ALL_DUPLICATES = '所选文件中的影像之前已上传过'
 
-function resultMessage(stored: number, skipped: number, unreadable: number): string | null {
+function resultMessage(
+  source: UploadSource,
+  stored: number,
+  skipped: number,
+  unreadable: number,
+): string | null {
   const parts: string[] = []
-  if (stored === 0) parts.push(UPLOAD_ALL_DUPLICATES)
-  if (skipped > 0) parts.push(zipSkippedMessage(skipped))
+  if (stored === 0) parts.push(source === 'zip' ? UPLOAD_ALL_DUPLICATES : FILES_ALL_DUPLICATES)
+  if (skipped > 0) {
+    parts.push(source === 'zip' ? zipSkippedMessage(skipped) : filesSkippedMessage(skipped))
+  }
   if (unreadable > 0) parts.push(`有 ${unreadable} 个 DICOM 文件无法读取，已跳过`)
   return parts.length > 0 ? parts.join('；') : null
 }
@@ -422,9 +478,14 @@ export async function processUpload(
   try {
     const zipPath = path.join(scratch, 'upload.zip')
     await assemble(ctx, job, zipPath)
+    const manifest = await readManifest(ctx.store, job.staging_prefix)
+    const source: UploadSource = manifest ? 'files' : 'zip'
+    const limits = options.zipLimits ?? DEFAULT_ZIP_LIMITS
     let zip
     try {
-      zip = await openDicomZip(zipPath, options.zipLimits ?? DEFAULT_ZIP_LIMITS)
+      zip = manifest
+        ? await openDicomFiles(zipPath, manifest, limits)
+        : await openDicomZip(zipPath, limits)
     } catch (error) {
       if (error instanceof ZipRefusedError) return await refusal(error.message)
       throw error
@@ -464,8 +525,17 @@ export async function processUpload(
         if (error instanceof ZipRefusedError) return await refusal(error.message)
         throw error
       }
-      if (result.stored + result.duplicates === 0) return await refusal(emptyResultMessage(result))
-      return await settle(ctx, job, reserved, quotaBytes, result, zip.skippedNotDicom)
+      if (result.stored + result.duplicates === 0) {
+        return await refusal(emptyResultMessage(result, source))
+      }
+      const title = manifest
+        ? manifestFolder(manifest)
+        : (job.file_name ?? '').replace(/\.zip$/i, '').trim() || null
+      return await settle(ctx, job, reserved, quotaBytes, result, {
+        source,
+        title,
+        skipped: zip.skippedNotDicom,
+      })
     } finally {
       zip.close()
     }
@@ -535,7 +605,7 @@ async function settle(
   reserved: number,
   quotaBytes: number,
   result: IngestResult,
-  zipSkipped: number,
+  sent: { source: UploadSource; title: string | null; skipped: number },
 ): Promise<JobOutcome> {
   const now = ctx.now()
   const examIds = [
@@ -547,10 +617,10 @@ async function settle(
     .where('file_key', 'like', jobObjectsPattern(job.id))
     .executeTakeFirst()
   const charged = Number(stored?.bytes ?? 0)
-  const title = (job.file_name ?? '').replace(/\.zip$/i, '').trim() || null
-  const skipped = zipSkipped + result.notDicom
+  const { title } = sent
+  const skipped = sent.skipped + result.notDicom
   const unreadable = result.failed - result.notDicom
-  const message = resultMessage(result.stored, skipped, unreadable)
+  const message = resultMessage(sent.source, result.stored, skipped, unreadable)
   await ctx.db.transaction().execute(async (trx) => {
     await releaseStorage(trx, job.user_id!, reserved - charged, now)
     await trx

@@ -117,7 +117,7 @@ const MADE_BY_UNIX = 3
 const DOS_REPARSE_POINT = 0x400
 
 /** Files the packer's own system adds; neither DICOM nor worth mentioning to the person. */
-function isSystemClutter(name: string): boolean {
+export function isSystemClutter(name: string): boolean {
   const parts = name.split('/')
   const base = parts[parts.length - 1]!
   return (
@@ -130,7 +130,7 @@ function isSystemClutter(name: string): boolean {
 }
 
 /** The index of a disc (PS3.10): the instances it lists are in the archive themselves. */
-function isDicomDir(name: string): boolean {
+export function isDicomDir(name: string): boolean {
   const base = name.split('/').pop()!
   return base.toUpperCase() === 'DICOMDIR'
 }
