@@ -6,6 +6,7 @@ import pg from 'pg'
 import type { DatabaseConfig } from '../config'
 import { migrationProvider } from './migrations'
 import type { Database, DB } from './schema'
+import { cacheStatements } from './statement-cache'
 
 export type { Database, DB } from './schema'
 
@@ -58,6 +59,7 @@ function openSqlite(file: string): DB {
   if (file !== ':memory:') database.pragma('journal_mode = WAL')
   database.pragma('foreign_keys = ON')
   database.pragma('busy_timeout = 5000')
+  cacheStatements(database)
   return new Kysely<Database>({ dialect: new SqliteDialect({ database }) })
 }
 
