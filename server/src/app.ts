@@ -4,6 +4,7 @@ import type { Config } from './config'
 import { createFieldCipher, type FieldCipher } from './crypto/field-cipher'
 import { createDatabase, type DatabaseHandle, type DB } from './db'
 import { startPurgeSchedule } from './domain/purge'
+import { removeDemoRecords } from './domain/records/demo/remove'
 import { createJobRunner, type JobRunner } from './domain/records/jobs'
 import { seed } from './domain/seed'
 import { setSecretKey } from './domain/identity/secrets'
@@ -121,8 +122,18 @@ export async function buildApp(
   try {
     const migrated = await database.migrate()
     const seeded = await seed(database.db, { demo: config.demoMode, uploadDir: config.uploadDir })
+    // Demo hospitals' records go with their keys, before anyone can be served them.
+    const demoRecordsRemoved = config.demoMode
+      ? undefined
+      : await removeDemoRecords(database.db, app.store, now())
     app.log.info(
-      { database: database.kind, migrated, ...seeded, demoMode: config.demoMode },
+      {
+        database: database.kind,
+        migrated,
+        ...seeded,
+        demoRecordsRemoved,
+        demoMode: config.demoMode,
+      },
       'database ready',
     )
   } catch (error) {

@@ -1,13 +1,23 @@
 import assert from 'node:assert/strict'
-import { randomBytes } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { test } from 'node:test'
+import { after, test } from 'node:test'
+import { buildApp } from '../../src/app'
+import type { DatabaseConfig } from '../../src/config'
 import { boundIdentity, visibleTo } from '../../src/domain/records/access'
-import { DEMO_QUERY_EXAM, seedDemoRecords } from '../../src/domain/records/demo/seed'
+import {
+  DEMO_QUERY_EXAM,
+  DEMO_RECORDS_MARKER,
+  seedDemoRecords,
+} from '../../src/domain/records/demo/seed'
+import { previewKeyPrefix } from '../../src/domain/records/retrieve'
+import { reserveStorage, storageQuota } from '../../src/domain/records/uploads'
 import { DEMO_ACCOUNTS } from '../../src/domain/identity/demo'
 import { findUserByMobile } from '../../src/domain/identity/users'
-import { buildTestApp } from '../helpers'
+import { signUp } from '../domain/profile/support'
+import { buildTestApp, closeAfter, isolatedDatabase, TEST_DB_KIND, testConfig } from '../helpers'
 
 test('demo mode pushes the demo patient a MR, a CT with an amended report, compressed studies and one without report', async () => {
   const app = await buildTestApp({
@@ -101,4 +111,130 @@ test('demo mode pushes the demo patient a MR, a CT with an amended report, compr
     ],
     [1, 1, 1, 1],
   )
+})
+
+test(`demo mode off removes the demo hospitals' records, rows and objects, and nothing else (${TEST_DB_KIND})`, async () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'demo-off-'))
+  after(() => rmSync(root, { recursive: true, force: true }))
+  // One database and one upload folder for both starts: an SQLite file or a PostgreSQL schema.
+  const isolated = isolatedDatabase()
+  const database: DatabaseConfig =
+    isolated.kind === 'postgres' ? isolated : { kind: 'sqlite', file: path.join(root, 'db.sqlite') }
+  const uploadDir = path.join(root, 'uploads')
+
+  const demo = await buildApp(testConfig({ demoMode: true, database, uploadDir }))
+  closeAfter(() => demo.close())
+  await demo.ready()
+  assert.equal((await seedDemoRecords(demo)).ran, true)
+  const demoExams = await demo.db
+    .selectFrom('exams')
+    .selectAll()
+    .where('hospital_id', 'like', 'demo-hospital-%')
+    .execute()
+  assert.equal(demoExams.length, 5)
+  const demoKeys = (
+    await demo.db.selectFrom('instances').select(['file_key', 'pixels_key']).execute()
+  ).flatMap((row) => [row.file_key, row.pixels_key ?? []].flat())
+  assert.ok(demoKeys.length > 50)
+  for (const key of demoKeys) assert.equal(await demo.store.exists(key), true, key)
+
+  // A cached preview and someone's photo on a demo exam (counted in their storage).
+  const mr = demoExams.find((exam) => exam.modalities === 'MR')!
+  const preview = `${previewKeyPrefix(mr.id)}x/thumbnail.jpg`
+  await demo.store.put(preview, Buffer.from('jpeg'), { contentType: 'image/jpeg' })
+  const { user } = await signUp(demo.db, new Date())
+  const at = new Date().toISOString()
+  await reserveStorage(demo.db, user.id, 1234, 10_000, new Date())
+  await demo.store.put('photos/demo-off/1.jpg', Buffer.alloc(1234), { contentType: 'image/jpeg' })
+  await demo.db
+    .insertInto('exam_files')
+    .values({
+      id: randomUUID(),
+      exam_id: mr.id,
+      user_id: user.id,
+      kind: 'photo',
+      file_key: 'photos/demo-off/1.jpg',
+      mime_type: 'image/jpeg',
+      size_bytes: 1234,
+      width: 100,
+      height: 100,
+      created_at: at,
+    })
+    .execute()
+
+  // The user's own upload: a copy of a demo series under an upload exam, its file elsewhere.
+  const keptExamId = randomUUID()
+  await demo.db
+    .insertInto('exams')
+    .values({ ...mr, id: keptExamId, hospital_id: null, owner_user_id: user.id, source: 'upload' })
+    .execute()
+  const series = await demo.db
+    .selectFrom('series')
+    .selectAll()
+    .where('exam_id', '=', mr.id)
+    .executeTakeFirstOrThrow()
+  const keptSeriesId = randomUUID()
+  await demo.db
+    .insertInto('series')
+    .values({ ...series, id: keptSeriesId, exam_id: keptExamId })
+    .execute()
+  const instance = await demo.db
+    .selectFrom('instances')
+    .selectAll()
+    .where('series_id', '=', series.id)
+    .limit(1)
+    .executeTakeFirstOrThrow()
+  await demo.store.put('objects/kept/1.dcm', Buffer.from('dicm'), {
+    contentType: 'application/dicom',
+  })
+  await demo.db
+    .insertInto('instances')
+    .values({
+      ...instance,
+      id: randomUUID(),
+      exam_id: keptExamId,
+      series_id: keptSeriesId,
+      file_key: 'objects/kept/1.dcm',
+      pixels_key: null,
+    })
+    .execute()
+  await demo.close()
+
+  const real = await buildApp(testConfig({ demoMode: false, database, uploadDir }))
+  closeAfter(() => real.close())
+  await real.ready()
+  const left = await real.db.selectFrom('exams').select(['id', 'hospital_id']).execute()
+  assert.deepEqual(left, [{ id: keptExamId, hospital_id: null }])
+  const rows = async (
+    table: 'instances' | 'series' | 'reports' | 'report_versions' | 'exam_files',
+  ) =>
+    (
+      await real.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n
+  assert.equal(Number(await rows('instances')), 1)
+  assert.equal(Number(await rows('series')), 1)
+  assert.equal(Number(await rows('reports')), 0)
+  assert.equal(Number(await rows('report_versions')), 0)
+  assert.equal(Number(await rows('exam_files')), 0)
+  const demoJobs = await real.db
+    .selectFrom('ingest_jobs')
+    .select('id')
+    .where('hospital_id', 'like', 'demo-hospital-%')
+    .execute()
+  assert.deepEqual(demoJobs, [])
+  for (const key of [...demoKeys, preview, 'photos/demo-off/1.jpg']) {
+    assert.equal(await real.store.exists(key), false, key)
+  }
+  assert.equal(await real.store.exists('objects/kept/1.dcm'), true)
+  assert.equal((await storageQuota(real.db, user.id, 10_000)).usedBytes, 0)
+  // Demo mode on again pushes the records afresh.
+  const marker = await real.db
+    .selectFrom('seed_runs')
+    .select('name')
+    .where('name', '=', DEMO_RECORDS_MARKER)
+    .executeTakeFirst()
+  assert.equal(marker, undefined)
 })
