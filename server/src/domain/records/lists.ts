@@ -94,13 +94,47 @@ export function examTitle(exam: Pick<ExamsTable, 'title' | 'description' | 'moda
 const isSet = (value: string | null | undefined) => value !== null && value !== undefined
 
 /**
+ * The columns of an exam its list form shows. Lists read only these: turning a row's every column
+ * (hashes, encrypted names and phones) into JavaScript strings cost ten times the lookup itself.
+ */
+const SUMMARY_COLUMNS = [
+  'id',
+  'source',
+  'hospital_id',
+  'hospital_text',
+  'accession_number',
+  'study_uid',
+  'study_date',
+  'study_time',
+  'modalities',
+  'body_part',
+  'title',
+  'description',
+  'series_count',
+  'instance_count',
+  'status',
+  'status_message',
+  'created_at',
+] as const satisfies readonly (keyof ExamsTable)[]
+
+export type ExamSummaryRow = Pick<ExamsTable, (typeof SUMMARY_COLUMNS)[number]>
+
+/** Exams by id in their list form's columns, in the order of `ids` (a page a narrower query chose). */
+async function summaryRowsInOrder(db: DB, ids: readonly string[]): Promise<ExamSummaryRow[]> {
+  if (ids.length === 0) return []
+  const rows = await db.selectFrom('exams').select(SUMMARY_COLUMNS).where('id', 'in', ids).execute()
+  const byId = new Map(rows.map((row) => [row.id, row]))
+  return ids.map((id) => byId.get(id)).filter((row): row is ExamSummaryRow => row !== undefined)
+}
+
+/**
  * The list form of exams: their hospital, newest report (brief, no content) and the caller's marks.
  * Three small queries for the whole page, whatever its length.
  */
 export async function summariseExams(
   db: DB,
   userId: string,
-  exams: readonly ExamsTable[],
+  exams: readonly ExamSummaryRow[],
 ): Promise<ExamSummary[]> {
   if (exams.length === 0) return []
   const ids = exams.map((exam) => exam.id)
@@ -203,7 +237,6 @@ export async function listPersonalReports(
   let base = db
     .selectFrom('reports')
     .innerJoin('exams', 'exams.id', 'reports.exam_id')
-    .innerJoin('hospitals', 'hospitals.id', 'reports.hospital_id')
     .leftJoin('exam_user_states as s', (join) =>
       join.onRef('s.exam_id', '=', 'exams.id').on('s.user_id', '=', scope.userId),
     )
@@ -221,26 +254,13 @@ export async function listPersonalReports(
   if (filter.dateTo) base = base.where('exams.study_date', '<=', filter.dateTo)
 
   const listed = filter.unreadOnly ? base.where(sql<boolean>`not ${readSql('reports')}`) : base
-  // The page and its totals in one pass (window aggregates over the filtered rows); only a page past
-  // the end, which has no row to carry them, asks for the totals separately.
-  const rows = await listed
+  // The page's ids and its totals in one pass (window aggregates over the filtered rows), sorting
+  // narrow rows: carrying every column of every report of the caller through the sort cost most of
+  // the request. Then the page's 20 rows in full. Only a page past the end, which has no row to
+  // carry the totals, asks for them separately.
+  const ranked = await listed
     .select([
       'reports.id',
-      'reports.exam_id',
-      'reports.hospital_id',
-      'hospitals.name as hospital_name',
-      'reports.code_text',
-      'reports.status',
-      'reports.issued_at',
-      // Enough for the 60-character summary, without carrying whole reports.
-      sql<string | null>`substr(reports.conclusion, 1, 200)`.as('conclusion_head'),
-      'exams.title',
-      'exams.description',
-      'exams.modalities',
-      'exams.study_date',
-      's.report_private',
-      's.archived_at',
-      readSql('reports').as('is_read'),
       sql<number | string>`count(*) over ()`.as('total_rows'),
       sql<number | string>`sum(case when ${readSql('reports')} then 0 else 1 end) over ()`.as(
         'unread_rows',
@@ -253,9 +273,9 @@ export async function listPersonalReports(
     .execute()
   let total = 0
   let unread = 0
-  if (rows.length > 0) {
-    total = Number(rows[0]!.total_rows)
-    unread = Number(rows[0]!.unread_rows)
+  if (ranked.length > 0) {
+    total = Number(ranked[0]!.total_rows)
+    unread = Number(ranked[0]!.unread_rows)
   } else if (offset > 0) {
     const counts = await base
       .select([
@@ -268,6 +288,42 @@ export async function listPersonalReports(
     unread = Number(counts.unread ?? 0)
     total = filter.unreadOnly ? unread : Number(counts.total)
   }
+
+  const ids = ranked.map((row) => row.id)
+  const details =
+    ids.length === 0
+      ? []
+      : await db
+          .selectFrom('reports')
+          .innerJoin('exams', 'exams.id', 'reports.exam_id')
+          .innerJoin('hospitals', 'hospitals.id', 'reports.hospital_id')
+          .leftJoin('exam_user_states as s', (join) =>
+            join.onRef('s.exam_id', '=', 'exams.id').on('s.user_id', '=', scope.userId),
+          )
+          .where('reports.id', 'in', ids)
+          .select([
+            'reports.id',
+            'reports.exam_id',
+            'reports.hospital_id',
+            'hospitals.name as hospital_name',
+            'reports.code_text',
+            'reports.status',
+            'reports.issued_at',
+            // Enough for the 60-character summary, without carrying whole reports.
+            sql<string | null>`substr(reports.conclusion, 1, 200)`.as('conclusion_head'),
+            'exams.title',
+            'exams.description',
+            'exams.modalities',
+            'exams.study_date',
+            's.report_private',
+            's.archived_at',
+            readSql('reports').as('is_read'),
+          ])
+          .execute()
+  const detailOf = new Map(details.map((row) => [row.id, row]))
+  const rows = ids
+    .map((id) => detailOf.get(id))
+    .filter((row): row is (typeof details)[number] => row !== undefined)
 
   const items = rows.map((row): ReportListItem => {
     const isPrivate = Number(row.report_private ?? 0) === 1
@@ -507,11 +563,7 @@ export async function listMyImages(
   const previewIds = [...groups.values()].flatMap((group) =>
     group.rows.slice(0, GROUP_PREVIEW).map((row) => row.id),
   )
-  const previewRows = await db
-    .selectFrom('exams')
-    .selectAll()
-    .where('id', 'in', previewIds)
-    .execute()
+  const previewRows = await summaryRowsInOrder(db, previewIds)
   const summaries = new Map(
     (await summariseExams(db, scope.userId, previewRows)).map((summary) => [summary.id, summary]),
   )
@@ -578,10 +630,11 @@ export async function listExams(
   }
   if (filter.dateFrom) base = base.where('exams.study_date', '>=', filter.dateFrom)
   if (filter.dateTo) base = base.where('exams.study_date', '<=', filter.dateTo)
-  // The page and its total in one pass; a page past the end counts separately.
+  // The page's ids and the total in one pass over narrow rows (sorting the caller's every exam with
+  // all its columns cost most of the request), then the page's rows in full; a page past the end
+  // counts separately.
   const ranked = await base
-    .selectAll('exams')
-    .select(sql<number | string>`count(*) over ()`.as('total_rows'))
+    .select(['exams.id', sql<number | string>`count(*) over ()`.as('total_rows')])
     .orderBy(EXAM_DAY, 'desc')
     .orderBy('exams.created_at', 'desc')
     .orderBy('exams.id', 'desc')
@@ -595,7 +648,10 @@ export async function listExams(
       .executeTakeFirstOrThrow()
     total = Number(counted.total)
   }
-  const rows = ranked.map(({ total_rows: _total, ...exam }) => exam)
+  const rows = await summaryRowsInOrder(
+    db,
+    ranked.map((row) => row.id),
+  )
   return {
     items: await summariseExams(db, scope.userId, rows),
     total,
