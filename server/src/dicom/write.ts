@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto'
+import { deflateRawSync } from 'node:zlib'
 
 /*
- * A small Part 10 writer: explicit VR little endian (native or encapsulated pixel data), text in
- * UTF-8 (SpecificCharacterSet ISO_IR 192, which callers must include for non-ASCII text). Used to
- * make the demo's synthetic studies; enough for what we write, not a general DICOM toolkit.
+ * A small Part 10 writer: explicit VR little endian (native, deflated or encapsulated pixel data),
+ * text in UTF-8 (SpecificCharacterSet ISO_IR 192, which callers must include for non-ASCII text).
+ * Used to make the demo's synthetic studies and the tests' instances; enough for what we write, not
+ * a general DICOM toolkit.
  */
 
 export type ElementValue = string | string[] | number[] | Uint8Array | Uint16Array | Int16Array
@@ -29,17 +31,28 @@ const NUMBERS: Record<string, { size: number; write: (b: Buffer, v: number, o: n
 export const EXPLICIT_LE = '1.2.840.10008.1.2.1'
 export const RLE_LOSSLESS = '1.2.840.10008.1.2.5'
 export const JPEG_BASELINE = '1.2.840.10008.1.2.4.50'
+export const DEFLATED_EXPLICIT_LE = '1.2.840.10008.1.2.1.99'
+
+export interface WriteOptions {
+  /**
+   * How strings become bytes. 'latin1' takes each character as one byte: a test spells out the
+   * exact bytes of a GB18030 or Latin-1 name that way (Node encodes text only as UTF-8).
+   */
+  text?: 'utf8' | 'latin1'
+  /** The file meta's SOP class and instance; by default the dataset's (0008,0016) and (0008,0018). */
+  meta?: { sopClassUid?: string; sopInstanceUid?: string }
+}
 
 /** A new UID under the 2.25 root (a UUID as a decimal integer, PS3.5 B.2): unique without a registered root. */
 export function newUid(): string {
   return `2.25.${BigInt(`0x${randomBytes(16).toString('hex')}`).toString()}`
 }
 
-function valueBytes(vr: string, value: ElementValue): Buffer {
+function valueBytes(vr: string, value: ElementValue, encoding: 'utf8' | 'latin1'): Buffer {
   let bytes: Buffer
   if (typeof value === 'string' || (Array.isArray(value) && typeof value[0] === 'string')) {
     const text = Array.isArray(value) ? value.join('\\') : (value as string)
-    bytes = Buffer.from(text, 'utf8')
+    bytes = Buffer.from(text, encoding)
   } else if (value instanceof Uint8Array) {
     bytes = Buffer.from(value.buffer, value.byteOffset, value.byteLength)
   } else if (value instanceof Uint16Array || value instanceof Int16Array) {
@@ -58,8 +71,8 @@ function valueBytes(vr: string, value: ElementValue): Buffer {
   return bytes
 }
 
-function encodeElement({ tag, vr, value }: Element): Buffer {
-  const data = valueBytes(vr, value)
+function encodeElement({ tag, vr, value }: Element, encoding: 'utf8' | 'latin1' = 'utf8'): Buffer {
+  const data = valueBytes(vr, value, encoding)
   const head = Buffer.alloc(LONG_VRS.has(vr) ? 12 : 8)
   head.writeUInt16LE(parseInt(tag.slice(0, 4), 16), 0)
   head.writeUInt16LE(parseInt(tag.slice(4), 16), 2)
@@ -86,29 +99,32 @@ export function encapsulated(frames: Uint8Array[]): Buffer {
 }
 
 /**
- * A Part 10 file. `elements` must hold SOPClassUID (0008,0016) and SOPInstanceUID (0008,0018);
- * `encapsulatedPixels` (from `encapsulated`) is appended last for compressed syntaxes.
+ * A Part 10 file. `elements` should hold SOPClassUID (0008,0016) and SOPInstanceUID (0008,0018),
+ * or `options.meta` say them; `encapsulatedPixels` (from `encapsulated`) is appended last for
+ * compressed syntaxes. The deflated syntax deflates the dataset (PS3.5 A.5), not the meta.
  */
 export function writePart10(
   elements: Element[],
   transferSyntax = EXPLICIT_LE,
   encapsulatedPixels?: Buffer,
+  options: WriteOptions = {},
 ): Buffer {
   const find = (tag: string) => elements.find((e) => e.tag === tag)?.value as string | undefined
   const sorted = [...elements].sort((a, b) => (a.tag.toUpperCase() < b.tag.toUpperCase() ? -1 : 1))
-  const body = Buffer.concat([
-    ...sorted.map(encodeElement),
+  const dataset = Buffer.concat([
+    ...sorted.map((element) => encodeElement(element, options.text)),
     ...(encapsulatedPixels ? [encapsulatedPixels] : []),
   ])
+  const body = transferSyntax === DEFLATED_EXPLICIT_LE ? deflateRawSync(dataset) : dataset
   const meta = Buffer.concat(
     [
       { tag: '00020001', vr: 'OB', value: new Uint8Array([0, 1]) },
-      { tag: '00020002', vr: 'UI', value: find('00080016') ?? '' },
-      { tag: '00020003', vr: 'UI', value: find('00080018') ?? '' },
+      { tag: '00020002', vr: 'UI', value: options.meta?.sopClassUid ?? find('00080016') ?? '' },
+      { tag: '00020003', vr: 'UI', value: options.meta?.sopInstanceUid ?? find('00080018') ?? '' },
       { tag: '00020010', vr: 'UI', value: transferSyntax },
       { tag: '00020012', vr: 'UI', value: '1.2.826.0.1.3680043.10.1' },
       { tag: '00020013', vr: 'SH', value: 'YINGXIANG' },
-    ].map(encodeElement),
+    ].map((element) => encodeElement(element)),
   )
   const groupLength = encodeElement({ tag: '00020000', vr: 'UL', value: [meta.length] })
   return Buffer.concat([Buffer.alloc(128), Buffer.from('DICM'), groupLength, meta, body])

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { decodeFrames, parse } from '../../src/dicom'
 import {
+  DEFLATED_EXPLICIT_LE,
   encapsulated,
   encodeRleFrame,
   newUid,
@@ -50,6 +51,31 @@ test('RLE frames we encode decode back to the same 16-bit and 8-bit pixels', asy
   assert.ok(decoded8.ok)
   assert.deepEqual(Array.from(decoded8.frames[0]!.pixels), Array.from(bytes))
   assert.equal(parse(file8).patient.name, '王小明', 'UTF-8 text under ISO_IR 192')
+})
+
+test('text as raw bytes (latin1 option) in a deflated file: the tests spell out GB18030 names so', () => {
+  // 王^小明 in GB18030, each byte one latin1 character.
+  const name = Buffer.from([0xcd, 0xf5, 0x5e, 0xd0, 0xa1, 0xc3, 0xf7]).toString('latin1')
+  const elements = image(2, 2, 8).map((element) =>
+    element.tag === '00080005'
+      ? { ...element, value: 'GB18030' }
+      : element.tag === '00100010'
+        ? { ...element, value: name }
+        : element,
+  )
+  const sopInstanceUid = newUid()
+  const file = writePart10(elements, DEFLATED_EXPLICIT_LE, undefined, {
+    text: 'latin1',
+    meta: { sopInstanceUid },
+  })
+  const instance = parse(file)
+  assert.equal(instance.transferSyntaxUid, DEFLATED_EXPLICIT_LE)
+  assert.equal(instance.patient.name, '王小明')
+  // The meta's instance UID is the one given; the dataset keeps its own.
+  assert.ok(file.includes(Buffer.from(sopInstanceUid, 'latin1')))
+  // Without the option the same string is UTF-8 (two bytes per character above 0x7f).
+  const utf8 = writePart10(elements, DEFLATED_EXPLICIT_LE)
+  assert.notEqual(parse(utf8).patient.name, '王小明')
 })
 
 test('the demo phantoms parse and decode: MR 20 slices, RLE CT, JPEG radiograph', async () => {
