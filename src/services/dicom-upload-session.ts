@@ -11,7 +11,7 @@ import {
 import { HttpError, NetworkError } from './http'
 
 /**
- * One zip from the phone to a study: start (reserves the quota), send the chunks in order, finish,
+ * One zip (or several DICOM files joined, see platform/file-picker.ts) from the phone to a study: start (reserves the quota), send the chunks in order, finish,
  * then poll until the server has parsed it. A dropped connection does not restart the upload: after
  * a failed chunk the session waits, asks the server how far it got (receivedBytes) and continues
  * from there. Cancel stops between chunks and deletes the upload on the server (its quota comes back).
@@ -85,7 +85,7 @@ export async function runZipUpload(
   report({ phase: 'starting' })
   let state: UploadState
   try {
-    state = await deps.start(file.name, file.size)
+    state = await deps.start(file.name, file.size, file.files)
   } catch (error) {
     return report({ phase: 'failed', message: describeError(error, '无法开始上传，请稍后重试') })
   }

@@ -48,8 +48,13 @@ export function listYsReports(page: number, pageSize: number) {
   return callEndpoint(listYsReportsEndpoint, { page, pageSize }, QUIET)
 }
 
-export function startDicomUpload(fileName: string, size: number): Promise<UploadState> {
-  return callEndpoint(startDicomUploadEndpoint, { fileName, size })
+/** Starts a zip upload, or (with `files`) several DICOM files whose bytes follow one another. */
+export function startDicomUpload(
+  fileName: string,
+  size: number,
+  files?: { name: string; size: number }[],
+): Promise<UploadState> {
+  return callEndpoint(startDicomUploadEndpoint, { fileName, size, ...(files ? { files } : {}) })
 }
 
 export function getDicomUpload(uploadId: string): Promise<UploadState> {

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react'
 import { RefreshList } from '../../components/refresh-list'
 import { RequireLogin } from '../../components/require-login'
 import { UploadPanel } from '../../features/dicom-upload/components/upload-panel'
+import { UploadSourceSheet } from '../../features/dicom-upload/components/upload-source-sheet'
 import { YsCard } from '../../features/dicom-upload/components/ys-card'
 import { useYsReports } from '../../features/dicom-upload/hooks/use-ys-reports'
 import { useZipUpload } from '../../features/dicom-upload/hooks/use-zip-upload'
@@ -23,6 +24,7 @@ function gigabytes(bytes: number): string {
 function YsContent() {
   const list = useYsReports()
   const [quota, setQuota] = useState<StorageQuota | null>(null)
+  const [choosing, setChoosing] = useState(false)
   const reloadQuota = () => void getStorageQuota().then(setQuota, () => undefined)
   const upload = useZipUpload(() => {
     void list.refresh()
@@ -45,7 +47,7 @@ function YsContent() {
     <View className="ys-page">
       <View className="ys-page__head">
         <View className="ys-page__intro">
-          <Text className="ys-page__hint">上传光盘或聊天中收到的 DICOM 压缩包（zip）</Text>
+          <Text className="ys-page__hint">上传光盘或聊天中收到的 DICOM 影像（压缩包或文件）</Text>
           {quota && (
             <Text className="ys-page__quota">
               已用 {gigabytes(quota.usedBytes)} / 共 {gigabytes(quota.quotaBytes)}
@@ -56,11 +58,16 @@ function YsContent() {
           type="primary"
           className="ys-page__upload"
           disabled={upload.busy}
-          onClick={() => void upload.pickAndUpload()}
+          onClick={() => setChoosing(true)}
         >
           上传DICOM
         </Button>
       </View>
+      <UploadSourceSheet
+        visible={choosing}
+        onClose={() => setChoosing(false)}
+        onChoose={(source) => void upload.pickAndUpload(source)}
+      />
       <UploadPanel upload={upload} />
       <RefreshList
         list={list}

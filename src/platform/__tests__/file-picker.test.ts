@@ -1,5 +1,5 @@
 import Taro from '@tarojs/taro'
-import { pickZipFile, PICK_MESSAGES } from '../file-picker'
+import { joinedPieces, pickDicomFiles, pickZipFile, PICK_MESSAGES } from '../file-picker'
 
 const taro = Taro as unknown as Record<string, unknown>
 const savedEnv = process.env.TARO_ENV
@@ -116,5 +116,143 @@ describe('picking a zip on H5', () => {
     const input = document.querySelector('input[type=file]') as HTMLInputElement
     input.dispatchEvent(new Event('cancel'))
     await expect(picking).resolves.toBeNull()
+  })
+})
+
+describe('several files joined into one upload', () => {
+  it('joinedPieces: the ranges of the files a span of the joined bytes covers', () => {
+    // Files of 3, 0, 5 and 2 bytes: joined offsets 0-3, 3-3, 3-8, 8-10.
+    expect(joinedPieces([3, 0, 5, 2], 0, 10)).toEqual([
+      { index: 0, from: 0, to: 3 },
+      { index: 2, from: 0, to: 5 },
+      { index: 3, from: 0, to: 2 },
+    ])
+    expect(joinedPieces([3, 0, 5, 2], 2, 9)).toEqual([
+      { index: 0, from: 2, to: 3 },
+      { index: 2, from: 0, to: 5 },
+      { index: 3, from: 0, to: 1 },
+    ])
+    expect(joinedPieces([3, 0, 5, 2], 4, 6)).toEqual([{ index: 2, from: 1, to: 3 }])
+  })
+
+  it('weapp: up to 100 files from a chat, any extension; a chunk spanning files reads only its pieces', async () => {
+    process.env.TARO_ENV = 'weapp'
+    taro.env = { USER_DATA_PATH: 'wxfile://usr' }
+    const contents: Record<string, number[]> = {
+      'wxfile://tmp/1': [1, 2, 3],
+      'wxfile://tmp/2': [4, 5, 6, 7],
+    }
+    const written = new Map<string, ArrayBuffer>()
+    taro.chooseMessageFile = jest.fn(async () => ({
+      tempFiles: [
+        { path: 'wxfile://tmp/1', name: 'IM0001', size: 3 },
+        { path: 'wxfile://tmp/2', name: 'IM0002.dcm', size: 4 },
+      ],
+    }))
+    const readFile = jest.fn(
+      (options: {
+        filePath: string
+        position: number
+        length: number
+        success: (r: { data: ArrayBuffer }) => void
+      }) =>
+        options.success({
+          data: new Uint8Array(
+            contents[options.filePath]!.slice(options.position, options.position + options.length),
+          ).buffer,
+        }),
+    )
+    taro.getFileSystemManager = () => ({
+      readFile,
+      writeFile: (options: { filePath: string; data: ArrayBuffer; success: () => void }) => {
+        written.set(options.filePath, options.data)
+        options.success()
+      },
+      unlink: () => undefined,
+    })
+    const file = await pickDicomFiles()
+    expect(taro.chooseMessageFile).toHaveBeenCalledWith({ count: 100, type: 'file' })
+    expect(file).toMatchObject({
+      name: '2 个文件',
+      size: 7,
+      files: [
+        { name: 'IM0001', size: 3 },
+        { name: 'IM0002.dcm', size: 4 },
+      ],
+    })
+    const part = await file!.slice(1, 5)
+    expect(
+      readFile.mock.calls.map(([call]) => [call.filePath, call.position, call.length]),
+    ).toEqual([
+      ['wxfile://tmp/1', 1, 2],
+      ['wxfile://tmp/2', 0, 2],
+    ])
+    expect([...new Uint8Array(written.get(part.filePath)!)]).toEqual([2, 3, 4, 5])
+  })
+
+  it('H5: a folder input; names keep the path inside the folder; a chunk is the joined slices', async () => {
+    process.env.TARO_ENV = 'h5'
+    const created: Blob[] = []
+    const savedCreate = URL.createObjectURL
+    URL.createObjectURL = (blob: Blob) => {
+      created.push(blob)
+      return `blob:test/${created.length}`
+    }
+    try {
+      const picking = pickDicomFiles({ folder: true })
+      const input = document.querySelector(
+        'input[data-testid="dicom-files-input"]',
+      ) as HTMLInputElement
+      expect(input.multiple).toBe(true)
+      expect(input.hasAttribute('webkitdirectory')).toBe(true)
+      const inFolder = (bytes: number[], name: string) => {
+        const file = new File([new Uint8Array(bytes)], name.split('/').pop()!)
+        Object.defineProperty(file, 'webkitRelativePath', { value: name })
+        return file
+      }
+      Object.defineProperty(input, 'files', {
+        value: [inFolder([1, 2, 3], '头颅MR/IM0001'), inFolder([4, 5, 6, 7], '头颅MR/IM0002')],
+      })
+      input.dispatchEvent(new Event('change'))
+      const file = await picking
+      expect(file).toMatchObject({
+        name: '头颅MR',
+        size: 7,
+        files: [
+          { name: '头颅MR/IM0001', size: 3 },
+          { name: '头颅MR/IM0002', size: 4 },
+        ],
+      })
+      expect(document.querySelector('input[type=file]')).toBeNull()
+      await file!.slice(2, 6)
+      // jsdom's Blob has no arrayBuffer(); FileReader reads it.
+      const buffer = await new Promise<ArrayBuffer>((resolve) => {
+        const reader = new FileReader()
+        reader.onload = () => resolve(reader.result as ArrayBuffer)
+        reader.readAsArrayBuffer(created[0]!)
+      })
+      const bytes = new Uint8Array(buffer)
+      expect([...bytes]).toEqual([3, 4, 5, 6])
+    } finally {
+      URL.createObjectURL = savedCreate
+    }
+  })
+
+  it('H5: several loose files without a folder; closing the dialog answers null', async () => {
+    process.env.TARO_ENV = 'h5'
+    const picking = pickDicomFiles()
+    const input = document.querySelector('input[type=file]') as HTMLInputElement
+    expect(input.hasAttribute('webkitdirectory')).toBe(false)
+    Object.defineProperty(input, 'files', {
+      value: [new File([new Uint8Array(2)], 'a'), new File([new Uint8Array(1)], 'b.dcm')],
+    })
+    input.dispatchEvent(new Event('change'))
+    expect(await picking).toMatchObject({ name: '2 个文件', size: 3 })
+
+    const closing = pickDicomFiles()
+    ;(document.querySelector('input[type=file]') as HTMLInputElement).dispatchEvent(
+      new Event('cancel'),
+    )
+    await expect(closing).resolves.toBeNull()
   })
 })

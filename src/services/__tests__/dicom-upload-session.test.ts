@@ -77,6 +77,25 @@ function server(
 }
 
 describe('runZipUpload', () => {
+  it('several files joined start with their list, then go as the same chunks', async () => {
+    const { deps, sent } = server()
+    const files = [
+      { name: 'MR/IM0001', size: 6 },
+      { name: 'MR/IM0002', size: 4 },
+    ]
+    const outcome = await runZipUpload(
+      { ...file(), name: 'MR', files },
+      () => undefined,
+      {
+        cancelled: false,
+      },
+      deps,
+    )
+    expect(outcome.phase).toBe('ready')
+    expect(deps.start).toHaveBeenCalledWith('MR', 10, files)
+    expect(sent).toEqual(['0:slice:0-4', '4:slice:4-8', '8:slice:8-10'])
+  })
+
   it('sends the chunks in order, then polls 解析中 until 可查看', async () => {
     const { deps, sent } = server({ processing: 2 })
     const picked = file()

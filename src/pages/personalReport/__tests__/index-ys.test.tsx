@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react'
-import { pickZipFile, type PickedFile } from '@/platform/file-picker'
+import { pickDicomFiles, pickZipFile, type PickedFile } from '@/platform/file-picker'
 import { profile } from '@/services/__tests__/account-fixtures'
 import {
   cancelDicomUpload,
@@ -25,7 +25,13 @@ jest.mock('@/services/dicom-upload', () => ({
   finishDicomUpload: jest.fn(),
   cancelDicomUpload: jest.fn(),
 }))
-jest.mock('@/platform/file-picker', () => ({ pickZipFile: jest.fn(), pickPhotos: jest.fn() }))
+jest.mock('@/platform/file-picker', () => ({
+  pickZipFile: jest.fn(),
+  pickDicomFiles: jest.fn(),
+  pickPhotos: jest.fn(),
+  canPickFolder: () => true,
+  picksFromChat: () => false,
+}))
 
 jest.setTimeout(30_000)
 
@@ -102,6 +108,12 @@ function gatedChunks() {
   }
 }
 
+/** 上传DICOM, then one of the sheet's choices. */
+async function chooseSource(option: string) {
+  fireEvent.click(await screen.findByText('上传DICOM'))
+  fireEvent.click(await screen.findByText(option))
+}
+
 async function openSignedIn() {
   useAppStore.getState().setProfile(profile())
   await renderPage('pages/personalReport/index-ys')
@@ -176,7 +188,7 @@ describe('/pages/personalReport/index-ys', () => {
         state({ receivedBytes: 10 * MB, status: 'ready', statusLabel: '可查看', storedCount: 20 }),
       )
     await openSignedIn()
-    fireEvent.click(await screen.findByText('上传DICOM'))
+    await chooseSource('上传压缩包')
     expect(await screen.findByText('头颅MR.zip')).toBeTruthy()
     expect(screen.getByText('上传中')).toBeTruthy()
     expect(screen.getByText('0.0 MB / 10.0 MB')).toBeTruthy()
@@ -194,10 +206,49 @@ describe('/pages/personalReport/index-ys', () => {
     await waitFor(() => expect(jest.mocked(listYsReports).mock.calls.length).toBeGreaterThan(1))
   })
 
+  it('上传DICOM offers a zip, several files or a folder; several files are sent with their list', async () => {
+    const joined: PickedFile = {
+      name: '头颅MR',
+      size: 10 * MB,
+      files: [
+        { name: '头颅MR/IM0001', size: 6 * MB },
+        { name: '头颅MR/IM0002', size: 4 * MB },
+      ],
+      slice: picked.slice,
+    }
+    jest.mocked(pickDicomFiles).mockResolvedValue(joined)
+    jest
+      .mocked(uploadDicomChunk)
+      .mockImplementation(async (_id, offset) =>
+        state({ receivedBytes: Math.min(10 * MB, offset + 4 * MB) }),
+      )
+    jest.mocked(getDicomUpload).mockResolvedValue(
+      state({
+        receivedBytes: 10 * MB,
+        status: 'ready',
+        statusLabel: '可查看',
+        storedCount: 2,
+        message: '有 1 个文件不是 DICOM，已跳过',
+      }),
+    )
+    await openSignedIn()
+    fireEvent.click(await screen.findByText('上传DICOM'))
+    expect(await screen.findByText('上传压缩包')).toBeTruthy()
+    expect(screen.getByText('选择DICOM文件')).toBeTruthy()
+    fireEvent.click(screen.getByText('选择文件夹'))
+    await waitFor(() => expect(pickDicomFiles).toHaveBeenCalledWith({ folder: true }))
+    expect(pickZipFile).not.toHaveBeenCalled()
+    expect(
+      await screen.findByText('有 1 个文件不是 DICOM，已跳过', {}, { timeout: 5000 }),
+    ).toBeTruthy()
+    expect(startDicomUpload).toHaveBeenCalledWith('头颅MR', 10 * MB, joined.files)
+    expect(screen.getByText('头颅MR')).toBeTruthy()
+  })
+
   it('取消上传 stops sending and deletes the upload on the server', async () => {
     const chunks = gatedChunks()
     await openSignedIn()
-    fireEvent.click(await screen.findByText('上传DICOM'))
+    await chooseSource('上传压缩包')
     fireEvent.click(await screen.findByText('取消上传'))
     await chunks.release()
     await waitFor(() => expect(cancelDicomUpload).toHaveBeenCalledWith('u1'))
@@ -221,7 +272,7 @@ describe('/pages/personalReport/index-ys', () => {
       }),
     )
     await openSignedIn()
-    fireEvent.click(await screen.findByText('上传DICOM'))
+    await chooseSource('上传压缩包')
     expect(
       await screen.findByText('压缩包内容异常（压缩比过高），已拒绝', {}, { timeout: 5000 }),
     ).toBeTruthy()
