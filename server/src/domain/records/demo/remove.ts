@@ -41,6 +41,14 @@ export async function removeDemoRecords(
     }
   }
 
+  const marker = await db
+    .selectFrom('seed_runs')
+    .select('name')
+    .where('name', '=', DEMO_RECORDS_MARKER)
+    .executeTakeFirst()
+  // Nothing left from demo mode: skip the job table (no index on hospital_id; this runs every start).
+  if (exams === 0 && !marker) return { exams, jobs: 0 }
+
   // Pushes still waiting (or finished) for a demo hospital: a queued one would bring an exam back.
   const jobs = await db
     .deleteFrom('ingest_jobs')
@@ -48,8 +56,8 @@ export async function removeDemoRecords(
     .returning(['staging_prefix'])
     .execute()
   for (const job of jobs) await store.deletePrefix(job.staging_prefix).catch(() => undefined)
-
-  // Turning demo mode on again pushes the records afresh.
+  // Last, so a start interrupted above finishes the job table next time; demo mode on again
+  // pushes the records afresh.
   await db.deleteFrom('seed_runs').where('name', '=', DEMO_RECORDS_MARKER).execute()
   return { exams, jobs: jobs.length }
 }
