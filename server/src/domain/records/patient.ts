@@ -20,6 +20,7 @@ import { proveIdentity } from '../profile/account'
 import { maskHolderName } from '../profile/id-card-number'
 import { EXAM_NOT_FOUND, findVisibleExam, visibleTo } from './access'
 import { examTitle, modalityList, type PatientScope, summariseExams } from './lists'
+import { fhirDoctorNames, fhirFindings } from './reports'
 
 /*
  * One exam or report of the patient, and the marks they put on it. Visibility is decided by
@@ -221,59 +222,8 @@ function maskedPatientName(cipher: FieldCipher, exam: ExamsTable): string | null
 type Json = Record<string, unknown>
 const asObject = (value: unknown): Json | undefined =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined
-const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : [])
 const asText = (value: unknown): string | null =>
   typeof value === 'string' && value.trim() ? value : null
-
-/** A FHIR HumanName list as Chinese names are written: family name first, no space (张三). */
-function humanName(names: unknown): string | null {
-  const list = asArray(names)
-    .map(asObject)
-    .filter((name): name is Json => !!name)
-  const name = list.find((candidate) => candidate.use === 'official') ?? list[0]
-  if (!name) return null
-  const text =
-    asText(name.text) ??
-    [asText(name.family) ?? '', ...asArray(name.given).map((given) => asText(given) ?? '')].join('')
-  return text.trim() || null
-}
-
-/**
- * 报告医生 / 审核医生 of a stored resource: the people among its references (organisations are the
- * department), by display, else by the contained Practitioner's name, as routes/fhir reads them.
- */
-function doctorNames(resource: Json, field: string): string | null {
-  const contained = asArray(resource.contained).map(asObject)
-  const names: string[] = []
-  for (const ref of asArray(resource[field]).map(asObject)) {
-    if (!ref) continue
-    const target = typeof ref.reference === 'string' ? ref.reference : ''
-    const inner = target.startsWith('#')
-      ? contained.find((item) => item?.id === target.slice(1))
-      : undefined
-    if (
-      ref.type === 'Organization' ||
-      target.startsWith('Organization/') ||
-      inner?.resourceType === 'Organization'
-    ) {
-      continue
-    }
-    const name =
-      asText(ref.display) ?? (inner?.resourceType === 'Practitioner' ? humanName(inner.name) : null)
-    if (name) names.push(name)
-  }
-  return names.length > 0 ? names.join('、') : null
-}
-
-/** 影像所见 of a stored resource: its text/plain presentedForm (how routes/fhir accepts findings). */
-function findingsText(resource: Json): string | null {
-  for (const form of asArray(resource.presentedForm).map(asObject)) {
-    if (!form || !/^text\/plain\b/i.test(String(form.contentType ?? ''))) continue
-    if (typeof form.data !== 'string') continue
-    return Buffer.from(form.data, 'base64').toString('utf8')
-  }
-  return null
-}
 
 /** What one stored version said (report_versions.resource_json, the FHIR resource we answered). */
 export function versionOf(row: {
@@ -294,10 +244,11 @@ export function versionOf(row: {
     statusLabel: reportStatusLabel(row.status),
     recordedAt: row.recorded_at,
     issuedAt: asText(resource.issued),
-    findings: findingsText(resource),
+    // Read by the same rules as the FHIR route that accepted it (reports.ts).
+    findings: fhirFindings(resource),
     conclusion: asText(resource.conclusion),
-    performer: doctorNames(resource, 'performer'),
-    reviewer: doctorNames(resource, 'resultsInterpreter'),
+    performer: fhirDoctorNames(resource, resource.performer),
+    reviewer: fhirDoctorNames(resource, resource.resultsInterpreter),
   }
 }
 

@@ -513,3 +513,75 @@ export async function searchHospitalReports(
 function escapeLike(value: string): string {
   return value.replace(/[!%_]/g, (char) => `!${char}`)
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Reading a DiagnosticReport: one set of rules for the FHIR route (an incoming resource, already
+// shape-checked) and the patient's report history (stored JSON, read defensively: a field of the
+// wrong type reads as absent rather than failing the page).
+
+type Json = Record<string, unknown>
+const asObject = (value: unknown): Json | undefined =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined
+const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : [])
+const asText = (value: unknown): string | null =>
+  typeof value === 'string' && value.trim() ? value : null
+
+/**
+ * A FHIR HumanName list as a Chinese name is written: the official one (else the first), its text,
+ * else family name first and the given names after, with no space (张三).
+ */
+export function fhirHumanName(names: unknown): string | null {
+  const list = asArray(names)
+    .map(asObject)
+    .filter((name): name is Json => !!name)
+  const name = list.find((candidate) => candidate.use === 'official') ?? list[0]
+  if (!name) return null
+  const text =
+    asText(name.text) ??
+    [asText(name.family) ?? '', ...asArray(name.given).map((given) => asText(given) ?? '')].join('')
+  return text.trim() || null
+}
+
+/**
+ * 报告医生 / 审核医生: the people among a resource's references (`performer`,
+ * `resultsInterpreter`), joined with 、. An organisation (by type, an `Organization/` reference or a
+ * contained Organization) is the department, not a doctor. A person is named by the reference's
+ * display, else by the contained Practitioner's name.
+ */
+export function fhirDoctorNames(resource: unknown, references: unknown): string | null {
+  const contained = asArray(asObject(resource)?.contained).map(asObject)
+  const names: string[] = []
+  for (const ref of asArray(references).map(asObject)) {
+    if (!ref) continue
+    const target = typeof ref.reference === 'string' ? ref.reference : ''
+    const inner = target.startsWith('#')
+      ? contained.find((item) => item?.id === target.slice(1))
+      : undefined
+    if (
+      ref.type === 'Organization' ||
+      target.startsWith('Organization/') ||
+      inner?.resourceType === 'Organization'
+    ) {
+      continue
+    }
+    const name =
+      asText(ref.display) ??
+      (inner?.resourceType === 'Practitioner' ? fhirHumanName(inner.name) : null)
+    if (name) names.push(name)
+  }
+  return names.length > 0 ? names.join('、') : null
+}
+
+/** Whether a presentedForm carries 影像所见 (text/plain; other forms are kept by URL only). */
+export function isFindingsForm(form: unknown): boolean {
+  return /^text\/plain\b/i.test(String(asObject(form)?.contentType ?? ''))
+}
+
+/** 影像所见 of a stored resource: its text/plain presentedForm, decoded (the route checked it). */
+export function fhirFindings(resource: unknown): string | null {
+  for (const form of asArray(asObject(resource)?.presentedForm).map(asObject)) {
+    if (!form || !isFindingsForm(form) || typeof form.data !== 'string') continue
+    return Buffer.from(form.data, 'base64').toString('utf8')
+  }
+  return null
+}

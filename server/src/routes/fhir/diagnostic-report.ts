@@ -2,7 +2,14 @@ import type { FieldCipher } from '../../crypto/field-cipher'
 import type { ExamsTable } from '../../db/schema'
 import { normaliseIdNumber } from '../../domain/records/access'
 import { mobileIn, type PushedPatient } from '../../domain/records/exams'
-import { PUSHED_IDENTITY_URL, pushedContact, type ReportWrite } from '../../domain/records/reports'
+import {
+  fhirDoctorNames,
+  fhirHumanName,
+  isFindingsForm,
+  PUSHED_IDENTITY_URL,
+  pushedContact,
+  type ReportWrite,
+} from '../../domain/records/reports'
 import { idCardNumberProblem } from '../../domain/profile/id-card-number'
 import {
   type DiagnosticReportInput,
@@ -61,12 +68,9 @@ function masked(identifier: FhirIdentifier): Record<string, unknown> {
   }
 }
 
+/** The person's name as the app shows it (the shared reading rule, reports.ts). */
 function nameOf(names: FhirHumanName[] | undefined): string | undefined {
-  if (!names?.length) return undefined
-  const name = names.find((candidate) => candidate.use === 'official') ?? names[0]!
-  // Chinese names are written family name first with no space (张三).
-  const text = name.text ?? [name.family ?? '', ...(name.given ?? [])].join('')
-  return text.trim() || undefined
+  return fhirHumanName(names) ?? undefined
 }
 
 const GENDER_TO_DICOM: Record<string, string> = { male: 'M', female: 'F', other: 'O' }
@@ -181,8 +185,9 @@ export function parseDiagnosticReport(
     codeText: code!,
     findings,
     conclusion: input.conclusion ?? null,
-    performer: doctorsOf(input, input.performer),
-    reviewer: doctorsOf(input, input.resultsInterpreter),
+    // 报告医生 / 审核医生 by the rule the patient's report history reads them with (reports.ts).
+    performer: fhirDoctorNames(input, input.performer),
+    reviewer: fhirDoctorNames(input, input.resultsInterpreter),
     effectiveAt,
     issuedAt: input.issued ? new Date(input.issued).toISOString() : null,
     ...(studyMoment?.[1] ? { studyDate: studyMoment[1] } : {}),
@@ -305,7 +310,7 @@ function findingsOf(input: DiagnosticReportInput, problems: Issues): string | nu
   let findings: string | null = null
   input.presentedForm?.forEach((form, index) => {
     const at = `${ROOT}.presentedForm[${index}]`
-    const plain = /^text\/plain\b/i.test(form.contentType ?? '')
+    const plain = isFindingsForm(form)
     if (form.data === undefined) return
     if (!plain) {
       problems.add(
@@ -335,22 +340,6 @@ function findingsOf(input: DiagnosticReportInput, problems: Issues): string | nu
     }
   })
   return findings
-}
-
-/** 报告医生 / 审核医生: the people among the references (organisations are the department). */
-function doctorsOf(input: DiagnosticReportInput, references: FhirReference[] | undefined) {
-  const names: string[] = []
-  for (const reference of references ?? []) {
-    const contained = containedOf(input, reference)
-    if (contained?.resourceType === 'Organization') continue
-    if (reference.type === 'Organization' || reference.reference?.startsWith('Organization/'))
-      continue
-    const name =
-      reference.display ??
-      (contained?.resourceType === 'Practitioner' ? nameOf(contained.name) : undefined)
-    if (name) names.push(name)
-  }
-  return names.length ? names.join('、') : null
 }
 
 /**
