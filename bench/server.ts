@@ -2,8 +2,8 @@
  * The real server in its own process on a fresh SQLite database, for the bench (so compression and
  * argon2 do not share the bench's event loop). Demo mode on loopback, whatever the caller's NODE_ENV.
  */
-import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -13,9 +13,25 @@ const ROOT = path.resolve(__dirname, '..')
 
 export interface BenchServer {
   url: string
+  /** The server process, for its memory (memoryOf). */
+  pid: number
+  /** Its database, objects (uploads/) and anything the bench puts there; removed by stop. */
+  dataDir: string
   /** Spawn to the first healthy answer, migrations and demo seed included. */
   startMs: number
   stop(): Promise<void>
+}
+
+export interface BenchServerOptions {
+  /** Keep the server's stdout in this file (why it died, if it did); otherwise it is dropped. */
+  logFile?: string
+}
+
+/** VmRSS and VmHWM (resident high-water mark) of a process, MB (Linux /proc). */
+export function memoryOf(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0)
+  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 }
 }
 
 function freePort(): Promise<number> {
@@ -30,28 +46,35 @@ function freePort(): Promise<number> {
 }
 
 /** `env` adds to or overrides the defaults (e.g. WEB_ROOT, TRUST_PROXY). */
-export async function startBenchServer(env: Record<string, string> = {}): Promise<BenchServer> {
+export async function startBenchServer(
+  env: Record<string, string> = {},
+  options: BenchServerOptions = {},
+): Promise<BenchServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'yx-bench-'))
   const port = await freePort()
   const started = performance.now()
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts'], {
     cwd: ROOT,
     env: {
       ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',
       DATABASE_URL: path.join(dataDir, 'bench.sqlite'),
+      UPLOAD_DIR: path.join(dataDir, 'uploads'),
       NODE_ENV: 'development',
       DEMO_MODE: 'on',
       LOG_LEVEL: 'warn',
       WEB_ROOT: path.join(dataDir, 'no-web-root'),
       ...env,
     },
-    stdio: 'ignore',
+    stdio: options.logFile ? ['ignore', openSync(options.logFile, 'w'), 'inherit'] : 'ignore',
   })
   const url = `http://127.0.0.1:${port}`
   for (;;) {
-    if (child.exitCode !== null) throw new Error('server exited during start-up')
+    if (child.exitCode !== null) {
+      rmSync(dataDir, { recursive: true, force: true })
+      throw new Error('server exited during start-up')
+    }
     try {
       if ((await fetch(`${url}/health`)).ok) break
     } catch {
@@ -61,6 +84,8 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
   const startMs = performance.now() - started
   return {
     url,
+    pid: child.pid!,
+    dataDir,
     startMs,
     stop: async () => {
       child.kill('SIGTERM')

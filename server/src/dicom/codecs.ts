@@ -113,6 +113,14 @@ export class JpegInputTooSmallError extends RangeError {
 }
 
 /** Baseline JPEG encoder for /rendered, /thumbnail and photos (8-bit grey or RGB). */
+/**
+ * Instantiates the JPEG encoder ahead of its first use (thumbnails after an ingest), so the first
+ * render does not pay for it. Repeated calls cost nothing.
+ */
+export async function loadJpegEncoder(): Promise<void> {
+  await libjpegTurbo()
+}
+
 export async function encodeJpeg(
   pixels: Uint8Array,
   width: number,

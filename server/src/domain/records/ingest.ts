@@ -10,6 +10,7 @@ import {
   type Frame,
   parse,
 } from '../../dicom'
+import { loadJpegEncoder } from '../../dicom/codecs'
 import type { ObjectStore } from '../../storage'
 import {
   type Executor,
@@ -19,6 +20,7 @@ import {
   upsertHospitalExam,
   upsertUploadExam,
 } from './exams'
+import { warmDetailThumbnails } from './retrieve'
 
 /*
  * Ingest: DICOM files in, exams/series/instances out. Used by STOW-RS (hospital pushes) and by zip
@@ -99,12 +101,20 @@ export async function ingestFiles(
   ctx: IngestContext,
   target: IngestTarget,
   files: AsyncIterable<IngestFile> | Iterable<IngestFile>,
-  options: { batchId?: string } = {},
+  options: {
+    batchId?: string
+    /** Render the new series' detail thumbnails after the commit (default true). */
+    thumbnails?: boolean
+  } = {},
 ): Promise<IngestResult> {
+  // The JPEG encoder is instantiated (WASM, ~0.2–1 s) while the files are parsed, not after the
+  // commit when the thumbnails need it; loaded once per process.
+  void loadJpegEncoder().catch(() => undefined)
   const batchId = options.batchId ?? randomUUID()
   const prefix = batchPrefix(batchId)
   const outcomes: InstanceOutcome[] = []
   const prepared: Prepared[] = []
+  const examIds = new Set<string>()
   let position = 0
   try {
     for await (const file of files) {
@@ -114,7 +124,6 @@ export async function ingestFiles(
       if ('row' in ready) prepared.push(ready)
     }
 
-    const examIds = new Set<string>()
     const duplicateKeys: string[] = []
     if (prepared.length > 0) {
       // Durable before any row can point at them (see the order of work above).
@@ -140,19 +149,46 @@ export async function ingestFiles(
     }
     // After the commit: the rows no longer point at these, so removing them cannot lose anything.
     for (const key of duplicateKeys) await ctx.store.delete(key).catch(() => undefined)
-
-    return {
-      instances: outcomes,
-      examIds: [...examIds],
-      stored: outcomes.filter((item) => item.status === 'stored').length,
-      duplicates: outcomes.filter((item) => item.status === 'duplicate').length,
-      failed: outcomes.filter((item) => item.status === 'failed').length,
-      notDicom: outcomes.filter((item) => item.code === 'NOT_DICOM').length,
-    }
   } catch (error) {
     // Nothing was committed: the batch's objects go too.
     await ctx.store.deletePrefix(prefix).catch(() => undefined)
     throw error
+  }
+
+  // Committed. The thumbnails 影像详情 shows first are rendered now, so its first view is a cached
+  // read; before the job reports done, so 可查看 means that. Never throws (best effort).
+  if (options.thumbnails !== false) await warmThumbnails(ctx, outcomes)
+
+  return {
+    instances: outcomes,
+    examIds: [...examIds],
+    stored: outcomes.filter((item) => item.status === 'stored').length,
+    duplicates: outcomes.filter((item) => item.status === 'duplicate').length,
+    failed: outcomes.filter((item) => item.status === 'failed').length,
+    notDicom: outcomes.filter((item) => item.code === 'NOT_DICOM').length,
+  }
+}
+
+/** Series thumbnails rendered per batch at most: a study has a handful; the page shows the first. */
+export const WARM_THUMBNAIL_SERIES = 12
+
+/** Renders the detail page's thumbnails of the series that received new instances. */
+async function warmThumbnails(ctx: IngestContext, outcomes: InstanceOutcome[]): Promise<void> {
+  const seriesByExam = new Map<string, Set<string>>()
+  for (const outcome of outcomes) {
+    if (outcome.status !== 'stored' || !outcome.examId || !outcome.seriesUid) continue
+    const series = seriesByExam.get(outcome.examId) ?? new Set<string>()
+    series.add(outcome.seriesUid)
+    seriesByExam.set(outcome.examId, series)
+  }
+  let budget = WARM_THUMBNAIL_SERIES
+  for (const [examId, series] of seriesByExam) {
+    if (budget <= 0) break
+    try {
+      budget -= await warmDetailThumbnails(ctx.db, ctx.store, examId, [...series], budget)
+    } catch {
+      // The rows are committed and the page renders on demand: a failure here changes nothing.
+    }
   }
 }
 

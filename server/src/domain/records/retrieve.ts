@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { Readable } from 'node:stream'
+import { sql } from 'kysely'
 import type { FieldCipher } from '../../crypto/field-cipher'
 import {
   type DicomJson,
@@ -18,6 +19,7 @@ import type { ExamsTable, InstancesTable } from '../../db/schema'
 import { ApiError, badRequest, notFound } from '../../http/errors'
 import type { ObjectStore } from '../../storage'
 import { EXAM_NOT_FOUND, findVisibleStudy, type RecordsCaller } from './access'
+import { pickThumbnail } from './patient'
 
 /*
  * WADO-RS reads: which instances a path names (after access.ts said the study is the caller's),
@@ -397,4 +399,77 @@ export function representativeInstance(rows: InstanceRow[]): InstanceRow {
     )
   }
   return ready[Math.floor((ready.length - 1) / 2)]!
+}
+
+/** What 影像详情 fetches first for each series (patient.ts examDetail → thumbnailPath). */
+const DETAIL_THUMBNAIL: RenderRequest = { kind: 'thumbnail', frame: 1, mime: 'image/jpeg' }
+
+/**
+ * Renders and caches the thumbnails 影像详情 will ask for, so its first view is a cached read
+ * (a first render cost 630–1330 ms with the codec load; a cached read a few ms): for each of the
+ * given series of the exam, the instance examDetail picks (pickThumbnail over the series' instances
+ * in the same order), as JPEG at the default size. At most `limit` series, in the page's order.
+ * Answers how many were rendered; a series whose image cannot be rendered is skipped (the route
+ * renders it on demand, or answers why not).
+ */
+export async function warmDetailThumbnails(
+  db: DB,
+  store: ObjectStore,
+  examId: string,
+  seriesUids: readonly string[],
+  limit = Number.POSITIVE_INFINITY,
+): Promise<number> {
+  if (seriesUids.length === 0 || limit <= 0) return 0
+  const series = await db
+    .selectFrom('series')
+    .select(['id'])
+    .where('exam_id', '=', examId)
+    .where('series_uid', 'in', [...seriesUids])
+    .orderBy(sql`coalesce(series_number, 2147483647)`)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute()
+  if (series.length === 0) return 0
+  // Ordered as examDetail orders them, so pickThumbnail picks the same instance.
+  const instances = await db
+    .selectFrom('instances')
+    .select(['id', 'series_id', 'sop_instance_uid', 'instance_number', 'preview_status'])
+    .select('preview_message')
+    .where('exam_id', '=', examId)
+    .where(
+      'series_id',
+      'in',
+      series.map((row) => row.id),
+    )
+    .orderBy('series_id')
+    .orderBy(sql`coalesce(instance_number, 2147483647)`)
+    .orderBy('sop_instance_uid')
+    .execute()
+  const picked: string[] = []
+  for (const { id } of series) {
+    const { instance } = pickThumbnail(instances.filter((row) => row.series_id === id))
+    if (instance) picked.push((instance as (typeof instances)[number]).id)
+  }
+  if (picked.length === 0) return 0
+  const rows = (await db
+    .selectFrom('instances')
+    .innerJoin('series', 'series.id', 'instances.series_id')
+    .innerJoin('exams', 'exams.id', 'instances.exam_id')
+    .selectAll('instances')
+    .select(['series.series_uid', 'series.series_number', 'exams.study_uid'])
+    .where('instances.id', 'in', picked)
+    .execute()) as InstanceRow[]
+  let rendered = 0
+  for (const id of picked) {
+    const row = rows.find((candidate) => candidate.id === id)
+    if (!row) continue
+    try {
+      const outcome = await renderFrame(store, row, DETAIL_THUMBNAIL)
+      if (!outcome.cached) rendered += 1
+    } catch {
+      // Best effort: the page's request renders it (or says why it cannot).
+    }
+  }
+  return rendered
 }
