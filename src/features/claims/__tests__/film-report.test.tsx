@@ -4,7 +4,9 @@ import { inputsDrawn, typeInto } from '@/components/form/__tests__/inputs'
 import {
   confirmClaim,
   getClaimedReport,
+  getScanReportCount,
   getScanReportInfo,
+  listScanRooms,
   sendClaimCode,
   type ReportDetail,
   type ScanResult,
@@ -15,6 +17,8 @@ import { renderComponent } from '../../../../jest/taro-render'
 
 jest.mock('@/services/claims', () => ({
   getScanReportInfo: jest.fn(),
+  getScanReportCount: jest.fn(),
+  listScanRooms: jest.fn(),
   getClaimedReport: jest.fn(),
   sendClaimCode: jest.fn(),
   confirmClaim: jest.fn(),
@@ -22,6 +26,8 @@ jest.mock('@/services/claims', () => ({
 
 const mocked = {
   info: jest.mocked(getScanReportInfo),
+  count: jest.mocked(getScanReportCount),
+  rooms: jest.mocked(listScanRooms),
   report: jest.mocked(getClaimedReport),
   send: jest.mocked(sendClaimCode),
   confirm: jest.mocked(confirmClaim),
@@ -73,7 +79,11 @@ async function flush() {
   })
 }
 
-beforeEach(() => jest.clearAllMocks())
+beforeEach(() => {
+  jest.clearAllMocks()
+  mocked.count.mockResolvedValue({ total: 0, final: 0 })
+  mocked.rooms.mockResolvedValue([])
+})
 
 describe('detail2 (scanned film-bag code)', () => {
   it('shows who issued it, no report before the proof, and the report after it', async () => {
@@ -142,10 +152,49 @@ describe('detail2 (scanned film-bag code)', () => {
     expect(screen.queryByText('获取验证码')).toBeNull()
   })
 
+  it("shows the report count and the hospital's rooms from the scan service", async () => {
+    mocked.info.mockResolvedValue(LOCKED)
+    mocked.count.mockResolvedValue({ total: 2, final: 1 })
+    mocked.rooms.mockResolvedValue([
+      { id: 'd1', name: '放射科' },
+      { id: 'd2', name: '超声科' },
+    ])
+    await renderComponent(<Page code={CODE} />)
+    await flush()
+    expect(mocked.count).toHaveBeenCalledWith(CODE, expect.objectContaining({ loading: false }))
+    expect(mocked.rooms).toHaveBeenCalledWith(CODE, expect.objectContaining({ loading: false }))
+    expect(screen.getByText('2 份（1 份已出终稿）')).toBeTruthy()
+    expect(screen.getByText('医院科室')).toBeTruthy()
+    expect(screen.getByText('放射科')).toBeTruthy()
+    expect(screen.getByText('超声科')).toBeTruthy()
+  })
+
+  it('leaves the count and rooms out when they fail, and the page works', async () => {
+    mocked.info.mockResolvedValue(MINE)
+    mocked.report.mockResolvedValue(REPORT)
+    mocked.count.mockRejectedValue(new Error('offline'))
+    mocked.rooms.mockRejectedValue(new Error('offline'))
+    await renderComponent(<Page code={CODE} />)
+    await flush()
+    await flush()
+    expect(screen.getByText('诊断意见：未见明显异常。')).toBeTruthy()
+    expect(screen.queryByText(/份已出终稿/)).toBeNull()
+    expect(screen.queryByText('医院科室')).toBeNull()
+  })
+
+  it('says 暂无报告 when the hospital has sent none yet', async () => {
+    mocked.info.mockResolvedValue({ ...LOCKED, exam: { ...LOCKED.exam, hasReport: false } })
+    await renderComponent(<Page code={CODE} />)
+    await flush()
+    expect(screen.getByText('暂无报告')).toBeTruthy()
+    expect(screen.queryByText('医院科室')).toBeNull()
+  })
+
   it('refuses a link without a usable code before asking the server', async () => {
     await renderComponent(<Page code="<script>" />)
     await flush()
     expect(screen.getByText('二维码无效，请扫描医院胶片袋或报告单上的二维码')).toBeTruthy()
     expect(mocked.info).not.toHaveBeenCalled()
+    expect(mocked.count).not.toHaveBeenCalled()
   })
 })

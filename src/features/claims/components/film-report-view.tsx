@@ -4,7 +4,7 @@ import type { ReactNode } from 'react'
 import { PageState } from '@/components/page-state'
 import type { ReportDetail, ScanResult } from '@/services/claims'
 import { navigate } from '@/services/navigate'
-import type { FilmReportView as FilmReportModel } from '../hooks/use-film-report'
+import type { FilmExtras, FilmReportView as FilmReportModel } from '../hooks/use-film-report'
 import { ClaimCodeStep } from './claim-code-step'
 import './film-report-view.scss'
 
@@ -14,16 +14,26 @@ export interface FilmReportViewProps {
   renderReport: (report: ReportDetail) => ReactNode
 }
 
+/** 报告 2 份（1 份已出终稿）: the scan service's count; null until it answers. */
+export function reportCountText(count: FilmExtras['count']): string | null {
+  if (!count) return null
+  if (count.total === 0) return '暂无报告'
+  return `${count.total} 份（${count.final} 份已出终稿）`
+}
+
 /** Who issued the code: the first thing a scanned page says. */
-function IssuedBy({ scan }: { scan: ScanResult }) {
+function IssuedBy({ scan, extras }: { scan: ScanResult; extras: FilmExtras }) {
   const { exam } = scan
+  const count = reportCountText(extras.count)
   const facts: [string, string | null][] = [
     ['检查项目', exam.title],
     ['检查类型', exam.modalities.join(' / ') || null],
     ['检查日期', exam.studyDate],
     ['患者', exam.patientNameMasked],
     ['报告状态', exam.hasReport ? exam.reportStatusLabel : '报告尚未出具'],
+    ...(count ? [['报告', count] as [string, string]] : []),
   ]
+  const rooms = extras.rooms ?? []
   return (
     <View className="film-report__issuer">
       <Text className="film-report__issuer-label">出具医院</Text>
@@ -37,6 +47,18 @@ function IssuedBy({ scan }: { scan: ScanResult }) {
           </View>
         ))}
       </View>
+      {rooms.length > 0 && (
+        <View className="film-report__rooms">
+          <Text className="film-report__rooms-label">医院科室</Text>
+          <View className="film-report__room-list">
+            {rooms.map((room) => (
+              <Text key={room.id} className="film-report__room">
+                {room.name}
+              </Text>
+            ))}
+          </View>
+        </View>
+      )}
     </View>
   )
 }
@@ -55,7 +77,7 @@ export function FilmReportView({ view, renderReport }: FilmReportViewProps) {
       const { scan } = state
       return (
         <View className="film-report">
-          <IssuedBy scan={scan} />
+          <IssuedBy scan={scan} extras={view.extras} />
           <View className="film-report__card">
             <Text className="film-report__heading">验证后查看报告</Text>
             {scan.ticket !== null && scan.mobileMasked !== null ? (
@@ -87,7 +109,7 @@ export function FilmReportView({ view, renderReport }: FilmReportViewProps) {
               已添加到我的影像和报告
             </View>
           )}
-          <IssuedBy scan={scan} />
+          <IssuedBy scan={scan} extras={view.extras} />
           {report === null && (
             <View className="film-report__card">
               <Text className="film-report__text">

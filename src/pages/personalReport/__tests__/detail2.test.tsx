@@ -1,13 +1,21 @@
 import { act, fireEvent, screen } from '@testing-library/react'
 import Taro from '@tarojs/taro'
 import { profile } from '@/services/__tests__/account-fixtures'
-import { getClaimedReport, getScanReportInfo, type ReportDetail } from '@/services/claims'
+import {
+  getClaimedReport,
+  getScanReportCount,
+  getScanReportInfo,
+  listScanRooms,
+  type ReportDetail,
+} from '@/services/claims'
 import { resetStores } from '@/stores/reset-stores'
 import { useAppStore } from '@/stores/app-store'
 import { renderPage } from '../../../../jest/taro-render'
 
 jest.mock('@/services/claims', () => ({
   getScanReportInfo: jest.fn(),
+  getScanReportCount: jest.fn(),
+  listScanRooms: jest.fn(),
   getClaimedReport: jest.fn(),
   sendClaimCode: jest.fn(),
   confirmClaim: jest.fn(),
@@ -69,7 +77,7 @@ describe('/pages/personalReport/detail2', () => {
     expect(getScanReportInfo).not.toHaveBeenCalled()
   })
 
-  it("signed in, shows the report with the records feature's sections and who issued it", async () => {
+  it("signed in, shows the report with the records feature's sections, who issued it, its report count and the hospital's rooms", async () => {
     act(() => useAppStore.getState().setProfile(profile()))
     jest.mocked(getScanReportInfo).mockResolvedValue({
       code: CODE,
@@ -89,10 +97,18 @@ describe('/pages/personalReport/detail2', () => {
       mobileMasked: null,
     })
     jest.mocked(getClaimedReport).mockResolvedValue(REPORT)
+    jest.mocked(getScanReportCount).mockResolvedValue({ total: 2, final: 1 })
+    jest.mocked(listScanRooms).mockResolvedValue([
+      { id: 'd1', name: '放射科' },
+      { id: 'd2', name: '核医学科' },
+    ])
     await renderPage('pages/personalReport/detail2', { code: CODE })
     expect(await screen.findByText('未见明显异常。')).toBeTruthy()
     expect(screen.getByText('双肺纹理清晰。')).toBeTruthy()
     expect(screen.getByText('出具医院')).toBeTruthy()
     expect(getScanReportInfo).toHaveBeenCalledWith(CODE)
+    expect(screen.getByText('2 份（1 份已出终稿）')).toBeTruthy()
+    expect(screen.getByText('医院科室')).toBeTruthy()
+    expect(screen.getByText('核医学科')).toBeTruthy()
   })
 })
