@@ -170,6 +170,21 @@ function serverCpuSeconds(databaseFile: string): number | undefined {
   return undefined
 }
 
+/**
+ * Waits until the server process is idle (under 5 % of a core over half a second, at most 60 s):
+ * a demo server pushes its phantom studies through its own STOW-RS after it listens, and the first
+ * list measured must not share the core with that ingest.
+ */
+async function serverQuiet(databaseFile: string): Promise<void> {
+  const deadline = performance.now() + 60_000
+  while (performance.now() < deadline) {
+    const before = serverCpuSeconds(databaseFile)
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    const after = serverCpuSeconds(databaseFile)
+    if (before === undefined || after === undefined || after - before < 0.025) return
+  }
+}
+
 async function json<T>(response: Response): Promise<T> {
   const body = (await response.json()) as { data: T; error: string | null }
   if (!response.ok) throw new Error(`${response.url}: ${response.status} ${body.error}`)
@@ -307,6 +322,7 @@ export async function printRecordsFigures(): Promise<void> {
         `Open loop: ${CLIENTS} clients × ${OPEN_RATE} req/s each for ${OPEN_SECONDS} s (the budget: p99 ≤ 25 ms). ` +
         `Closed loop: ${CLIENTS} clients × ${PER_CLIENT} requests back to back (saturation throughput).\n`,
     )
+    await serverQuiet(file)
     // `--only=<text>` measures the lists whose name has it (to profile one of them).
     const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length)
     for (const [name, url] of [
