@@ -313,6 +313,29 @@ export const getExamDetail = defineEndpoint({
   summary: '检查详情（检查信息、序列缩略图、报告概要）',
 })
 
+/** One file (DICOM instance) of a series, as the files list of 报告详情 (ys) shows it. */
+export const SeriesInstanceSchema = z.object({
+  id: z.string(),
+  instanceNumber: z.nullable(z.number()),
+  sopInstanceUid: z.string(),
+  sizeBytes: z.number(),
+  rows: z.nullable(z.number()),
+  columns: z.nullable(z.number()),
+  frameCount: z.number(),
+})
+export type SeriesInstance = z.infer<typeof SeriesInstanceSchema>
+
+export const listSeriesInstances = defineEndpoint({
+  service: 'main',
+  method: 'GET',
+  path: '/exams/:examId/series/:seriesId/instances',
+  input: z.object({ examId: IdSchema, seriesId: IdSchema }),
+  /** In instance number order (files without one last, by arrival). */
+  output: z.array(SeriesInstanceSchema),
+  auth: true,
+  summary: '一个序列的文件（DICOM 实例）列表',
+})
+
 /** What a version of the report said (the amendment history). */
 export const ReportVersionSchema = z.object({
   version: z.number(),

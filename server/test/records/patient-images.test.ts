@@ -5,7 +5,13 @@ import { CompiledQuery } from 'kysely'
 import { getAreaData, getCurrentLocation, listImageHospitals } from '@contract/image/areas'
 import { listExams } from '@contract/image/exams'
 import { envelope } from '@contract/envelope'
-import { getExamDetail, listMyHospitals, listMyImages, listYsReports } from '@contract/main/records'
+import {
+  getExamDetail,
+  listMyHospitals,
+  listMyImages,
+  listSeriesInstances,
+  listYsReports,
+} from '@contract/main/records'
 import { ingestFiles } from '../../src/domain/records/ingest'
 import { testInstance } from '../dicom/writer'
 import type { ProfileApp } from '../domain/profile/support'
@@ -254,6 +260,37 @@ test('exam detail of an ingested study: series with the middle slice as thumbnai
   const stranger = await http.get(`/main/exams/${ingestedExamId}`, bob.token)
   assert.equal(stranger.statusCode, 404)
   assert.equal(stranger.body, (await http.get(`/main/exams/${randomUUID()}`, bob.token)).body)
+})
+
+test('files of a series: in instance number order, only for who may see the exam', async () => {
+  const detail = await ok(
+    envelope(getExamDetail.output),
+    `/main/exams/${ingestedExamId}`,
+    alice.token,
+  )
+  const seriesId = detail.series[0]!.id
+  const url = `/main/exams/${ingestedExamId}/series/${seriesId}/instances`
+  const files = await ok(envelope(listSeriesInstances.output), url, alice.token)
+  assert.deepEqual(
+    files.map((file) => [file.instanceNumber, file.sopInstanceUid]),
+    [1, 2, 3, 4, 5].map((n) => [n, `1.2.826.0.1.3680043.10.77.3.${n}`]),
+  )
+  for (const file of files) {
+    assert.ok(file.sizeBytes > 0)
+    assert.equal(file.frameCount, 1)
+  }
+  // Bob: 404 like any exam he cannot see; a series id of another exam: 404 too.
+  assert.equal((await http.get(url, bob.token)).statusCode, 404)
+  const own = (await ok(ImagesSchema, '/main/images', alice.token))
+    .flatMap((group) => group.latest)
+    .find((exam) => exam.id !== ingestedExamId)!
+  const elsewhere = await http.get(
+    `/main/exams/${own.id}/series/${seriesId}/instances`,
+    alice.token,
+  )
+  assert.equal(elsewhere.statusCode, 404)
+  assert.match(elsewhere.json().error, /序列不存在/)
+  assert.equal((await http.get(url)).statusCode, 401)
 })
 
 test('my uploads (ys): in-flight and failed uploads first, then the exams uploads became', async () => {

@@ -8,6 +8,7 @@ import {
   type ReportDetail,
   type ReportVersion,
   reportStatusLabel,
+  type SeriesInstance,
   type SeriesSummary,
 } from '@contract/main/records'
 import type { FieldCipher } from '../../crypto/field-cipher'
@@ -459,6 +460,56 @@ export function pickThumbnail(instances: readonly InstanceRow[]): {
 }
 
 const NO_PREVIEW = '暂无可预览的图像'
+
+export const SERIES_NOT_FOUND = '序列不存在或已删除'
+
+/**
+ * The files of one series of an exam the caller may see (the files list where an upload's owner
+ * deletes one file). The exam is checked by the one access rule; a series of another exam is 404.
+ */
+export async function seriesInstances(
+  db: DB,
+  cipher: FieldCipher,
+  scope: PatientScope,
+  examId: string,
+  seriesId: string,
+): Promise<SeriesInstance[]> {
+  const exam = await findVisibleExam(db, cipher, scope.caller, examId)
+  const series = await db
+    .selectFrom('series')
+    .select('id')
+    .where('id', '=', seriesId)
+    .where('exam_id', '=', exam.id)
+    .executeTakeFirst()
+  if (!series) throw notFound(SERIES_NOT_FOUND)
+  const rows = await db
+    .selectFrom('instances')
+    .select([
+      'id',
+      'instance_number',
+      'sop_instance_uid',
+      'file_size',
+      'rows',
+      'columns',
+      'frame_count',
+    ])
+    .where('series_id', '=', series.id)
+    // Files without an instance number last (by arrival), as viewers order them.
+    .orderBy(sql`case when instance_number is null then 1 else 0 end`)
+    .orderBy('instance_number')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute()
+  return rows.map((row) => ({
+    id: row.id,
+    instanceNumber: row.instance_number === null ? null : Number(row.instance_number),
+    sopInstanceUid: row.sop_instance_uid,
+    sizeBytes: Number(row.file_size),
+    rows: row.rows === null ? null : Number(row.rows),
+    columns: row.columns === null ? null : Number(row.columns),
+    frameCount: Number(row.frame_count),
+  }))
+}
 
 export async function examDetail(
   db: DB,

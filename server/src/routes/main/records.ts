@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import {
   getExamDetail,
+  listSeriesInstances,
   getHospitalDetail,
   getReportDetail,
   hideReport,
@@ -60,6 +61,10 @@ export default async function mainRecordsRoutes(app: FastifyInstance): Promise<v
 
   route(app, getExamDetail, async ({ examId }, { request }) =>
     patient.examDetail(app.db, app.personalCipher, await scopeOf(request), examId),
+  )
+
+  route(app, listSeriesInstances, async ({ examId, seriesId }, { request }) =>
+    patient.seriesInstances(app.db, app.personalCipher, await scopeOf(request), examId, seriesId),
   )
 
   route(app, getReportDetail, async (input, { request }) =>
