@@ -16,6 +16,7 @@ import {
   listMyHospitals as listMyHospitalsEndpoint,
   listMyImages as listMyImagesEndpoint,
   listPersonalReports as listPersonalReportsEndpoint,
+  listSeriesInstances as listSeriesInstancesEndpoint,
   markReportsRead as markReportsReadEndpoint,
   restoreReport as restoreReportEndpoint,
   sendReportUnlockCode as sendReportUnlockCodeEndpoint,
@@ -30,6 +31,7 @@ import {
   type ReportDetail,
   type ReportListItem,
   type ReportVersion,
+  type SeriesInstance,
   type SeriesSummary,
 } from '@contract/main/records'
 import type { InputOf, OutputOf } from '@contract/endpoint'
@@ -54,6 +56,7 @@ export type {
   ReportDetail,
   ReportListItem,
   ReportVersion,
+  SeriesInstance,
   SeriesSummary,
 }
 export type ReportListQuery = InputOf<typeof listPersonalReportsEndpoint>
@@ -87,6 +90,11 @@ export function listMyHospitals(): Promise<MyHospital[]> {
 
 export function getExamDetail(examId: string): Promise<ExamDetail> {
   return callEndpoint(getExamDetailEndpoint, { examId }, QUIET)
+}
+
+/** The files (DICOM instances) of one series, in instance number order. */
+export function listSeriesInstances(examId: string, seriesId: string): Promise<SeriesInstance[]> {
+  return callEndpoint(listSeriesInstancesEndpoint, { examId, seriesId }, QUIET)
 }
 
 /** A private report answers `locked: true` without a ticket from unlockReports. */

@@ -7,6 +7,7 @@ import { PageState } from '../../components/page-state'
 import { RequireLogin } from '../../components/require-login'
 import { DicomReportForm } from '../../features/dicom-upload/components/dicom-report-form'
 import { ReportPhotos } from '../../features/dicom-upload/components/report-photos'
+import { SeriesFiles } from '../../features/records/components/series-files'
 import { SeriesGrid } from '../../features/records/components/series-grid'
 import { useExamDetail } from '../../features/records/hooks/use-exam-detail'
 import { pickPhotos } from '../../platform/file-picker'
@@ -144,6 +145,14 @@ function DetailYs({ exam, reload }: { exam: ExamDetail; reload: () => void }) {
         <Text className="detail-ys__section">影像</Text>
         <SeriesGrid series={exam.series} onOpen={() => showToast(VIEWER_COMING_SOON)} />
       </View>
+
+      {exam.series.length > 0 && (
+        <View className="detail-ys__card">
+          <Text className="detail-ys__section">文件</Text>
+          <Text className="detail-ys__hint">误传或不需要的文件可单独删除</Text>
+          <SeriesFiles examId={exam.id} series={exam.series} onDeleted={reload} />
+        </View>
+      )}
 
       <View className="detail-ys__card">
         <Text className="detail-ys__section">报告照片</Text>

@@ -1,0 +1,175 @@
+import { act, fireEvent, screen, waitFor } from '@testing-library/react'
+import Taro from '@tarojs/taro'
+import { profile } from '@/services/__tests__/account-fixtures'
+import { deleteDicomInstance, downloadReportPhoto } from '@/services/dicom-upload'
+import {
+  downloadAuthorisedImage,
+  getExamDetail,
+  listSeriesInstances,
+  type ExamDetail,
+  type SeriesInstance,
+} from '@/services/records'
+import { useAppStore } from '@/stores/app-store'
+import { resetStores } from '@/stores/reset-stores'
+import { renderPage } from '../../../../jest/taro-render'
+
+jest.mock('@/services/dicom-upload', () => ({
+  saveDicomReport: jest.fn(),
+  deleteDicomReport: jest.fn(),
+  deleteDicomInstance: jest.fn(),
+  deleteReportPhoto: jest.fn(),
+  uploadReportPhoto: jest.fn(),
+  downloadReportPhoto: jest.fn(),
+}))
+jest.mock('@/services/records', () => ({
+  getExamDetail: jest.fn(),
+  listSeriesInstances: jest.fn(),
+  downloadAuthorisedImage: jest.fn(),
+}))
+jest.mock('@/platform/file-picker', () => ({ pickPhotos: jest.fn(), pickZipFile: jest.fn() }))
+
+const EXAM: ExamDetail = {
+  id: 'e1',
+  source: 'upload',
+  hospital: null,
+  hospitalText: '示例市第一人民医院',
+  accessionNumber: null,
+  studyUid: '1.2.3',
+  studyDate: '2030-05-20',
+  studyTime: null,
+  modalities: ['MR'],
+  bodyPart: null,
+  title: '头颅MR',
+  seriesCount: 1,
+  instanceCount: 20,
+  status: 'ready',
+  statusLabel: '可查看',
+  statusMessage: null,
+  archived: false,
+  report: null,
+  createdAt: '2030-06-01T08:00:00.000Z',
+  patientNameMasked: null,
+  patientSex: null,
+  patientBirthDate: null,
+  description: null,
+  notes: '复查用',
+  sizeBytes: 5 * 1024 * 1024,
+  series: [
+    {
+      id: 's1',
+      seriesUid: '1.2.3.1',
+      modality: 'MR',
+      seriesNumber: 1,
+      description: 'T2 轴位',
+      bodyPart: null,
+      instanceCount: 20,
+      thumbnailPath: '/dicomweb/studies/1.2.3/series/1.2.3.1/instances/9/thumbnail',
+      previewStatus: 'ready',
+      previewMessage: null,
+    },
+  ],
+  files: [
+    {
+      id: 'f1',
+      kind: 'report-photo',
+      mimeType: 'image/jpeg',
+      sizeBytes: 20_000,
+      width: 600,
+      height: 800,
+      createdAt: '2030-06-01T08:00:00.000Z',
+    },
+  ],
+}
+
+const FILES: SeriesInstance[] = [1, 2, 3].map((n) => ({
+  id: `i${n}`,
+  instanceNumber: n,
+  sopInstanceUid: `1.2.3.1.${n}`,
+  sizeBytes: 250 * 1024,
+  rows: 256,
+  columns: 256,
+  frameCount: 1,
+}))
+
+async function flush() {
+  await act(async () => {
+    await new Promise((resolve) => setTimeout(resolve, 0))
+  })
+}
+
+describe('/pages/personalReport/detail-ys: files of an uploaded study', () => {
+  beforeEach(() => {
+    resetStores()
+    jest.clearAllMocks()
+    jest
+      .mocked(getExamDetail)
+      .mockResolvedValue({
+        ...EXAM,
+        instanceCount: 3,
+        series: [{ ...EXAM.series[0]!, instanceCount: 3 }],
+      })
+    jest.mocked(listSeriesInstances).mockResolvedValue(FILES)
+    jest
+      .mocked(downloadAuthorisedImage)
+      .mockResolvedValue({ src: 'blob:thumb', release: () => undefined })
+    jest
+      .mocked(downloadReportPhoto)
+      .mockResolvedValue({ src: 'blob:photo', release: () => undefined })
+    jest.spyOn(Taro, 'showModal').mockResolvedValue({ confirm: true, cancel: false, errMsg: 'ok' })
+  })
+
+  it("lists a series' files on tap, deletes one after confirming, and the counts refresh", async () => {
+    useAppStore.getState().setProfile(profile())
+    await renderPage('pages/personalReport/detail-ys', { id: 'e1' })
+    expect(await screen.findByText('序列 1 · T2 轴位')).toBeTruthy()
+    // Nothing asked for until the person opens the series.
+    expect(listSeriesInstances).not.toHaveBeenCalled()
+    fireEvent.click(screen.getByText('3 个文件 查看'))
+    await waitFor(() => expect(listSeriesInstances).toHaveBeenCalledWith('e1', 's1'))
+    expect(await screen.findByText('第 2 张')).toBeTruthy()
+    expect(screen.getAllByText('256×256 · 250 KB')).toHaveLength(3)
+
+    // Cancelled: nothing deleted.
+    jest
+      .mocked(Taro.showModal)
+      .mockResolvedValueOnce({ confirm: false, cancel: true, errMsg: 'ok' })
+    fireEvent.click(screen.getAllByText('删除')[1]!)
+    await flush()
+    expect(deleteDicomInstance).not.toHaveBeenCalled()
+
+    // Confirmed: that file goes, and the study is read again (its counts follow the server).
+    jest.mocked(deleteDicomInstance).mockResolvedValue({ ok: true })
+    jest
+      .mocked(getExamDetail)
+      .mockResolvedValue({
+        ...EXAM,
+        instanceCount: 2,
+        series: [{ ...EXAM.series[0]!, instanceCount: 2 }],
+      })
+    fireEvent.click(screen.getAllByText('删除')[1]!)
+    await waitFor(() => expect(deleteDicomInstance).toHaveBeenCalledWith('e1', 'i2'))
+    expect(jest.mocked(Taro.showModal).mock.calls.at(-1)![0]).toMatchObject({
+      title: '删除文件',
+      content: expect.stringContaining('第 2 张'),
+    })
+    await waitFor(() => expect(screen.queryByText('第 2 张')).toBeNull())
+    expect(screen.getByText('第 1 张')).toBeTruthy()
+    expect(screen.getByText('第 3 张')).toBeTruthy()
+    expect(jest.mocked(getExamDetail).mock.calls.length).toBeGreaterThan(1)
+    expect(await screen.findByText('2 个文件 收起')).toBeTruthy()
+  })
+
+  it('a failed delete keeps the file and says why', async () => {
+    useAppStore.getState().setProfile(profile())
+    const toast = jest.spyOn(Taro, 'showToast').mockResolvedValue({ errMsg: 'ok' })
+    jest.mocked(deleteDicomInstance).mockRejectedValue(new Error('文件不存在或已删除'))
+    await renderPage('pages/personalReport/detail-ys', { id: 'e1' })
+    fireEvent.click(await screen.findByText('3 个文件 查看'))
+    expect(await screen.findByText('第 1 张')).toBeTruthy()
+    fireEvent.click(screen.getAllByText('删除')[0]!)
+    await waitFor(() => expect(deleteDicomInstance).toHaveBeenCalledWith('e1', 'i1'))
+    await flush()
+    expect(screen.getByText('第 1 张')).toBeTruthy()
+    expect(toast).toHaveBeenCalled()
+  })
+})
