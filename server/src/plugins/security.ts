@@ -43,8 +43,10 @@ const NOOP_JAVASCRIPT_URL = `'sha256-${createHash('sha256').update('javascript:;
 /**
  * The H5 app's page policy: its own scripts and the hashed inline ones only, no eval (zod runs
  * jitless), styles inline too (Taro's router and NutUI write style elements and attributes at run
- * time), images from itself, data: (icons) and blob: (avatar crop), calls to itself and to the API
- * origins the build was given, and no framing: the QR-login confirm page must not be clickjacked.
+ * time), images from itself, data: (icons) and blob: (avatar crop), calls to itself, to blob: URLs
+ * (Taro's H5 uploadFile reads each upload chunk by fetching the blob: URL of a slice of the picked
+ * file; without it no DICOM upload can start) and to the API origins the build was given, and no
+ * framing: the QR-login confirm page must not be clickjacked.
  */
 export function pageCsp(html: string, connectSrc: readonly string[] = []): string {
   return [
@@ -54,7 +56,7 @@ export function pageCsp(html: string, connectSrc: readonly string[] = []): strin
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
     "media-src 'self' blob:",
-    `connect-src ${["'self'", ...connectSrc].join(' ')}`,
+    `connect-src ${["'self'", 'blob:', ...connectSrc].join(' ')}`,
     "worker-src 'self' blob:",
     "object-src 'none'",
     "base-uri 'self'",

@@ -64,7 +64,12 @@ describe('the H5 app pages', () => {
       assert.equal(csp.includes("'unsafe-eval'"), false, url)
       assert.deepEqual(directive(csp, 'object-src'), ["'none'"], url)
       // The build's API origin is allowed; a value that would smuggle a keyword in is dropped.
-      assert.deepEqual(directive(csp, 'connect-src'), ["'self'", 'https://api.example.com'], url)
+      // blob: lets the upload read the picked file's slices (Taro's H5 uploadFile fetches them).
+      assert.deepEqual(
+        directive(csp, 'connect-src'),
+        ["'self'", 'blob:', 'https://api.example.com'],
+        url,
+      )
     }
   })
 
