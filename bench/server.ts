@@ -53,22 +53,30 @@ export async function startBenchServer(
   const dataDir = mkdtempSync(path.join(tmpdir(), 'yx-bench-'))
   const port = await freePort()
   const started = performance.now()
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: path.join(dataDir, 'bench.sqlite'),
-      UPLOAD_DIR: path.join(dataDir, 'uploads'),
-      NODE_ENV: 'development',
-      DEMO_MODE: 'on',
-      LOG_LEVEL: 'warn',
-      WEB_ROOT: path.join(dataDir, 'no-web-root'),
-      ...env,
+  // BENCH_SERVER_CPU_PROF=dir: the server writes a CPU profile there when it stops (open it in
+  // Chrome DevTools); NODE_OPTIONS cannot carry --cpu-prof.
+  const profile = process.env.BENCH_SERVER_CPU_PROF
+  const args = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...args, '--import', 'tsx', 'server/src/server.ts'],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATABASE_URL: path.join(dataDir, 'bench.sqlite'),
+        UPLOAD_DIR: path.join(dataDir, 'uploads'),
+        NODE_ENV: 'development',
+        DEMO_MODE: 'on',
+        LOG_LEVEL: 'warn',
+        WEB_ROOT: path.join(dataDir, 'no-web-root'),
+        ...env,
+      },
+      stdio: options.logFile ? ['ignore', openSync(options.logFile, 'w'), 'inherit'] : 'ignore',
     },
-    stdio: options.logFile ? ['ignore', openSync(options.logFile, 'w'), 'inherit'] : 'ignore',
-  })
+  )
   const url = `http://127.0.0.1:${port}`
   for (;;) {
     if (child.exitCode !== null) {

@@ -286,3 +286,60 @@ test('a sync that fails commits nothing and removes the batch objects', async ()
   assert.equal((await app.db.selectFrom('instances').select('id').execute()).length, 0)
   assert.equal(await app.store.exists(`${batchPrefix('unsynced')}0.dcm`), false)
 })
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+test('files are prepared a few at a time (CPU and disk overlap), outcomes still in input order', async () => {
+  const { app, ctx, hospitalId } = await setup()
+  let writing = 0
+  let most = 0
+  const slow: ObjectStore = Object.create(app.store) as ObjectStore
+  slow.put = async (key, body, options) => {
+    writing += 1
+    most = Math.max(most, writing)
+    // Early files write slowest, so they finish after later ones.
+    const index = Number(/\/(\d+)\./.exec(key)?.[1] ?? 0)
+    await pause(Math.max(0, 30 - index * 3))
+    try {
+      return await app.store.put(key, body, options)
+    } finally {
+      writing -= 1
+    }
+  }
+  const result = await ingestFiles({ ...ctx, store: slow }, { kind: 'hospital', hospitalId }, MR)
+  assert.ok(most > 1, `at most ${most} file written at once`)
+  assert.ok(most <= 8, `${most} writes at once: memory must stay bounded`)
+  assert.deepEqual(
+    result.instances.map((item) => item.name),
+    MR.map((file) => file.name),
+  )
+  assert.equal(result.stored, MR.length)
+})
+
+test('a failing file waits for the others in flight, then nothing of the batch is left', async () => {
+  const { app, ctx, hospitalId } = await setup()
+  const failing: ObjectStore = Object.create(app.store) as ObjectStore
+  failing.put = async (key, body, options) => {
+    if (key.endsWith('/5.dcm')) throw new Error('disk full')
+    // The others are still writing when the failure is known.
+    await pause(40)
+    return app.store.put(key, body, options)
+  }
+  await assert.rejects(
+    ingestFiles({ ...ctx, store: failing }, { kind: 'hospital', hospitalId }, MR, {
+      batchId: 'overlapping',
+    }),
+    /disk full/,
+  )
+  await pause(100)
+  for (let index = 0; index < MR.length; index++) {
+    for (const ext of ['dcm', 'pixels']) {
+      assert.equal(
+        await app.store.exists(`${batchPrefix('overlapping')}${index}.${ext}`),
+        false,
+        `${index}.${ext}`,
+      )
+    }
+  }
+  assert.equal((await app.db.selectFrom('instances').select('id').execute()).length, 0)
+})

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import type { FileHandle } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -77,4 +77,17 @@ test('local: a put is flushed at once (file and folder); deferred puts once per 
       .slice(firstFolder)
       .every((entry) => !entry.includes('.dcm') && !/\d\.pixels$/.test(entry)),
   )
+})
+
+test('local: folders are made when missing, also if removed behind the store’s back', async () => {
+  const dir = path.join(root, 'folders')
+  const store = new LocalObjectStore(dir)
+  await store.put('x/y/z', Buffer.from('1'), { contentType: 'text/plain' })
+  rmSync(path.join(dir, '.tmp'), { recursive: true, force: true })
+  rmSync(path.join(dir, 'x'), { recursive: true, force: true })
+  await store.put('x/y/z', Buffer.from('2'), { contentType: 'text/plain' })
+  assert.equal(readFileSync(path.join(dir, 'x', 'y', 'z'), 'utf8'), '2')
+  // A key cannot go under another key (a file is not a folder).
+  await assert.rejects(store.put('x/y/z/w', Buffer.from('3'), { contentType: 'text/plain' }))
+  assert.deepEqual(readdirSync(path.join(dir, '.tmp')), [])
 })
