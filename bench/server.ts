@@ -19,6 +19,8 @@ export interface BenchServer {
   dataDir: string
   /** Spawn to the first healthy answer, migrations and demo seed included. */
   startMs: number
+  /** How the process ended, if it did ('exit code 1', 'signal SIGKILL'): why a request failed. */
+  ended(): string | undefined
   stop(): Promise<void>
 }
 
@@ -90,8 +92,13 @@ export async function startBenchServer(
     }
   }
   const startMs = performance.now() - started
+  let ended: string | undefined
+  child.once('exit', (code, signal) => {
+    ended = signal ? `signal ${signal}` : `exit code ${code}`
+  })
   return {
     url,
+    ended: () => ended,
     pid: child.pid!,
     dataDir,
     startMs,

@@ -377,6 +377,11 @@ export async function measureUploads(options: {
         rssPeakMb: after.peak,
       },
     }
+  } catch (error) {
+    const ended = server.ended()
+    // A request failing because the server died says nothing by itself (socket closed).
+    if (ended) throw new Error(`the server process ended (${ended})`, { cause: error })
+    throw error
   } finally {
     await server.stop()
   }
