@@ -35,6 +35,9 @@ export function newPhone(browser: Browser): Promise<BrowserContext> {
     isMobile: true,
     hasTouch: true,
     locale: 'zh-CN',
+    // Our users' phones keep China time; Jest runs in the same zone (jest.config.ts). Without it the
+    // browser takes this machine's UTC and a report issued 12:15 (+08:00) reads 04:15, before its exam.
+    timezoneId: 'Asia/Shanghai',
     userAgent:
       'Mozilla/5.0 (Linux; Android 13; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36',
   })
