@@ -56,7 +56,7 @@ export interface Config {
   storage: StorageConfig
   /**
    * Bytes each person may store in uploads and report photos (UPLOAD_QUOTA_MB, default 2000; at most
-   * 2047: the usage column is a 32-bit integer on PostgreSQL).
+   * 1 048 576 = 1 TB, far below where the bigint usage column or a JavaScript number loses a byte).
    */
   uploadQuotaBytes: number
 }
@@ -76,6 +76,8 @@ const booleanFlag = z
     return z.NEVER
   })
   .optional()
+
+const QUOTA_RANGE = '必须是 1–1048576 之间的整数（MB，最多 1 TB）'
 
 const EnvSchema = z.object({
   NODE_ENV: z.string().optional(),
@@ -104,10 +106,10 @@ const EnvSchema = z.object({
     .optional(),
   UPLOAD_DIR: z.string().default('data/uploads'),
   UPLOAD_QUOTA_MB: z.coerce
-    .number({ error: '必须是 1–2047 之间的整数（MB）' })
-    .int('必须是 1–2047 之间的整数（MB）')
-    .min(1, '必须是 1–2047 之间的整数（MB）')
-    .max(2047, '必须是 1–2047 之间的整数（MB）')
+    .number({ error: QUOTA_RANGE })
+    .int(QUOTA_RANGE)
+    .min(1, QUOTA_RANGE)
+    .max(1024 * 1024, QUOTA_RANGE)
     .default(2000),
   TRUST_PROXY: z
     .string()

@@ -130,3 +130,15 @@ test('TRUST_PROXY: off by default, a hop count, or proxy addresses', () => {
   ])
   assert.match(configErrorOf({ TRUST_PROXY: 'nginx' }).message, /TRUST_PROXY：.*nginx/)
 })
+
+test('UPLOAD_QUOTA_MB goes past 2 GB now that usage is bigint, up to 1 TB, and says its range', () => {
+  assert.equal(loadConfig({ UPLOAD_QUOTA_MB: '10240' }).uploadQuotaBytes, 10240 * 1024 * 1024)
+  assert.equal(loadConfig({ UPLOAD_QUOTA_MB: '1048576' }).uploadQuotaBytes, 1024 ** 4)
+  for (const bad of ['0', '1048577', '1.5', 'lots']) {
+    assert.throws(
+      () => loadConfig({ UPLOAD_QUOTA_MB: bad }),
+      (error: unknown) =>
+        error instanceof ConfigError && /UPLOAD_QUOTA_MB.*1–1048576/.test(error.message),
+    )
+  }
+})
