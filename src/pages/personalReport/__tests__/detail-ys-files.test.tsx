@@ -101,13 +101,11 @@ describe('/pages/personalReport/detail-ys: files of an uploaded study', () => {
   beforeEach(() => {
     resetStores()
     jest.clearAllMocks()
-    jest
-      .mocked(getExamDetail)
-      .mockResolvedValue({
-        ...EXAM,
-        instanceCount: 3,
-        series: [{ ...EXAM.series[0]!, instanceCount: 3 }],
-      })
+    jest.mocked(getExamDetail).mockResolvedValue({
+      ...EXAM,
+      instanceCount: 3,
+      series: [{ ...EXAM.series[0]!, instanceCount: 3 }],
+    })
     jest.mocked(listSeriesInstances).mockResolvedValue(FILES)
     jest
       .mocked(downloadAuthorisedImage)
@@ -139,13 +137,11 @@ describe('/pages/personalReport/detail-ys: files of an uploaded study', () => {
 
     // Confirmed: that file goes, and the study is read again (its counts follow the server).
     jest.mocked(deleteDicomInstance).mockResolvedValue({ ok: true })
-    jest
-      .mocked(getExamDetail)
-      .mockResolvedValue({
-        ...EXAM,
-        instanceCount: 2,
-        series: [{ ...EXAM.series[0]!, instanceCount: 2 }],
-      })
+    jest.mocked(getExamDetail).mockResolvedValue({
+      ...EXAM,
+      instanceCount: 2,
+      series: [{ ...EXAM.series[0]!, instanceCount: 2 }],
+    })
     fireEvent.click(screen.getAllByText('删除')[1]!)
     await waitFor(() => expect(deleteDicomInstance).toHaveBeenCalledWith('e1', 'i2'))
     expect(jest.mocked(Taro.showModal).mock.calls.at(-1)![0]).toMatchObject({
