@@ -81,6 +81,16 @@ export async function buildApp(
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
   })
+  // The apps put Content-Type: application/json on every call (wx.request by default, the H5
+  // wrapper too), a DELETE without a body included, which Fastify refuses as an empty JSON body.
+  // A bodyless DELETE or GET is read as having no body; an empty POST/PUT is still refused.
+  const json = app.getDefaultJsonParser('error', 'error')
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' && (request.method === 'DELETE' || request.method === 'GET')) {
+      done(null, undefined)
+    } else json(request, body as string, done)
+  })
   // One server secret per process (keyed hashes of codes, phones and addresses).
   setSecretKey(config.secretKey)
 

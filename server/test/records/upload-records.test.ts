@@ -233,6 +233,25 @@ describe('uploaded studies', async () => {
     assert.equal(Number(exam.size_bytes), before - instance.file_size)
   })
 
+  test('deletes as the apps send them (Content-Type: application/json, no body) are carried out', async () => {
+    // wx.request and the H5 wrapper put the JSON content type on every call, a bodyless DELETE too.
+    const user = await patient(world)
+    const examId = await readyUpload(world, user)
+    const headers = { ...bearer(user.token), 'content-type': 'application/json;charset=UTF-8' }
+    const removed = await world.app.inject({
+      method: 'DELETE',
+      url: `/main/dicom-upload/exams/${examId}`,
+      headers,
+    })
+    assert.equal(removed.statusCode, 200, removed.body)
+    const gone = await call(world, user, 'GET', `/main/exams/${examId}`)
+    assert.equal(gone.statusCode, 404)
+    // A POST still needs its body: an empty one is refused in Chinese.
+    const empty = await world.app.inject({ method: 'POST', url: '/main/dicom-upload', headers })
+    assert.equal(empty.statusCode, 400)
+    assert.equal(empty.json().error, '请求内容为空')
+  })
+
   test('deleting the study removes every object (files, pixels, previews, photos) and gives the quota back', async () => {
     const user = await patient(world)
     const stranger = await patient(world)
