@@ -112,12 +112,25 @@ describe('uploading DICOM zips', () => {
     await page.goto(`${BASE_URL}/pages/personalReport/index-ys`)
     await view(page).locator('.ys-page__upload').waitFor()
     await screenshot(page, 'uploads-index-ys')
+    // Every status the panel shows, in order (解析中 lasts at least one poll, about 1 s).
+    await page.evaluate(() => {
+      const seen: string[] = []
+      ;(window as unknown as { uploadStatuses: string[] }).uploadStatuses = seen
+      new MutationObserver(() => {
+        const status = document.querySelector('.upload-panel__status')?.textContent ?? ''
+        if (status && seen[seen.length - 1] !== status) seen.push(status)
+      }).observe(document.body, { subtree: true, childList: true, characterData: true })
+    })
     await upload('头颅MR.zip', zip)
     await view(page).locator('.upload-panel__bar').waitFor()
     await view(page)
       .locator('.upload-panel__status', { hasText: '可查看' })
       .waitFor({ timeout: 90_000 })
     await screenshot(page, 'uploads-ready')
+    const statuses = await page.evaluate(
+      () => (window as unknown as { uploadStatuses: string[] }).uploadStatuses,
+    )
+    assert.deepEqual(statuses, ['上传中', '解析中', '可查看'])
     assert.ok((await usedBytes()) > before, 'the stored study counts against the quota')
 
     const card = view(page).locator('.ys-card', { hasText: '可查看' }).first()
