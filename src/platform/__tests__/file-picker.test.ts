@@ -238,6 +238,17 @@ describe('several files joined into one upload', () => {
     }
   })
 
+  it('H5: more files than one upload takes are refused before anything is sent', async () => {
+    process.env.TARO_ENV = 'h5'
+    const picking = pickDicomFiles({ folder: true })
+    const input = document.querySelector('input[type=file]') as HTMLInputElement
+    Object.defineProperty(input, 'files', {
+      value: Array.from({ length: 5001 }, (_, i) => new File([new Uint8Array(1)], `IM${i}`)),
+    })
+    input.dispatchEvent(new Event('change'))
+    await expect(picking).rejects.toThrow('一次最多上传 5000 个文件，请分批上传')
+  })
+
   it('H5: several loose files without a folder; closing the dialog answers null', async () => {
     process.env.TARO_ENV = 'h5'
     const picking = pickDicomFiles()
