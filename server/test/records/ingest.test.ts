@@ -6,7 +6,12 @@ import path from 'node:path'
 import { test } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import { boundIdentity, findVisibleExam, identityDigests } from '../../src/domain/records/access'
-import { batchPrefix, ingestFiles, type IngestContext } from '../../src/domain/records/ingest'
+import {
+  batchPrefix,
+  type IngestContext,
+  type IngestFile,
+  ingestFiles,
+} from '../../src/domain/records/ingest'
 import { idCardCheckChar } from '../../src/domain/profile/id-card-number'
 import type { ObjectStore } from '../../src/storage'
 import { testInstance } from '../dicom/writer'
@@ -342,4 +347,72 @@ test('a failing file waits for the others in flight, then nothing of the batch i
     }
   }
   assert.equal((await app.db.selectFrom('instances').select('id').execute()).length, 0)
+})
+
+/** Files as the zip and several-files readers give them: one at a time, with waits in between. */
+async function* slowly(files: IngestFile[], tail = 0): AsyncGenerator<IngestFile> {
+  for (const file of files) {
+    await pause(20)
+    yield file
+  }
+  // e.g. the zip reader reading past its last entry.
+  if (tail > 0) await pause(tail)
+}
+
+/** A store whose put of one file fails (the disk filling up at that file). */
+function failingAt(app: FastifyInstance, name: string): ObjectStore {
+  const failing: ObjectStore = Object.create(app.store) as ObjectStore
+  failing.put = async (key, body, options) => {
+    if (key.endsWith(`/${name}`)) throw new Error('disk full')
+    return app.store.put(key, body, options)
+  }
+  return failing
+}
+
+test('a write failing on the last file while the source is still reading fails the batch', async () => {
+  // A failure was only noticed while ingest waited on its files; one that came while it waited on
+  // the source was dropped with its file, and the batch committed without it as a success.
+  const { app, ctx, hospitalId } = await setup()
+  const last = MR.length - 1
+  await assert.rejects(
+    ingestFiles(
+      { ...ctx, store: failingAt(app, `${last}.dcm`) },
+      { kind: 'hospital', hospitalId },
+      slowly(MR, 50),
+      { batchId: 'lost-last' },
+    ),
+    /disk full/,
+  )
+  assert.equal((await app.db.selectFrom('instances').select('id').execute()).length, 0)
+  assert.equal((await app.db.selectFrom('exams').select('id').execute()).length, 0)
+  assert.equal(await app.store.exists(`${batchPrefix('lost-last')}0.dcm`), false)
+})
+
+test('a write failing on a middle file while the source is still reading fails with its error', async () => {
+  // It used to leave a hole in the batch and fail later with a TypeError about `outcome`.
+  const { app, ctx, hospitalId } = await setup()
+  await assert.rejects(
+    ingestFiles(
+      { ...ctx, store: failingAt(app, '1.dcm') },
+      { kind: 'hospital', hospitalId },
+      slowly(MR),
+      { batchId: 'lost-middle' },
+    ),
+    /disk full/,
+  )
+  assert.equal((await app.db.selectFrom('instances').select('id').execute()).length, 0)
+  await pause(50)
+  for (let index = 0; index < MR.length; index++) {
+    assert.equal(await app.store.exists(`${batchPrefix('lost-middle')}${index}.dcm`), false)
+  }
+})
+
+test('a slow source without failures stores every file, in order', async () => {
+  const { ctx, hospitalId } = await setup()
+  const result = await ingestFiles(ctx, { kind: 'hospital', hospitalId }, slowly(MR, 50))
+  assert.equal(result.stored, MR.length)
+  assert.deepEqual(
+    result.instances.map((item) => item.name),
+    MR.map((file) => file.name),
+  )
 })

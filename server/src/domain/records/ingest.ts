@@ -123,21 +123,44 @@ export async function ingestFiles(
   const prepared: Prepared[] = []
   const examIds = new Set<string>()
   const ready: (Prepared | { outcome: InstanceOutcome })[] = []
-  const inFlight = new Set<Promise<void>>()
+  // Every file's task is kept until the end, and the first failure is remembered: a task that
+  // failed while ingest waited on the source (zip and several-files readers are async) was once
+  // dropped with its error, and the batch committed without that file as a success.
+  const tasks: Promise<void>[] = []
+  const running = new Set<Promise<void>>()
+  let failure: { error: unknown } | undefined
+  const throwIfFailed = () => {
+    if (failure) throw failure.error
+  }
   let position = 0
   try {
     for await (const file of files) {
+      throwIfFailed()
       const index = position++
-      const task: Promise<void> = prepareFile(ctx.store, prefix, index, file).then((result) => {
-        ready[index] = result
-      })
-      const tracked = task.finally(() => inFlight.delete(tracked))
-      // Rejections are collected below; this keeps one from counting as unhandled meanwhile.
-      tracked.catch(() => undefined)
-      inFlight.add(tracked)
-      if (inFlight.size >= FILES_IN_FLIGHT) await Promise.race(inFlight)
+      const task: Promise<void> = prepareFile(ctx.store, prefix, index, file)
+        .then(
+          (result) => {
+            ready[index] = result
+          },
+          (error: unknown) => {
+            failure ??= { error }
+          },
+        )
+        .finally(() => running.delete(task))
+      tasks.push(task)
+      running.add(task)
+      // Tasks never reject (their error is in `failure`), so the race only waits for room.
+      while (running.size >= FILES_IN_FLIGHT) {
+        await Promise.race(running)
+        throwIfFailed()
+      }
     }
-    await Promise.all(inFlight)
+    await Promise.all(tasks)
+    throwIfFailed()
+    // One outcome per file, or nothing is committed (a hole is a bug, never a silent omission).
+    for (let index = 0; index < position; index++) {
+      if (!ready[index]) throw new Error(`ingest: file ${index} of ${position} has no outcome`)
+    }
     // In the order the files came, whatever order they finished in.
     for (const item of ready) {
       outcomes.push(item.outcome)
@@ -171,7 +194,7 @@ export async function ingestFiles(
     for (const key of duplicateKeys) await ctx.store.delete(key).catch(() => undefined)
   } catch (error) {
     // Nothing was committed: the batch's objects go too, once no file is still being written.
-    await Promise.allSettled(inFlight)
+    await Promise.allSettled(tasks)
     await ctx.store.deletePrefix(prefix).catch(() => undefined)
     throw error
   }
