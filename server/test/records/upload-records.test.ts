@@ -32,6 +32,29 @@ async function readyUpload(world: UploadWorld, user: TestUser): Promise<string> 
   return state.examIds[0]!
 }
 
+/**
+ * A one-file study of the person's besides the one a test deletes: its bytes keep the usage above
+ * zero, so a delete that gave back too much shows (the usage never goes below zero).
+ */
+async function otherStudy(world: UploadWorld, user: TestUser, n: number): Promise<number> {
+  const uid = `1.2.826.0.1.3680043.10.77.${process.pid}.${n}`
+  const zip = writeZip([
+    {
+      name: 'a.dcm',
+      data: testInstance([
+        { tag: '00080018', vr: 'UI', value: uid },
+        { tag: '0020000D', vr: 'UI', value: `${uid}.1` },
+        { tag: '0020000E', vr: 'UI', value: `${uid}.2` },
+      ]),
+    },
+  ])
+  const state = await settled(world, user, (await sendZip(world, user, zip)).uploadId)
+  assert.equal(state.status, 'ready', state.message ?? '')
+  const used = await usage(world, user)
+  assert.ok(used > 0)
+  return used
+}
+
 /** A JPEG with an EXIF block (orientation 6 = rotate 90° clockwise, a GPS note, a device name). */
 async function phonePhoto(width: number, height: number): Promise<Buffer> {
   const pixels = new Uint8Array(width * height * 3)
@@ -296,6 +319,64 @@ describe('uploaded studies', async () => {
     assert.equal(exam, undefined)
     const again = await call(world, user, 'DELETE', `/main/dicom-upload/exams/${examId}`)
     assert.equal(again.statusCode, 404)
+  })
+
+  test('the same file deleted five times at once: one 200, four 404, its bytes given back once', async () => {
+    const user = await patient(world)
+    const other = await otherStudy(world, user, 1)
+    const examId = await readyUpload(world, user)
+    const before = await usage(world, user)
+    const instance = await world.app.db
+      .selectFrom('instances')
+      .select(['id', 'file_size'])
+      .where('exam_id', '=', examId)
+      .orderBy('instance_number')
+      .executeTakeFirstOrThrow()
+    const url = `/main/dicom-upload/exams/${examId}/instances/${instance.id}`
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => call(world, user, 'DELETE', url)),
+    )
+    assert.deepEqual(answers.map((answer) => answer.statusCode).sort(), [200, 404, 404, 404, 404])
+    for (const answer of answers.filter((a) => a.statusCode === 404)) {
+      assert.equal(answer.body.error, '文件不存在或已删除')
+    }
+    const exam = await world.app.db
+      .selectFrom('exams')
+      .select(['instance_count', 'size_bytes'])
+      .where('id', '=', examId)
+      .executeTakeFirstOrThrow()
+    assert.equal(exam.instance_count, 19)
+    assert.equal(await usage(world, user), before - Number(instance.file_size))
+    assert.equal(await usage(world, user), Number(exam.size_bytes) + other)
+  })
+
+  test('one-file deletes racing the study delete: every byte is given back once, whoever wins', async () => {
+    const user = await patient(world)
+    const other = await otherStudy(world, user, 2)
+    // A few rounds, each with the deletes sent in another order.
+    for (let round = 0; round < 3; round++) {
+      const examId = await readyUpload(world, user)
+      const rows = await world.app.db
+        .selectFrom('instances')
+        .select('id')
+        .where('exam_id', '=', examId)
+        .orderBy('instance_number')
+        .limit(2)
+        .execute()
+      const one = (id: string) => `/main/dicom-upload/exams/${examId}/instances/${id}`
+      const deletes = [
+        one(rows[0]!.id),
+        one(rows[0]!.id),
+        one(rows[1]!.id),
+        `/main/dicom-upload/exams/${examId}`,
+      ]
+      for (let i = 0; i < round; i++) deletes.push(deletes.shift()!)
+      const answers = await Promise.all(deletes.map((url) => call(world, user, 'DELETE', url)))
+      const study = answers[deletes.indexOf(`/main/dicom-upload/exams/${examId}`)]!
+      assert.equal(study.statusCode, 200, JSON.stringify(study.body))
+      for (const answer of answers) assert.ok([200, 404].includes(answer.statusCode))
+      assert.equal(await usage(world, user), other, `round ${round}`)
+    }
   })
 
   test('report photos: EXIF is gone, the picture is turned upright, PNG becomes JPEG; owner only', async () => {

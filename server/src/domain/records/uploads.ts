@@ -719,37 +719,46 @@ async function removeObjects(ctx: UploadsContext, keys: string[], prefixes: stri
   }
 }
 
+export const INSTANCE_NOT_FOUND = '文件不存在或已删除'
+
+/**
+ * Deletes the study and gives back what its files took. The rows are deleted with RETURNING and
+ * the bytes released are summed from what this request's DELETEs removed: a one-file delete (or
+ * another study delete) racing it has either removed a row first (then it is not counted here) or
+ * waits for this transaction and finds nothing (then it releases nothing), so no byte is given
+ * back twice, on SQLite (serial writes) or PostgreSQL (row locks).
+ */
 export async function deleteUploadExam(
   ctx: UploadsContext,
   userId: string,
   examId: string,
 ): Promise<void> {
   await ownUploadExam(ctx, userId, examId)
-  const instances = await ctx.db
-    .selectFrom('instances')
-    .select(['id', 'file_key', 'pixels_key', 'file_size'])
-    .where('exam_id', '=', examId)
-    .execute()
-  const files = await ctx.db
-    .selectFrom('exam_files')
-    .select(['file_key', 'size_bytes'])
-    .where('exam_id', '=', examId)
-    .execute()
-  const freed =
-    instances.reduce((sum, row) => sum + Number(row.file_size), 0) +
-    files.reduce((sum, row) => sum + Number(row.size_bytes), 0)
   const now = ctx.now()
-  const deleted = await ctx.db.transaction().execute(async (trx) => {
+  const { instances, files } = await ctx.db.transaction().execute(async (trx) => {
+    const instances = await trx
+      .deleteFrom('instances')
+      .where('exam_id', '=', examId)
+      .returning(['file_key', 'pixels_key', 'file_size'])
+      .execute()
+    const files = await trx
+      .deleteFrom('exam_files')
+      .where('exam_id', '=', examId)
+      .returning(['file_key', 'size_bytes'])
+      .execute()
     const result = await trx
       .deleteFrom('exams')
       .where('id', '=', examId)
       .where('owner_user_id', '=', userId)
       .executeTakeFirst()
-    if (Number(result.numDeletedRows) !== 1) return false
+    // Gone meanwhile (another delete won): thrown, so the transaction rolls back.
+    if (Number(result.numDeletedRows) !== 1) throw notFound(EXAM_NOT_FOUND)
+    const freed =
+      instances.reduce((sum, row) => sum + Number(row.file_size), 0) +
+      files.reduce((sum, row) => sum + Number(row.size_bytes), 0)
     await releaseStorage(trx, userId, freed, now)
-    return true
+    return { instances, files }
   })
-  if (!deleted) throw notFound(EXAM_NOT_FOUND)
   await removeObjects(
     ctx,
     [...instances.flatMap(instanceKeys), ...files.map((row) => row.file_key)],
@@ -757,6 +766,11 @@ export async function deleteUploadExam(
   )
 }
 
+/**
+ * Deletes one file of the study. The row is read by the DELETE that removes it (RETURNING): of
+ * requests racing to delete the same file only one removes the row, and only that one releases its
+ * bytes; the others answer 404.
+ */
 export async function deleteUploadInstance(
   ctx: UploadsContext,
   userId: string,
@@ -764,26 +778,27 @@ export async function deleteUploadInstance(
   instanceId: string,
 ): Promise<void> {
   await ownUploadExam(ctx, userId, examId)
-  const row = await ctx.db
-    .selectFrom('instances')
-    .select(['id', 'file_key', 'pixels_key', 'file_size', 'series_id'])
-    .where('id', '=', instanceId)
-    .where('exam_id', '=', examId)
-    .executeTakeFirst()
-  if (!row) throw notFound('文件不存在或已删除')
   const now = ctx.now()
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('instances').where('id', '=', instanceId).execute()
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    const gone = await trx
+      .deleteFrom('instances')
+      .where('id', '=', instanceId)
+      .where('exam_id', '=', examId)
+      .returning(['id', 'file_key', 'pixels_key', 'file_size', 'series_id'])
+      .executeTakeFirst()
+    if (!gone) return null
     // A series without instances is gone too (a study is what its files are).
     const left = await trx
       .selectFrom('instances')
       .select('id')
-      .where('series_id', '=', row.series_id)
+      .where('series_id', '=', gone.series_id)
       .limit(1)
       .executeTakeFirst()
-    if (!left) await trx.deleteFrom('series').where('id', '=', row.series_id).execute()
+    if (!left) await trx.deleteFrom('series').where('id', '=', gone.series_id).execute()
     await refreshExamCounts(trx, examId, now)
-    await releaseStorage(trx, userId, Number(row.file_size), now)
+    await releaseStorage(trx, userId, Number(gone.file_size), now)
+    return gone
   })
+  if (!row) throw notFound(INSTANCE_NOT_FOUND)
   await removeObjects(ctx, instanceKeys(row), [`${previewKeyPrefix(examId)}${row.id}/`])
 }
