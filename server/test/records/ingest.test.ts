@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify'
 import { boundIdentity, findVisibleExam, identityDigests } from '../../src/domain/records/access'
 import {
   batchPrefix,
+  BYTES_IN_FLIGHT,
   type IngestContext,
   type IngestFile,
   ingestFiles,
@@ -415,4 +416,57 @@ test('a slow source without failures stores every file, in order', async () => {
     result.instances.map((item) => item.name),
     MR.map((file) => file.name),
   )
+})
+
+test('the bytes prepared at once stay within the budget; a file larger than it is prepared alone', async () => {
+  // Four files at once were four 256 MB zip entries at once, with their decoded frames.
+  const { app, ctx, hospitalId } = await setup()
+  const MB = 1024 * 1024
+  const sizes = [22, 22, 22, 22, 70, 22, 22].map((size) => size * MB)
+  const study = '1.2.826.0.1.3680043.10.8.1'
+  // Big files as a zip's entries come: made one by one as they are read, not all held up front.
+  async function* bigFiles(): AsyncGenerator<IngestFile> {
+    for (const [index, size] of sizes.entries()) {
+      await pause(5)
+      yield {
+        name: `big-${index}.dcm`,
+        bytes: testInstance([
+          { tag: '00080018', vr: 'UI', value: `${study}.${index}` },
+          { tag: '0020000D', vr: 'UI', value: study },
+          { tag: '0020000E', vr: 'UI', value: `${study}.1` },
+          // Bulk the pixels do not decode into (e.g. an embedded document or private data).
+          { tag: '00090010', vr: 'LO', value: 'TEST' },
+          { tag: '00091010', vr: 'OB', value: new Uint8Array(size) },
+        ]),
+      }
+    }
+  }
+  const preparing = new Map<string, number>()
+  let most = 0
+  const violations: string[] = []
+  const watching: ObjectStore = Object.create(app.store) as ObjectStore
+  watching.put = async (key, body, options) => {
+    const file = /\/(\d+)\.(dcm|pixels)$/.exec(key)
+    if (file?.[2] === 'dcm') {
+      preparing.set(file[1]!, (body as Buffer).length)
+      const bytes = [...preparing.values()].reduce((sum, size) => sum + size, 0)
+      most = Math.max(most, preparing.size)
+      if (preparing.size > 1 && bytes > BYTES_IN_FLIGHT) {
+        violations.push(`${preparing.size} files, ${Math.round(bytes / MB)} MB at once`)
+      }
+    }
+    // Slow writes, so that files overlap whenever ingest lets them.
+    await pause(30)
+    const stored = await app.store.put(key, body, options)
+    if (file?.[2] === 'pixels') preparing.delete(file[1]!)
+    return stored
+  }
+  const result = await ingestFiles(
+    { ...ctx, store: watching },
+    { kind: 'hospital', hospitalId },
+    bigFiles(),
+  )
+  assert.equal(result.stored, sizes.length)
+  assert.deepEqual(violations, [])
+  assert.ok(most > 1, 'files that fit the budget together are still prepared together')
 })

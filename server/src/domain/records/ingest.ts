@@ -84,9 +84,15 @@ export const batchPrefix = (batchId: string) => `objects/${batchId}/`
 /**
  * Files prepared at once: one is parsed and decoded (CPU) while the objects of the others are
  * written (the disk, on libuv's threads). One at a time left the CPU idle half of a CT's ingest.
- * Each holds a file and its decoded pixels (about 1 MB for a CT slice), so memory stays small.
  */
 const FILES_IN_FLIGHT = 4
+
+/**
+ * Bytes prepared at once (each file's bytes, its decoded frames and their concatenated copy),
+ * so a zip of 256 MB entries is not held four at a time (the server stays under 300 MB while it
+ * ingests). A file larger than this alone is still prepared, alone.
+ */
+export const BYTES_IN_FLIGHT = 64 * 1024 * 1024
 
 /** Rows are inserted in chunks: one statement per instance is slow on PostgreSQL for 500 slices. */
 const INSERT_CHUNK = 100
@@ -128,6 +134,7 @@ export async function ingestFiles(
   // dropped with its error, and the batch committed without that file as a success.
   const tasks: Promise<void>[] = []
   const running = new Set<Promise<void>>()
+  let bytesInFlight = 0
   let failure: { error: unknown } | undefined
   const throwIfFailed = () => {
     if (failure) throw failure.error
@@ -137,7 +144,21 @@ export async function ingestFiles(
     for await (const file of files) {
       throwIfFailed()
       const index = position++
-      const task: Promise<void> = prepareFile(ctx.store, prefix, index, file)
+      const read = readFile(file)
+      if ('outcome' in read) {
+        ready[index] = read
+        continue
+      }
+      const weight = file.bytes.length + 2 * decodedBytes(read.instance)
+      while (
+        running.size > 0 &&
+        (running.size >= FILES_IN_FLIGHT || bytesInFlight + weight > BYTES_IN_FLIGHT)
+      ) {
+        await Promise.race(running)
+        throwIfFailed()
+      }
+      bytesInFlight += weight
+      const task: Promise<void> = prepareFile(ctx.store, prefix, index, file, read.instance)
         .then(
           (result) => {
             ready[index] = result
@@ -146,11 +167,15 @@ export async function ingestFiles(
             failure ??= { error }
           },
         )
-        .finally(() => running.delete(task))
+        .finally(() => {
+          bytesInFlight -= weight
+          running.delete(task)
+        })
       tasks.push(task)
       running.add(task)
-      // Tasks never reject (their error is in `failure`), so the race only waits for room.
-      while (running.size >= FILES_IN_FLIGHT) {
+      // Tasks never reject (their error is in `failure`), so the race only waits for room. The
+      // next file is pulled (the source reads it into memory) only once there is some.
+      while (running.size >= FILES_IN_FLIGHT || bytesInFlight >= BYTES_IN_FLIGHT) {
         await Promise.race(running)
         throwIfFailed()
       }
@@ -236,16 +261,10 @@ async function warmThumbnails(ctx: IngestContext, outcomes: InstanceOutcome[]): 
   }
 }
 
-/** Parse, decode and write one file's objects; a file we cannot read is an outcome, not an error. */
-async function prepareFile(
-  store: ObjectStore,
-  prefix: string,
-  index: number,
-  file: IngestFile,
-): Promise<Prepared | { outcome: InstanceOutcome }> {
-  let instance: DicomInstance
+/** Parses one file; a file we cannot read is an outcome, not an error. */
+function readFile(file: IngestFile): { instance: DicomInstance } | { outcome: InstanceOutcome } {
   try {
-    instance = parse(file.bytes)
+    return { instance: parse(file.bytes) }
   } catch (error) {
     if (error instanceof DicomParseError) {
       return {
@@ -254,6 +273,26 @@ async function prepareFile(
     }
     throw error
   }
+}
+
+/** Bytes of the frames decodeFrames will give (8 or 16 bits a sample), from the header alone. */
+function decodedBytes(instance: DicomInstance): number {
+  const image = instance.image
+  if (!image) return 0
+  const sampleBytes = Math.max(1, Math.ceil(image.bitsAllocated / 8))
+  // PALETTE COLOR arrives as RGB.
+  const samples = image.photometricInterpretation === 'PALETTE COLOR' ? 3 : image.samplesPerPixel
+  return image.rows * image.columns * samples * sampleBytes * image.numberOfFrames
+}
+
+/** Decode and write one parsed file's objects. */
+async function prepareFile(
+  store: ObjectStore,
+  prefix: string,
+  index: number,
+  file: IngestFile,
+  instance: DicomInstance,
+): Promise<Prepared> {
   const outcome: InstanceOutcome = {
     name: file.name,
     status: 'stored',
