@@ -48,6 +48,16 @@ export const reportPhotoPath = (fileId: string) =>
 
 /** Files of one upload without a zip (a disc's folder holds a few hundred to a few thousand). */
 export const DICOM_UPLOAD_MAX_FILES = 5000
+/**
+ * A file of a several-files upload is at least this big: a DICOM Part 10 file starts with a
+ * 128-byte preamble and `DICM`. The app leaves smaller files out; the server refuses them.
+ */
+export const DICOM_FILE_MIN_BYTES = 132
+/**
+ * A name in the file list at most this many bytes as JSON text (UTF-8): 5000 of them fit in one
+ * request body (1 MiB). The app shortens longer paths (keeping the folder and the file's name).
+ */
+export const DICOM_UPLOAD_NAME_MAX_BYTES = 160
 
 const FileNameSchema = z
   .string()

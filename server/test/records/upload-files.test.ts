@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
+import { statSync } from 'node:fs'
+import path from 'node:path'
 import { describe, test } from 'node:test'
-import { DICOM_UPLOAD_CHUNK_BYTES, type UploadState } from '@contract/main/dicom-upload'
+import {
+  DICOM_UPLOAD_CHUNK_BYTES,
+  DICOM_UPLOAD_MAX_BYTES,
+  DICOM_UPLOAD_MAX_FILES,
+  DICOM_UPLOAD_NAME_MAX_BYTES,
+  type UploadState,
+} from '@contract/main/dicom-upload'
+import { BODY_LIMIT } from '../../src/app'
 import { testInstance } from '../dicom/writer'
 import {
   call,
@@ -34,7 +43,8 @@ describe('several-files upload', async () => {
       { name: '头颅MR/填充.bin', data: randomBytes(DICOM_UPLOAD_CHUNK_BYTES - 1000) },
       ...daikonFiles('头颅MR'),
       { name: '头颅MR/DICOMDIR', data: testInstance() },
-      { name: '头颅MR/.DS_Store', data: Buffer.from('clutter') },
+      // Finder's folder settings (6 KB, as a real one): ignored like in a zip.
+      { name: '头颅MR/.DS_Store', data: Buffer.alloc(6148) },
       { name: '头颅MR/报告.jpg', data: JPEG },
     ]
     const finished = await sendFiles(world, user, files, '头颅MR')
@@ -106,7 +116,7 @@ describe('several-files upload', async () => {
     const user = await patient(world)
     const finished = await sendFiles(world, user, [
       { name: '报告1.jpg', data: JPEG },
-      { name: '说明.txt', data: Buffer.from('请使用影像软件查看') },
+      { name: '说明.txt', data: Buffer.from('请使用影像软件查看。'.repeat(10)) },
     ])
     const state = await settled(world, user, finished.uploadId)
     assert.equal(state.status, 'failed')
@@ -125,8 +135,8 @@ describe('several-files upload', async () => {
 
     const mismatch = await start({
       fileName: '所选文件',
-      size: 100,
-      files: [{ name: 'a', size: 60 }],
+      size: 300,
+      files: [{ name: 'a', size: 200 }],
     })
     assert.equal(mismatch.statusCode, 400)
     assert.equal(mismatch.body.error, '文件列表与上传大小不一致，请重新选择文件')
@@ -163,16 +173,73 @@ describe('several-files upload', async () => {
     assert.deepEqual(storedKeys(world), before)
   })
 
+  test('a list of empty files (or names too long for it) is refused, naming the file: no list kept, nothing reserved', async () => {
+    const user = await patient(world)
+    const before = storedKeys(world)
+    const start = (body: unknown) => call(world, user, 'POST', '/main/dicom-upload', body)
+    // 5000 names for 1 byte: the list alone would be a megabyte on disk.
+    const empties = await start({
+      fileName: 'x',
+      size: 1,
+      files: Array.from({ length: 5000 }, (_, i) => ({
+        name: `${'D'.repeat(150)}${i}`,
+        size: i === 0 ? 1 : 0,
+      })),
+    })
+    assert.equal(empties.statusCode, 400)
+    assert.equal(
+      empties.body.error,
+      `文件 …${'D'.repeat(58)}0 只有 1 字节，不是 DICOM 文件（DICOM 文件至少 132 字节），请不要选择它`,
+    )
+    const desktop = await start({
+      fileName: '头颅MR',
+      size: 132,
+      files: [
+        { name: '头颅MR/desktop.ini', size: 0 },
+        { name: '头颅MR/IM0001', size: 132 },
+      ],
+    })
+    assert.equal(desktop.statusCode, 400)
+    assert.equal(
+      desktop.body.error,
+      '文件 头颅MR/desktop.ini 只有 0 字节，不是 DICOM 文件（DICOM 文件至少 132 字节），请不要选择它',
+    )
+    // 161 bytes as UTF-8: 53 characters of 3 bytes and 2 of 1.
+    const longName = `${'头'.repeat(53)}ab`
+    const long = await start({ fileName: 'x', size: 132, files: [{ name: longName, size: 132 }] })
+    assert.equal(long.statusCode, 400)
+    assert.equal(long.body.error, `文件名 ${longName} 过长（不能超过 160 字节），请改短后重试`)
+    assert.equal(await usage(world, user), 0)
+    assert.deepEqual(storedKeys(world), before)
+  })
+
+  test('the file list is counted in the quota while the upload lasts', async () => {
+    const user = await patient(world)
+    const files = daikonFiles('MR')
+    const size = files.reduce((sum, file) => sum + file.data.length, 0)
+    const started = await call(world, user, 'POST', '/main/dicom-upload', {
+      fileName: 'MR',
+      size,
+      files: files.map((file) => ({ name: file.name, size: file.data.length })),
+    })
+    assert.equal(started.statusCode, 200, JSON.stringify(started.body))
+    const { uploadId } = started.body.data as UploadState
+    const list = path.join(world.uploadDir, '.objects', `staging/uploads/${uploadId}/manifest.json`)
+    assert.equal(await usage(world, user), size + statSync(list).size)
+    await call(world, user, 'DELETE', `/main/dicom-upload/${uploadId}`)
+    assert.equal(await usage(world, user), 0)
+  })
+
   test('files over the quota are refused at the start and their list is not kept', async () => {
     const user = await patient(world)
     const before = storedKeys(world)
-    const size = QUOTA + 1
+    const size = QUOTA + 132
     const refused = await call(world, user, 'POST', '/main/dicom-upload', {
       fileName: '所选文件',
       size,
       files: [
         { name: 'a', size: QUOTA },
-        { name: 'b', size: 1 },
+        { name: 'b', size: 132 },
       ],
     })
     assert.equal(refused.statusCode, 400)
@@ -198,5 +265,31 @@ describe('several-files upload', async () => {
       storedKeys(world).filter((key) => key.startsWith(`staging/uploads/${uploadId}/`)),
       [],
     )
+  })
+
+  test('the longest list allowed (5000 files, every name 160 bytes of Chinese) fits in one request', async () => {
+    const big = await uploadWorld({ uploadQuotaBytes: 3000 * 1024 * 1024 })
+    const user = await patient(big)
+    // As many digits as legal sizes allow: 20 files of 100 MB, the rest 19 500 bytes (2000 MB in all).
+    const files = Array.from({ length: DICOM_UPLOAD_MAX_FILES }, (_, i) => ({
+      name: `${'头'.repeat(52)}${String(i).padStart(4, '0')}`,
+      size: i < 20 ? 100_000_000 : 19_500,
+    }))
+    assert.equal(Buffer.byteLength(files[0]!.name), DICOM_UPLOAD_NAME_MAX_BYTES)
+    const body = {
+      fileName: '影'.repeat(255),
+      size: files.reduce((sum, file) => sum + file.size, 0),
+      files,
+    }
+    assert.ok(body.size <= DICOM_UPLOAD_MAX_BYTES)
+    const bytes = Buffer.byteLength(JSON.stringify(body))
+    assert.ok(bytes < BODY_LIMIT, `${bytes} bytes`)
+    const started = await call(big, user, 'POST', '/main/dicom-upload', body)
+    assert.equal(started.statusCode, 200, JSON.stringify(started.body).slice(0, 300))
+    const { uploadId } = started.body.data as UploadState
+    const list = path.join(big.uploadDir, '.objects', `staging/uploads/${uploadId}/manifest.json`)
+    assert.equal(await usage(big, user), body.size + statSync(list).size)
+    await call(big, user, 'DELETE', `/main/dicom-upload/${uploadId}`)
+    assert.equal(await usage(big, user), 0)
   })
 })

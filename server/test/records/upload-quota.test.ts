@@ -33,21 +33,21 @@ function bigInstance(n: number, bytes: number): Buffer {
 describe(`storage quota (${TEST_DB_KIND})`, async () => {
   const world = await uploadWorld({ uploadQuotaBytes: QUOTA })
 
-  test('20 parallel starts of 1 MB against a 10 MB quota: exactly 10 pass, the rest are told why', async () => {
+  test('20 parallel starts of 4 MB against a 10 MB quota: exactly 2 pass, the rest are told why', async () => {
     const user = await patient(world)
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        call(world, user, 'POST', '/main/dicom-upload', { fileName: `${i}.zip`, size: MB }),
+        call(world, user, 'POST', '/main/dicom-upload', { fileName: `${i}.zip`, size: 4 * MB }),
       ),
     )
     const accepted = answers.filter((answer) => answer.statusCode === 200)
     const refused = answers.filter((answer) => answer.statusCode === 400)
-    assert.equal(accepted.length, 10)
-    assert.equal(refused.length, 10)
+    assert.equal(accepted.length, 2)
+    assert.equal(refused.length, 18)
     for (const answer of refused) {
-      assert.match(answer.body.error ?? '', /^存储空间不足：已用 10 MB，共 10 MB，本次需要 1 MB。/)
+      assert.match(answer.body.error ?? '', /^存储空间不足：已用 8 MB，共 10 MB，本次需要 4 MB。/)
     }
-    assert.equal(await usage(world, user), QUOTA)
+    assert.equal(await usage(world, user), 8 * MB)
 
     // Cancelling gives the reservation back at once.
     await Promise.all(
@@ -63,6 +63,41 @@ describe(`storage quota (${TEST_DB_KIND})`, async () => {
     assert.equal(await usage(world, user), 0)
   })
 
+  test('20 parallel starts within the quota: 3 uploads receiving at once, the rest asked to finish or cancel one', async () => {
+    const user = await patient(world)
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        call(world, user, 'POST', '/main/dicom-upload', { fileName: `${i}.zip`, size: 1000 }),
+      ),
+    )
+    const accepted = answers.filter((answer) => answer.statusCode === 200)
+    const refused = answers.filter((answer) => answer.statusCode === 400)
+    assert.equal(accepted.length, 3)
+    assert.equal(refused.length, 17)
+    for (const answer of refused) {
+      assert.equal(answer.body.error, '已有 3 个上传尚未完成，请先完成或取消其中一个后再上传')
+    }
+    assert.equal(await usage(world, user), 3000)
+    // Another person is not affected.
+    const other = await patient(world)
+    const theirs = await call(world, other, 'POST', '/main/dicom-upload', {
+      fileName: 'a.zip',
+      size: 1000,
+    })
+    assert.equal(theirs.statusCode, 200)
+
+    // Cancelling one makes room for one.
+    const first = (accepted[0]!.body.data as UploadState).uploadId
+    assert.equal((await call(world, user, 'DELETE', `/main/dicom-upload/${first}`)).statusCode, 200)
+    const again = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        call(world, user, 'POST', '/main/dicom-upload', { fileName: `${i}.zip`, size: 1000 }),
+      ),
+    )
+    assert.deepEqual(again.map((answer) => answer.statusCode).sort(), [200, 400, 400, 400, 400])
+    assert.equal(await usage(world, user), 3000)
+  })
+
   test('20 whole uploads in parallel: never more stored than the quota, and usage equals what is stored', async () => {
     const user = await patient(world)
     const zips = Array.from({ length: 20 }, (_, i) =>
@@ -70,10 +105,18 @@ describe(`storage quota (${TEST_DB_KIND})`, async () => {
     )
     const results = await Promise.all(
       zips.map(async (zip, i) => {
-        const started = await call(world, user, 'POST', '/main/dicom-upload', {
+        // Three receive at once (MAX_RECEIVING_UPLOADS): the others start again once one is sent.
+        let started = await call(world, user, 'POST', '/main/dicom-upload', {
           fileName: `${i}.zip`,
           size: zip.length,
         })
+        while (started.body.error?.startsWith('已有 3 个上传尚未完成')) {
+          await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20))
+          started = await call(world, user, 'POST', '/main/dicom-upload', {
+            fileName: `${i}.zip`,
+            size: zip.length,
+          })
+        }
         if (started.statusCode !== 200) return { refused: started.body.error }
         const { uploadId } = started.body.data as UploadState
         for (let offset = 0; offset < zip.length; offset += DICOM_UPLOAD_CHUNK_BYTES) {

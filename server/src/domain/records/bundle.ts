@@ -1,5 +1,9 @@
 import { open } from 'node:fs/promises'
-import type { UploadManifestFile } from '@contract/main/dicom-upload'
+import {
+  DICOM_FILE_MIN_BYTES,
+  DICOM_UPLOAD_NAME_MAX_BYTES,
+  type UploadManifestFile,
+} from '@contract/main/dicom-upload'
 import {
   type DicomZip,
   formatBytes,
@@ -25,6 +29,13 @@ export const filesEntryTooLarge = (name: string, limit: number) =>
   `文件 ${shortName(name)} 超过 ${formatBytes(limit)}，无法处理`
 export const FILES_SIZE_MISMATCH = '文件列表与上传大小不一致，请重新选择文件'
 export const filesBadName = (name: string) => `文件名 ${shortName(name)} 含有不支持的字符`
+export const filesNameTooLong = (name: string) =>
+  `文件名 ${shortName(name)} 过长（不能超过 ${DICOM_UPLOAD_NAME_MAX_BYTES} 字节），请改短后重试`
+export const filesEntryTooSmall = (name: string, size: number) =>
+  `文件 ${shortName(name)} 只有 ${size} 字节，不是 DICOM 文件（DICOM 文件至少 ${DICOM_FILE_MIN_BYTES} 字节），请不要选择它`
+
+/** A name's bytes as the JSON text of the request carries it (quotes and backslashes escaped). */
+export const manifestNameBytes = (name: string) => Buffer.byteLength(JSON.stringify(name)) - 2
 
 function shortName(name: string): string {
   const clean = [...name].map((c) => (c.charCodeAt(0) < 0x20 ? '?' : c)).join('')
@@ -33,8 +44,12 @@ function shortName(name: string): string {
 
 /**
  * Checks a manifest before anything is reserved or stored (the start of the upload): its sizes add
- * up to the upload's size, no file is over the per-file limit, names carry no control characters.
+ * up to the upload's size, no file is over the per-file limit or smaller than a DICOM file can be,
+ * names carry no control characters and are short enough that 5000 of them fit in one request.
  * Answers the Chinese reason, or null when it is acceptable.
+ *
+ * The smallest size matters beyond DICOM: the list is stored beside the chunks, so thousands of
+ * empty entries would make a list of a megabyte for an upload of a few bytes.
  */
 export function manifestProblem(
   files: readonly UploadManifestFile[],
@@ -45,6 +60,9 @@ export function manifestProblem(
   for (const file of files) {
     // eslint-disable-next-line no-control-regex
     if (/[\u0000-\u001f\u007f]/.test(file.name)) return filesBadName(file.name)
+    if (manifestNameBytes(file.name) > DICOM_UPLOAD_NAME_MAX_BYTES)
+      return filesNameTooLong(file.name)
+    if (file.size < DICOM_FILE_MIN_BYTES) return filesEntryTooSmall(file.name, file.size)
     if (file.size > limits.maxEntryBytes) return filesEntryTooLarge(file.name, limits.maxEntryBytes)
     total += file.size
   }

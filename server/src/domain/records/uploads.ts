@@ -63,7 +63,18 @@ export interface UploadsContext extends IngestContext {
   quotaBytes: number
   /** Per-file limits checked when a several-files upload starts (tests lower them). */
   zipLimits?: ZipLimits
+  /** Uploads one person may have receiving at once (MAX_RECEIVING_UPLOADS unless a test says). */
+  maxReceiving?: number
 }
+
+/**
+ * Uploads a person may have 上传中 at once. Each holds its reservation and (several files) its file
+ * list until finished or cancelled; a person sends one at a time, and a few allow a retry or a
+ * second device without leaving room for piles of abandoned starts.
+ */
+export const MAX_RECEIVING_UPLOADS = 3
+export const tooManyReceiving = (count: number) =>
+  `已有 ${count} 个上传尚未完成，请先完成或取消其中一个后再上传`
 
 export const UPLOAD_KIND = 'upload'
 
@@ -103,6 +114,11 @@ async function readManifest(
 /** result_json of an upload job: what it holds of the quota (and of which quota), what it became. */
 interface UploadJobResult {
   reservedBytes: number
+  /**
+   * What the start reserved for the bytes it keeps while receiving: the upload's size and its file
+   * list (manifest.json). Absent on rows started before the list was counted: total_bytes then.
+   */
+  stagedBytes?: number
   quotaBytes?: number
   chargedBytes?: number
   examIds?: string[]
@@ -114,6 +130,7 @@ function readResult(job: Pick<IngestJobsTable, 'result_json'>): UploadJobResult 
     const parsed = JSON.parse(job.result_json) as Partial<UploadJobResult>
     return {
       reservedBytes: Number(parsed.reservedBytes ?? 0),
+      stagedBytes: typeof parsed.stagedBytes === 'number' ? parsed.stagedBytes : undefined,
       quotaBytes: typeof parsed.quotaBytes === 'number' ? parsed.quotaBytes : undefined,
       chargedBytes: parsed.chargedBytes,
       examIds: Array.isArray(parsed.examIds) ? parsed.examIds : [],
@@ -238,6 +255,36 @@ export async function getUpload(ctx: UploadsContext, userId: string, uploadId: s
 
 // --- receiving -------------------------------------------------------------------------------
 
+/**
+ * Takes the person's usage row (created if need be) for the rest of the transaction: an UPDATE
+ * locks it on PostgreSQL, and SQLite runs one write transaction at a time. Starts racing each other
+ * then count the uploads still receiving one after another.
+ */
+async function lockUsage(db: Executor, userId: string, now: Date): Promise<void> {
+  const at = now.toISOString()
+  await db
+    .insertInto('storage_usage')
+    .values({ user_id: userId, used_bytes: 0, updated_at: at })
+    .onConflict((conflict) => conflict.column('user_id').doNothing())
+    .execute()
+  await db
+    .updateTable('storage_usage')
+    .set({ updated_at: at })
+    .where('user_id', '=', userId)
+    .execute()
+}
+
+async function receivingCount(db: Pick<DB, 'selectFrom'>, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('ingest_jobs')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('kind', '=', UPLOAD_KIND)
+    .where('user_id', '=', userId)
+    .where('status', '=', 'receiving')
+    .executeTakeFirst()
+  return Number(row?.count ?? 0)
+}
+
 export async function startUpload(
   ctx: UploadsContext,
   userId: string,
@@ -251,18 +298,30 @@ export async function startUpload(
   } else if (!/\.zip$/i.test(fileName)) {
     throw badRequest(NOT_A_ZIP_NAME)
   }
+  const maxReceiving = ctx.maxReceiving ?? MAX_RECEIVING_UPLOADS
+  // Checked again under the lock below; this spares writing a list that would be thrown away.
+  if ((await receivingCount(ctx.db, userId)) >= maxReceiving) {
+    throw badRequest(tooManyReceiving(maxReceiving))
+  }
   const now = ctx.now()
   const id = randomUUID()
   const at = now.toISOString()
+  // The list is stored until the upload ends: its bytes are reserved with the upload's own.
+  const manifestJson = manifest ? Buffer.from(JSON.stringify(manifest)) : null
+  const reservation = input.size + (manifestJson?.length ?? 0)
   // Written before the row: a row that exists is never missing its list (a crash between the two
   // leaves an object no row points at, under a prefix nothing else uses).
-  if (manifest) {
-    await ctx.store.put(manifestKey(stagingPrefix(id)), Buffer.from(JSON.stringify(manifest)), {
+  if (manifestJson) {
+    await ctx.store.put(manifestKey(stagingPrefix(id)), manifestJson, {
       contentType: 'application/json',
     })
   }
-  const accepted = await ctx.db.transaction().execute(async (trx) => {
-    if (!(await reserveStorage(trx, userId, input.size, ctx.quotaBytes, now))) return false
+  const outcome = await ctx.db.transaction().execute(async (trx) => {
+    await lockUsage(trx, userId, now)
+    if ((await receivingCount(trx, userId)) >= maxReceiving) return 'busy' as const
+    if (!(await reserveStorage(trx, userId, reservation, ctx.quotaBytes, now))) {
+      return 'quota' as const
+    }
     await trx
       .insertInto('ingest_jobs')
       .values({
@@ -282,7 +341,8 @@ export async function startUpload(
         attempts: 0,
         message: null,
         result_json: JSON.stringify({
-          reservedBytes: input.size,
+          reservedBytes: reservation,
+          stagedBytes: reservation,
           quotaBytes: ctx.quotaBytes,
         } satisfies UploadJobResult),
         locked_by: null,
@@ -292,11 +352,12 @@ export async function startUpload(
         finished_at: null,
       })
       .execute()
-    return true
+    return 'started' as const
   })
-  if (!accepted) {
-    if (manifest) await ctx.store.deletePrefix(stagingPrefix(id)).catch(() => undefined)
-    throw await refuseQuota(ctx.db, userId, ctx.quotaBytes, input.size)
+  if (outcome !== 'started') {
+    if (manifestJson) await ctx.store.deletePrefix(stagingPrefix(id)).catch(() => undefined)
+    if (outcome === 'busy') throw badRequest(tooManyReceiving(maxReceiving))
+    throw await refuseQuota(ctx.db, userId, ctx.quotaBytes, reservation)
   }
   return getUpload(ctx, userId, id)
 }
@@ -456,7 +517,8 @@ export async function processUpload(
   const held = readResult(fresh ?? job)
   const quotaBytes = held.quotaBytes ?? Number.MAX_SAFE_INTEGER
   let reserved = held.reservedBytes
-  const zipReservation = Number(job.total_bytes ?? 0)
+  // What the chunks (and the file list) hold while they exist: kept through an unforeseen failure.
+  const zipReservation = held.stagedBytes ?? Number(job.total_bytes ?? 0)
   // A refusal gives the reservation back before the job is marked failed: the person who sees
   // 失败 must already see the space free (the runner's onFailed then finds nothing held).
   const refusal = async (message: string): Promise<JobOutcome> => {
@@ -502,6 +564,7 @@ export async function processUpload(
             .set({
               result_json: JSON.stringify({
                 reservedBytes: reserved + extra,
+                stagedBytes: zipReservation,
                 quotaBytes,
               } satisfies UploadJobResult),
             })
@@ -550,6 +613,7 @@ export async function processUpload(
           .set({
             result_json: JSON.stringify({
               reservedBytes: zipReservation,
+              stagedBytes: zipReservation,
               quotaBytes,
             } satisfies UploadJobResult),
           })
