@@ -3,12 +3,15 @@ import { after, before, test } from 'node:test'
 import { type IngestFile, ingestFiles } from '../../src/domain/records/ingest'
 import { patientScope } from '../../src/domain/records/lists'
 import { examDetail } from '../../src/domain/records/patient'
+import type { ObjectStore } from '../../src/storage'
 import { writeInstance } from '../dicom/writer'
-import { freshUid, mrVolume, type ReadWorld, readWorld } from './read-support'
+import { freshUid, ID_A, mrVolume, type ReadWorld, readWorld } from './read-support'
 
 /*
  * The first view of 影像详情 reads its thumbnails from the store: ingest renders, after the
- * commit, the very thumbnail the page names for each new series (examDetail's thumbnailPath).
+ * commit of a patient's upload, the very thumbnail the page names for each new series (examDetail's
+ * thumbnailPath). Hospital pushes render nothing: PACS push one instance a request and the middle
+ * instance moves with each, so those renders were never shown; their page renders on demand.
  */
 
 let world: ReadWorld
@@ -19,12 +22,23 @@ after(async () => {
   await world.app.close()
 })
 
-const ctx = () => ({
+const ctx = (store: ObjectStore = world.app.store) => ({
   db: world.app.db,
-  store: world.app.store,
+  store,
   cipher: world.app.personalCipher,
   now: () => new Date(),
 })
+
+/** The store, counting the thumbnails written into it (previews/...). */
+function countingPreviews(): { store: ObjectStore; previews: () => number } {
+  let previews = 0
+  const store: ObjectStore = Object.create(world.app.store) as ObjectStore
+  store.put = async (key, body, options) => {
+    if (key.startsWith('previews/')) previews += 1
+    return world.app.store.put(key, body, options)
+  }
+  return { store, previews: () => previews }
+}
 
 async function detailThumbnails(userId: string, examId: string): Promise<string[]> {
   const scope = await patientScope(world.app.db, world.app.personalCipher, userId)
@@ -41,12 +55,14 @@ async function timingOf(urlPath: string): Promise<string> {
 }
 
 test('after an upload, the detail page’s first thumbnail is already rendered (a cached read)', async () => {
+  const counting = countingPreviews()
   const result = await ingestFiles(
-    ctx(),
+    ctx(counting.store),
     { kind: 'upload', userId: world.alice.user.id },
     mrVolume(),
   )
   assert.equal(result.stored, 20)
+  assert.equal(counting.previews(), 1, 'one series, one thumbnail')
   const [path] = await detailThumbnails(world.alice.user.id, result.examIds[0]!)
   assert.match(await timingOf(path!), /desc="cached"/)
 })
@@ -69,10 +85,60 @@ test('without the warm-up the same first view renders (what the warm-up saves)',
 
 test('every new series gets its thumbnail, the one examDetail picks even when the middle has none', async () => {
   const study = freshUid()
-  const slice = (series: number, index: number, pixels = true): IngestFile => ({
+  // Series 1: five slices; series 2: three, whose middle one has no pixel data, so the page shows
+  // the nearest one that has.
+  const files = [
+    ...[1, 2, 3, 4, 5].map((index) => slice(study, 1, index)),
+    ...[1, 2, 3].map((index) => slice(study, 2, index, index !== 2)),
+  ]
+  const result = await ingestFiles(ctx(), { kind: 'upload', userId: world.alice.user.id }, files)
+  assert.equal(result.stored, 8)
+  const paths = await detailThumbnails(world.alice.user.id, result.examIds[0]!)
+  assert.equal(paths.length, 2)
+  assert.match(paths[1]!, new RegExp(`instances/${study}\\.2\\.(1|3)/thumbnail$`))
+  for (const path of paths) assert.match(await timingOf(path), /desc="cached"/, path)
+})
+
+test('hospital pushes render no thumbnail; the page’s first request renders it, then it is cached', async () => {
+  // A PACS pushes a series one instance a request: each push used to render the then-middle slice.
+  const study = freshUid()
+  const counting = countingPreviews()
+  let examId = ''
+  for (const index of [1, 2, 3, 4, 5]) {
+    const result = await ingestFiles(
+      ctx(counting.store),
+      { kind: 'hospital', hospitalId: world.hospitalA.id },
+      [
+        slice(study, 1, index, true, [
+          { tag: '00080005', vr: 'CS', value: 'ISO_IR 192' },
+          { tag: '00100010', vr: 'PN', value: Buffer.from('张^三').toString('latin1') },
+          { tag: '00100020', vr: 'LO', value: ID_A },
+        ]),
+      ],
+    )
+    assert.equal(result.stored, 1)
+    examId = result.examIds[0]!
+  }
+  assert.equal(counting.previews(), 0, 'no thumbnail rendered by the pushes')
+  const [path] = await detailThumbnails(world.alice.user.id, examId)
+  assert.match(path!, new RegExp(`instances/${study}\\.1\\.3/thumbnail$`))
+  assert.match(await timingOf(path!), /desc="rendered"/)
+  assert.match(await timingOf(path!), /desc="cached"/)
+})
+
+/** A 128² 8-bit slice of series `series` of the study; without pixel data when `pixels` is false. */
+function slice(
+  study: string,
+  series: number,
+  index: number,
+  pixels = true,
+  extra: { tag: string; vr: string; value: string }[] = [],
+): IngestFile {
+  return {
     name: `${series}-${index}`,
     bytes: writeInstance(
       [
+        ...extra,
         { tag: '00080016', vr: 'UI', value: '1.2.840.10008.5.1.4.1.1.7' },
         { tag: '00080018', vr: 'UI', value: `${study}.${series}.${index}` },
         { tag: '00080060', vr: 'CS', value: 'OT' },
@@ -94,17 +160,5 @@ test('every new series gets its thumbnail, the one examDetail picks even when th
       ],
       undefined,
     ),
-  })
-  // Series 1: five slices; series 2: three, whose middle one has no pixel data, so the page shows
-  // the nearest one that has.
-  const files = [
-    ...[1, 2, 3, 4, 5].map((index) => slice(1, index)),
-    ...[1, 2, 3].map((index) => slice(2, index, index !== 2)),
-  ]
-  const result = await ingestFiles(ctx(), { kind: 'upload', userId: world.alice.user.id }, files)
-  assert.equal(result.stored, 8)
-  const paths = await detailThumbnails(world.alice.user.id, result.examIds[0]!)
-  assert.equal(paths.length, 2)
-  assert.match(paths[1]!, new RegExp(`instances/${study}\\.2\\.(1|3)/thumbnail$`))
-  for (const path of paths) assert.match(await timingOf(path), /desc="cached"/, path)
-})
+  }
+}

@@ -116,13 +116,17 @@ export async function ingestFiles(
   files: AsyncIterable<IngestFile> | Iterable<IngestFile>,
   options: {
     batchId?: string
-    /** Render the new series' detail thumbnails after the commit (default true). */
+    /**
+     * Patient uploads: render the new series' detail thumbnails after the commit (default true).
+     * Hospital pushes never do (see warmThumbnails).
+     */
     thumbnails?: boolean
   } = {},
 ): Promise<IngestResult> {
+  const warm = target.kind === 'upload' && options.thumbnails !== false
   // The JPEG encoder is instantiated (WASM, ~0.2–1 s) while the files are parsed, not after the
-  // commit when the thumbnails need it; loaded once per process.
-  void loadJpegEncoder().catch(() => undefined)
+  // commit when the thumbnails need it; loaded once per process (the server also loads it at start).
+  if (warm) void loadJpegEncoder().catch(() => undefined)
   const batchId = options.batchId ?? randomUUID()
   const prefix = batchPrefix(batchId)
   const outcomes: InstanceOutcome[] = []
@@ -224,9 +228,12 @@ export async function ingestFiles(
     throw error
   }
 
-  // Committed. The thumbnails 影像详情 shows first are rendered now, so its first view is a cached
-  // read; before the job reports done, so 可查看 means that. Never throws (best effort).
-  if (options.thumbnails !== false) await warmThumbnails(ctx, outcomes)
+  // Committed. A patient's upload: the thumbnails 影像详情 shows first are rendered now, so its
+  // first view is a cached read; before the job reports done, so 可查看 means that. Never throws
+  // (best effort). Not for hospital pushes: a PACS pushes a series one instance a request and the
+  // middle instance moves with each, so nearly every render was of a thumbnail never shown, and the
+  // hospital's synchronous STOW answer waited for it. Their page renders on first view and caches.
+  if (warm) await warmThumbnails(ctx, outcomes)
 
   return {
     instances: outcomes,
@@ -238,7 +245,10 @@ export async function ingestFiles(
   }
 }
 
-/** Series thumbnails rendered per batch at most: a study has a handful; the page shows the first. */
+/**
+ * Series thumbnails rendered per upload at most (in the page's order, the rest on demand): a study
+ * has a handful; the page shows the first.
+ */
 export const WARM_THUMBNAIL_SERIES = 12
 
 /** Renders the detail page's thumbnails of the series that received new instances. */
