@@ -182,7 +182,12 @@ describe('uploading DICOM zips', () => {
 
     const files = [
       ...mrFiles(),
-      { name: '说明.txt', mimeType: 'text/plain', buffer: Buffer.from('请使用影像软件查看') },
+      {
+        name: '说明.txt',
+        mimeType: 'text/plain',
+        // At least 132 bytes: the app leaves smaller files out (they cannot be DICOM).
+        buffer: Buffer.from('请使用影像软件查看。'.repeat(10)),
+      },
     ]
     await choose(page, '选择DICOM文件', files)
     await view(page).locator('.upload-panel__bar').waitFor()

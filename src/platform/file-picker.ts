@@ -1,5 +1,9 @@
 import Taro from '@tarojs/taro'
-import { DICOM_UPLOAD_MAX_FILES } from '@contract/main/dicom-upload'
+import {
+  DICOM_FILE_MIN_BYTES,
+  DICOM_UPLOAD_MAX_FILES,
+  DICOM_UPLOAD_NAME_MAX_BYTES,
+} from '@contract/main/dicom-upload'
 
 /**
  * Choosing a file to upload and cutting it into chunks, on each platform.
@@ -13,7 +17,9 @@ import { DICOM_UPLOAD_MAX_FILES } from '@contract/main/dicom-upload'
  *
  * Several DICOM files (many from a chat on weapp; several files or a folder on H5) become one
  * PickedFile whose bytes are the files one after another, with `files` listing their names and
- * sizes: the server cuts them apart, so the same resumable chunked upload carries them.
+ * sizes: the server cuts them apart, so the same resumable chunked upload carries them. Files
+ * under 132 bytes are left out (no DICOM file is that small: an empty desktop.ini must not stop a
+ * folder), and long paths are shortened in the list so 5000 names fit in one request.
  */
 
 export interface PickedFile {
@@ -29,6 +35,7 @@ export const PICK_MESSAGES = {
   notZip: '请选择 zip 格式的压缩包',
   failed: '无法读取所选文件，请重新选择',
   tooMany: `一次最多上传 ${DICOM_UPLOAD_MAX_FILES} 个文件，请分批上传`,
+  noDicom: '所选文件中没有 DICOM 文件',
 } as const
 
 /** How many files one chat pick may take (chooseMessageFile's own maximum). */
@@ -97,6 +104,70 @@ export function joinedPieces(sizes: readonly number[], start: number, end: numbe
   return pieces
 }
 
+/** A character's bytes in the request's JSON text, counted as the server counts a name. */
+function jsonCharBytes(char: string): number {
+  const code = char.codePointAt(0)!
+  if (char === '"' || char === '\\') return 2
+  if (code < 0x20) return 6
+  if (code < 0x80) return 1
+  if (code < 0x800) return 2
+  // A lone surrogate is written as \uXXXX.
+  if (code >= 0xd800 && code <= 0xdfff) return 6
+  return code < 0x10000 ? 3 : 4
+}
+
+export function nameBytes(name: string): number {
+  let bytes = 0
+  for (const char of name) bytes += jsonCharBytes(char)
+  return bytes
+}
+
+/** The longest start (or end) of `text`, in whole characters, of at most `max` bytes. */
+function fitBytes(text: string, max: number, from: 'start' | 'end'): string {
+  const chars = Array.from(text)
+  if (from === 'end') chars.reverse()
+  const kept: string[] = []
+  let bytes = 0
+  for (const char of chars) {
+    bytes += jsonCharBytes(char)
+    if (bytes > max) break
+    kept.push(char)
+  }
+  if (from === 'end') kept.reverse()
+  return kept.join('')
+}
+
+const ELLIPSIS = '…'
+/** A folder's name keeps at most this many bytes when paths must be shortened. */
+const FOLDER_NAME_MAX_BYTES = 60
+
+/**
+ * The names the list sends, each at most DICOM_UPLOAD_NAME_MAX_BYTES. Names are only labels on the
+ * server: the folder (the study's title) and the file's own name (system files, DICOMDIR, messages)
+ * are what count, so a long path loses its middle folders first, then the start of the file's name
+ * (its end holds the number and extension). When any name is too long, a long folder name is cut
+ * the same way in every name, so they all still name one folder.
+ */
+export function manifestNames(names: readonly string[]): string[] {
+  const max = DICOM_UPLOAD_NAME_MAX_BYTES
+  if (names.every((name) => nameBytes(name) <= max)) return [...names]
+  return names.map((name) => {
+    const parts = name.split('/')
+    const base = parts[parts.length - 1]!
+    if (parts.length === 1) return ELLIPSIS + fitBytes(name, max - nameBytes(ELLIPSIS), 'end')
+    const folder =
+      nameBytes(parts[0]!) > FOLDER_NAME_MAX_BYTES
+        ? fitBytes(parts[0]!, FOLDER_NAME_MAX_BYTES - nameBytes(ELLIPSIS), 'start') + ELLIPSIS
+        : parts[0]!
+    const whole = [folder, ...parts.slice(1)].join('/')
+    if (nameBytes(whole) <= max) return whole
+    const withoutMiddle = parts.length > 2 ? `${folder}/${ELLIPSIS}/${base}` : `${folder}/${base}`
+    if (nameBytes(withoutMiddle) <= max) return withoutMiddle
+    const prefix = `${folder}/${ELLIPSIS}`
+    return prefix + fitBytes(base, max - nameBytes(prefix), 'end')
+  })
+}
+
 /** What several files are called in the list while they upload: their folder, or how many. */
 function joinedName(names: readonly string[]): string {
   const folders = new Set(names.map((name) => (name.includes('/') ? name.split('/')[0] : '')))
@@ -118,10 +189,11 @@ function weappFiles(tempFiles: { path: string; name: string; size: number }[]): 
       })
     })
   const sizes = tempFiles.map((file) => file.size)
+  const names = manifestNames(tempFiles.map((file) => file.name))
   return {
     name: joinedName(tempFiles.map((file) => file.name)),
     size: sizes.reduce((sum, size) => sum + size, 0),
-    files: tempFiles.map(({ name, size }) => ({ name, size })),
+    files: tempFiles.map(({ size }, index) => ({ name: names[index]!, size })),
     slice: async (start, end) => {
       // A chunk is at most 4 MB: the pieces of the few files it spans are read and joined.
       const joined = new Uint8Array(end - start)
@@ -154,11 +226,12 @@ type BrowserFile = Blob & { name: string; webkitRelativePath?: string }
 function browserFiles(list: readonly BrowserFile[]): PickedFile {
   // A folder's files carry their path inside it; the server reads the folder's name as the title.
   const names = list.map((file) => file.webkitRelativePath || file.name)
+  const sent = manifestNames(names)
   const sizes = list.map((file) => file.size)
   return {
     name: joinedName(names),
     size: sizes.reduce((sum, size) => sum + size, 0),
-    files: names.map((name, index) => ({ name, size: sizes[index]! })),
+    files: sent.map((name, index) => ({ name, size: sizes[index]! })),
     slice: async (start, end) => {
       const parts = joinedPieces(sizes, start, end).map((piece) =>
         list[piece.index]!.slice(piece.from, piece.to),
@@ -214,6 +287,13 @@ function chooseThrough(input: HTMLInputElement): Promise<File[]> {
   })
 }
 
+/**
+ * Whether a file can be DICOM by its size alone: a Part 10 file is at least its 128-byte preamble
+ * and `DICM`. Smaller ones (an empty desktop.ini, a 0-byte placeholder) are left out before the
+ * upload starts; the server would refuse the list with them.
+ */
+const canBeDicom = (file: { size: number }) => file.size >= DICOM_FILE_MIN_BYTES
+
 /** Whether files come only from a chat (a mini-program cannot browse the phone's files). */
 export function picksFromChat(): boolean {
   return process.env.TARO_ENV === 'weapp'
@@ -235,24 +315,29 @@ export async function pickDicomFiles(
   options: { folder?: boolean } = {},
 ): Promise<PickedFile | null> {
   if (process.env.TARO_ENV === 'weapp') {
+    let tempFiles: { path: string; name: string; size: number }[]
     try {
-      const { tempFiles } = await Taro.chooseMessageFile({
+      ;({ tempFiles } = await Taro.chooseMessageFile({
         count: WEAPP_MAX_MESSAGE_FILES,
         type: 'file',
-      })
-      if (tempFiles.length === 0) return null
-      return weappFiles(tempFiles)
+      }))
     } catch (error) {
       if (isCancel(error)) return null
       throw new Error(PICK_MESSAGES.failed)
     }
+    if (tempFiles.length === 0) return null
+    const usable = tempFiles.filter(canBeDicom)
+    if (usable.length === 0) throw new Error(PICK_MESSAGES.noDicom)
+    return weappFiles(usable)
   }
   const input = createFileInput('', 'dicom-files-input', {
     multiple: true,
     folder: options.folder ?? false,
   })
-  const chosen = await chooseThrough(input)
-  if (chosen.length === 0) return null
+  const all = await chooseThrough(input)
+  if (all.length === 0) return null
+  const chosen = all.filter(canBeDicom)
+  if (chosen.length === 0) throw new Error(PICK_MESSAGES.noDicom)
   if (chosen.length > DICOM_UPLOAD_MAX_FILES) throw new Error(PICK_MESSAGES.tooMany)
   return browserFiles(chosen)
 }

@@ -1,5 +1,15 @@
 import Taro from '@tarojs/taro'
-import { joinedPieces, pickDicomFiles, pickZipFile, PICK_MESSAGES } from '../file-picker'
+import {
+  joinedPieces,
+  manifestNames,
+  nameBytes,
+  pickDicomFiles,
+  pickZipFile,
+  PICK_MESSAGES,
+} from '../file-picker'
+
+/** `length` bytes counting up from `first` (mod 256): which file a joined byte came from shows. */
+const counting = (length: number, first = 0) => Array.from({ length }, (_, i) => (first + i) % 256)
 
 const taro = Taro as unknown as Record<string, unknown>
 const savedEnv = process.env.TARO_ENV
@@ -139,14 +149,14 @@ describe('several files joined into one upload', () => {
     process.env.TARO_ENV = 'weapp'
     taro.env = { USER_DATA_PATH: 'wxfile://usr' }
     const contents: Record<string, number[]> = {
-      'wxfile://tmp/1': [1, 2, 3],
-      'wxfile://tmp/2': [4, 5, 6, 7],
+      'wxfile://tmp/1': counting(140),
+      'wxfile://tmp/2': counting(150, 200),
     }
     const written = new Map<string, ArrayBuffer>()
     taro.chooseMessageFile = jest.fn(async () => ({
       tempFiles: [
-        { path: 'wxfile://tmp/1', name: 'IM0001', size: 3 },
-        { path: 'wxfile://tmp/2', name: 'IM0002.dcm', size: 4 },
+        { path: 'wxfile://tmp/1', name: 'IM0001', size: 140 },
+        { path: 'wxfile://tmp/2', name: 'IM0002.dcm', size: 150 },
       ],
     }))
     const readFile = jest.fn(
@@ -174,20 +184,20 @@ describe('several files joined into one upload', () => {
     expect(taro.chooseMessageFile).toHaveBeenCalledWith({ count: 100, type: 'file' })
     expect(file).toMatchObject({
       name: '2 个文件',
-      size: 7,
+      size: 290,
       files: [
-        { name: 'IM0001', size: 3 },
-        { name: 'IM0002.dcm', size: 4 },
+        { name: 'IM0001', size: 140 },
+        { name: 'IM0002.dcm', size: 150 },
       ],
     })
-    const part = await file!.slice(1, 5)
+    const part = await file!.slice(138, 142)
     expect(
       readFile.mock.calls.map(([call]) => [call.filePath, call.position, call.length]),
     ).toEqual([
-      ['wxfile://tmp/1', 1, 2],
+      ['wxfile://tmp/1', 138, 2],
       ['wxfile://tmp/2', 0, 2],
     ])
-    expect([...new Uint8Array(written.get(part.filePath)!)]).toEqual([2, 3, 4, 5])
+    expect([...new Uint8Array(written.get(part.filePath)!)]).toEqual([138, 139, 200, 201])
   })
 
   it('H5: a folder input; names keep the path inside the folder; a chunk is the joined slices', async () => {
@@ -211,20 +221,23 @@ describe('several files joined into one upload', () => {
         return file
       }
       Object.defineProperty(input, 'files', {
-        value: [inFolder([1, 2, 3], '头颅MR/IM0001'), inFolder([4, 5, 6, 7], '头颅MR/IM0002')],
+        value: [
+          inFolder(counting(140), '头颅MR/IM0001'),
+          inFolder(counting(150, 200), '头颅MR/IM0002'),
+        ],
       })
       input.dispatchEvent(new Event('change'))
       const file = await picking
       expect(file).toMatchObject({
         name: '头颅MR',
-        size: 7,
+        size: 290,
         files: [
-          { name: '头颅MR/IM0001', size: 3 },
-          { name: '头颅MR/IM0002', size: 4 },
+          { name: '头颅MR/IM0001', size: 140 },
+          { name: '头颅MR/IM0002', size: 150 },
         ],
       })
       expect(document.querySelector('input[type=file]')).toBeNull()
-      await file!.slice(2, 6)
+      await file!.slice(138, 142)
       // jsdom's Blob has no arrayBuffer(); FileReader reads it.
       const buffer = await new Promise<ArrayBuffer>((resolve) => {
         const reader = new FileReader()
@@ -232,7 +245,7 @@ describe('several files joined into one upload', () => {
         reader.readAsArrayBuffer(created[0]!)
       })
       const bytes = new Uint8Array(buffer)
-      expect([...bytes]).toEqual([3, 4, 5, 6])
+      expect([...bytes]).toEqual([138, 139, 200, 201])
     } finally {
       URL.createObjectURL = savedCreate
     }
@@ -243,7 +256,7 @@ describe('several files joined into one upload', () => {
     const picking = pickDicomFiles({ folder: true })
     const input = document.querySelector('input[type=file]') as HTMLInputElement
     Object.defineProperty(input, 'files', {
-      value: Array.from({ length: 5001 }, (_, i) => new File([new Uint8Array(1)], `IM${i}`)),
+      value: Array.from({ length: 5001 }, (_, i) => new File([new Uint8Array(132)], `IM${i}`)),
     })
     input.dispatchEvent(new Event('change'))
     await expect(picking).rejects.toThrow('一次最多上传 5000 个文件，请分批上传')
@@ -255,15 +268,123 @@ describe('several files joined into one upload', () => {
     const input = document.querySelector('input[type=file]') as HTMLInputElement
     expect(input.hasAttribute('webkitdirectory')).toBe(false)
     Object.defineProperty(input, 'files', {
-      value: [new File([new Uint8Array(2)], 'a'), new File([new Uint8Array(1)], 'b.dcm')],
+      value: [new File([new Uint8Array(200)], 'a'), new File([new Uint8Array(132)], 'b.dcm')],
     })
     input.dispatchEvent(new Event('change'))
-    expect(await picking).toMatchObject({ name: '2 个文件', size: 3 })
+    expect(await picking).toMatchObject({ name: '2 个文件', size: 332 })
 
     const closing = pickDicomFiles()
     ;(document.querySelector('input[type=file]') as HTMLInputElement).dispatchEvent(
       new Event('cancel'),
     )
     await expect(closing).resolves.toBeNull()
+  })
+
+  it('H5: files too small to be DICOM (an empty desktop.ini) are left out; only such files say so', async () => {
+    process.env.TARO_ENV = 'h5'
+    const inFolder = (size: number, name: string) => {
+      const file = new File([new Uint8Array(size)], name.split('/').pop()!)
+      Object.defineProperty(file, 'webkitRelativePath', { value: name })
+      return file
+    }
+    const picking = pickDicomFiles({ folder: true })
+    Object.defineProperty(document.querySelector('input[type=file]'), 'files', {
+      value: [
+        inFolder(0, 'CT/desktop.ini'),
+        inFolder(131, 'CT/小文件'),
+        inFolder(132, 'CT/IM0001'),
+        inFolder(5000, 'CT/IM0002'),
+      ],
+    })
+    document.querySelector('input[type=file]')!.dispatchEvent(new Event('change'))
+    expect(await picking).toMatchObject({
+      name: 'CT',
+      size: 5132,
+      files: [
+        { name: 'CT/IM0001', size: 132 },
+        { name: 'CT/IM0002', size: 5000 },
+      ],
+    })
+
+    const empties = pickDicomFiles()
+    Object.defineProperty(document.querySelector('input[type=file]'), 'files', {
+      value: [new File([], 'desktop.ini'), new File([new Uint8Array(10)], 'a.txt')],
+    })
+    document.querySelector('input[type=file]')!.dispatchEvent(new Event('change'))
+    await expect(empties).rejects.toThrow('所选文件中没有 DICOM 文件')
+  })
+
+  it('weapp: files from a chat too small to be DICOM are left out too', async () => {
+    process.env.TARO_ENV = 'weapp'
+    taro.env = { USER_DATA_PATH: 'wxfile://usr' }
+    taro.getFileSystemManager = () => ({})
+    taro.chooseMessageFile = jest.fn(async () => ({
+      tempFiles: [
+        { path: 'wxfile://tmp/1', name: 'IM0001', size: 600 },
+        { path: 'wxfile://tmp/2', name: '空.dcm', size: 0 },
+      ],
+    }))
+    expect(await pickDicomFiles()).toMatchObject({
+      size: 600,
+      files: [{ name: 'IM0001', size: 600 }],
+    })
+    taro.chooseMessageFile = jest.fn(async () => ({
+      tempFiles: [{ path: 'wxfile://tmp/2', name: '空.dcm', size: 0 }],
+    }))
+    await expect(pickDicomFiles()).rejects.toThrow(PICK_MESSAGES.noDicom)
+  })
+})
+
+describe('names in the file list', () => {
+  it('counts bytes as the JSON text of the request carries them', () => {
+    expect(nameBytes('IM0001')).toBe(6)
+    expect(nameBytes('头颅MR')).toBe(8)
+    expect(nameBytes('a"b\\c')).toBe(7)
+    expect(nameBytes('é')).toBe(2)
+    expect(nameBytes('😀')).toBe(4)
+  })
+
+  it('short names are sent as they are', () => {
+    const names = ['头颅MR/DICOM/ST0/SE1/IM0001', '头颅MR/DICOMDIR']
+    expect(manifestNames(names)).toEqual(names)
+  })
+
+  it('a long path loses its middle folders first, then the start of the file name; the folder stays one', () => {
+    const folder = '张三_头颅磁共振平扫加增强_第一次复查'
+    const middle = '检查序列'.repeat(10)
+    const names = [
+      `${folder}/${middle}/IM0001`,
+      `${folder}/${'很长的文件名'.repeat(20)}IM0002.dcm`,
+      `${folder}/DICOMDIR`,
+    ]
+    const sent = manifestNames(names)
+    expect(sent[0]).toBe(`${folder}/…/IM0001`)
+    expect(sent[1]!.startsWith(`${folder}/…`)).toBe(true)
+    expect(sent[1]!.endsWith('名IM0002.dcm')).toBe(true)
+    // Short names in the same list keep their folder as it is: one title for the study.
+    expect(sent[2]).toBe(`${folder}/DICOMDIR`)
+    for (const name of sent) expect(nameBytes(name)).toBeLessThanOrEqual(160)
+  })
+
+  it('a folder name too long is cut the same way in every name', () => {
+    const folder = '长'.repeat(80)
+    const sent = manifestNames([`${folder}/IM0001`, `${folder}/IM0002`, '长'.repeat(300)])
+    const folders = new Set(sent.slice(0, 2).map((name) => name.split('/')[0]))
+    expect(folders.size).toBe(1)
+    expect(nameBytes([...folders][0]!)).toBeLessThanOrEqual(60)
+    expect(sent[0]!.endsWith('/IM0001')).toBe(true)
+    // A loose file keeps the end of its name.
+    expect(sent[2]!.startsWith('…')).toBe(true)
+    for (const name of sent) expect(nameBytes(name)).toBeLessThanOrEqual(160)
+  })
+
+  it('5000 of the longest paths a folder can give fit in one request (1 MiB)', () => {
+    const names = Array.from(
+      { length: 5000 },
+      (_, i) => `${'影'.repeat(255)}/${'序'.repeat(255)}/${'像'.repeat(250)}${i}`,
+    )
+    const files = manifestNames(names).map((name) => ({ name, size: 2_000_000 }))
+    const body = JSON.stringify({ fileName: '影'.repeat(255), size: 1, files })
+    expect(new Blob([body]).size).toBeLessThan(1024 * 1024)
   })
 })
