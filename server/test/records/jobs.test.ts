@@ -106,6 +106,19 @@ registerJobProcessor(
   },
   { onFailed: slowHook },
 )
+/** Whether the staging copy was still there when the failure became visible (the hook's turn). */
+const stagingAtFailure = new Map<string, boolean>()
+registerJobProcessor(
+  'test-staged-refused',
+  async (job) => {
+    count(job.id)
+    throw new JobFailure('压缩包中没有 DICOM 文件')
+  },
+  {
+    onFailed: async (job) =>
+      void stagingAtFailure.set(job.id, await store.exists(`${job.staging_prefix}0000000000000`)),
+  },
+)
 registerJobProcessor('test-slow', async (job) => {
   count(job.id)
   await sleep(400)
@@ -186,6 +199,19 @@ test('a job failing every attempt ends failed in Chinese, its objects gone, onFa
   for (let attempt = 1; attempt <= 3; attempt++) {
     assert.equal(await store.exists(`objects/${job.id}-a${attempt}/0.dcm`), false)
   }
+})
+
+test('a failed job has no staging copy left by the time it reads failed', async () => {
+  const input = newJob('test-staged-refused')
+  await store.put(`${input.stagingPrefix}0000000000000`, Buffer.from('zip chunk'), {
+    contentType: 'application/octet-stream',
+  })
+  const queued = await enqueueJob(main, input)
+  const job = await waitForJob(main, queued.id, { timeoutMs: 15_000 })
+  assert.equal(job?.status, 'failed')
+  // The hook runs in the transaction that marks it failed: the chunk was already gone then.
+  assert.equal(stagingAtFailure.get(job.id), false)
+  assert.equal(await store.exists(`${input.stagingPrefix}0000000000000`), false)
 })
 
 test('a JobFailure ends the job at once with its own message', async () => {

@@ -545,14 +545,13 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   ): Promise<void> {
     await removeOrphanBatches(job, job.attempts)
     const final = { ...outcome, message }
-    const won = await endWithHook(
-      ctx,
-      options,
-      job,
-      (executor) => markFinished(executor, job, JOB_STATUS.failed, final),
-      () => markFinished(db, job, JOB_STATUS.failed, final),
-    )
-    if (won) await store.deletePrefix(job.staging_prefix).catch(() => undefined)
+    // The staging copy goes before `failed` is visible: whoever reads 失败 finds nothing kept.
+    const markAndClear = async (executor: DB | Transaction<Database>) => {
+      if (!(await markFinished(executor, job, JOB_STATUS.failed, final))) return false
+      await store.deletePrefix(job.staging_prefix).catch(() => undefined)
+      return true
+    }
+    await endWithHook(ctx, options, job, markAndClear, () => markAndClear(db))
   }
 
   /**
