@@ -742,9 +742,20 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       stopController.abort()
       // Graceful: pg-boss lets its polling workers wind down before closing its pool. Closing it
       // under them (graceful: false) left a worker waiting forever, and the process never exited.
-      await boss
-        ?.stop({ graceful: true, wait: true, timeout: 2000, close: true })
-        .catch(() => undefined)
+      // pg-boss's own promise sometimes never settles although its pool is closed (seen in the
+      // PostgreSQL suite: no connection left, the test process idle forever), so it gets a bound.
+      if (boss) {
+        let bound: NodeJS.Timeout | undefined
+        await Promise.race([
+          boss
+            .stop({ graceful: true, wait: true, timeout: 2000, close: true })
+            .catch(() => undefined),
+          new Promise((resolve) => {
+            bound = setTimeout(resolve, 5000)
+          }),
+        ])
+        clearTimeout(bound)
+      }
       boss = undefined
     },
     async dispatch(job) {
