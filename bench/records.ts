@@ -19,16 +19,13 @@ import { createFieldCipher } from '../server/src/crypto/field-cipher'
 import { createDatabase, type DB } from '../server/src/db'
 import type { ExamsTable } from '../server/src/db/schema'
 import { boundIdentity, identityDigests } from '../server/src/domain/records/access'
-import { startBenchServer } from './server'
+import { DEMO_PATIENT, demoLogin, startBenchServer } from './server'
 
 const CLIENTS = 50
 const PER_CLIENT = 40
 const PATIENT_EXAMS = 200
 const OTHER_PEOPLE = 1000
 const OTHER_EXAMS = 5000
-/** The demo patient seeded in demo mode (README, Demo accounts). */
-const DEMO_PATIENT = '13800000001'
-const DEMO_PASSWORD = 'demo1234'
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
@@ -201,18 +198,7 @@ export async function seedListData(
 ): Promise<{ token: string; hospitals: string[] }> {
   // The demo server runs on the development ID-card key (no ID_CARD_KEY given).
   const cipher = createFieldCipher(DEVELOPMENT_ID_CARD_KEY)
-  const session = await json<{ access_token: string }>(
-    await fetch(`${url}/sso/oauth2/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        grant_type: 'password',
-        username: DEMO_PATIENT,
-        password: DEMO_PASSWORD,
-      }),
-    }),
-  )
-  const token = session.access_token
+  const token = await demoLogin(url)
   const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
   const user = await db
     .selectFrom('users')

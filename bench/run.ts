@@ -7,13 +7,9 @@ import { h5InitialJs, kb, weappPackageSizes } from '../scripts/lib/sizes'
 import { printBursts } from './burst'
 import { printDicomFigures } from './dicom'
 import { printRecordsFigures } from './records'
-import { startBenchServer } from './server'
+import { demoLogin, demoLoginRequest, startBenchServer } from './server'
 import { printUploadFigures } from './upload'
 import { describeLcp, measureLcp } from './lcp'
-
-/** The demo patient seeded in demo mode (README, Demo accounts). */
-const DEMO_PATIENT = '13800000001'
-const DEMO_PASSWORD = 'demo1234'
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
@@ -78,24 +74,13 @@ async function main(): Promise<void> {
       )
     }
     // Password login is argon2id on purpose: slow enough to make guessing expensive.
-    const loginInit = {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        grant_type: 'password',
-        username: DEMO_PATIENT,
-        password: DEMO_PASSWORD,
-      }),
-    }
-    const login = await latency(`${server.url}/sso/oauth2/token`, 50, loginInit, 3)
+    const login = await latency(`${server.url}/sso/oauth2/token`, 50, demoLoginRequest, 3)
     console.log(
       `| POST /sso/oauth2/token password login (50 sequential, argon2id) | p50 ${login.p50.toFixed(1)} ms, p99 ${login.p99.toFixed(1)} ms, ${login.perSecond.toFixed(1)} req/s |`,
     )
-    const session = (await (await fetch(`${server.url}/sso/oauth2/token`, loginInit)).json()) as {
-      data: { access_token: string }
-    }
+    const token = await demoLogin(server.url)
     const cards = await latency(`${server.url}/main/account/cards`, requests, {
-      headers: { authorization: `Bearer ${session.data.access_token}` },
+      headers: { authorization: `Bearer ${token}` },
     })
     console.log(
       `| GET /main/account/cards authenticated read (${requests} sequential) | p50 ${cards.p50.toFixed(2)} ms, p99 ${cards.p99.toFixed(2)} ms, ${cards.perSecond.toFixed(0)} req/s |`,

@@ -109,3 +109,22 @@ export async function startBenchServer(
     },
   }
 }
+
+/** The demo patient seeded in demo mode (README, Demo accounts). */
+export const DEMO_PATIENT = '13800000001'
+const DEMO_PASSWORD = 'demo1234'
+
+/** The demo patient's password login request (argon2id on the server: slow on purpose). */
+export const demoLoginRequest: RequestInit = {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ grant_type: 'password', username: DEMO_PATIENT, password: DEMO_PASSWORD }),
+}
+
+/** Signs the demo patient in on `url` and returns the access token. */
+export async function demoLogin(url: string): Promise<string> {
+  const response = await fetch(`${url}/sso/oauth2/token`, demoLoginRequest)
+  const body = (await response.json()) as { data: { access_token: string } | null; error: string }
+  if (!response.ok || !body.data) throw new Error(`demo login: ${response.status} ${body.error}`)
+  return body.data.access_token
+}

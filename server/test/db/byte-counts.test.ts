@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto'
 import { test } from 'node:test'
 import { sql } from 'kysely'
 import { parseInt8 } from '../../src/db'
+import { createJob } from '../../src/domain/records/jobs'
 import { releaseStorage, reserveStorage, storageQuota } from '../../src/domain/records/uploads'
 import { openTestDatabase, TEST_DB_KIND } from '../helpers'
 
@@ -64,34 +65,15 @@ test(`a 3 GB usage round-trips through the quota functions as a number (${TEST_D
 
 test(`every byte count of the records tables holds more than 2^31 (${TEST_DB_KIND})`, async () => {
   const { handle, userId } = await migratedWithUser()
-  const at = new Date().toISOString()
   const big = 5 * GB + 123
-  await handle.db
-    .insertInto('ingest_jobs')
-    .values({
-      id: randomUUID(),
-      kind: 'upload',
-      hospital_id: null,
-      user_id: userId,
-      exam_id: null,
-      status: 'receiving',
-      staging_prefix: 'staging/x/',
-      file_name: 'big.zip',
-      total_bytes: big,
-      received_bytes: big - 1,
-      stored_count: 0,
-      duplicate_count: 0,
-      skipped_count: 0,
-      attempts: 0,
-      message: null,
-      result_json: null,
-      locked_by: null,
-      locked_until: null,
-      created_at: at,
-      updated_at: at,
-      finished_at: null,
-    })
-    .execute()
+  await createJob(handle.db, {
+    kind: 'upload',
+    userId,
+    stagingPrefix: 'staging/x/',
+    fileName: 'big.zip',
+    totalBytes: big,
+    receivedBytes: big - 1,
+  })
   const job = await handle.db
     .selectFrom('ingest_jobs')
     .select(['total_bytes', 'received_bytes'])

@@ -144,6 +144,15 @@ function readResult(job: Pick<IngestJobsTable, 'result_json'>): UploadJobResult 
 
 type Executor = Pick<DB, 'insertInto' | 'updateTable' | 'selectFrom'>
 
+/** The person's usage row, created at 0 the first time (racing creators: one insert wins). */
+async function ensureUsageRow(db: Executor, userId: string, at: string): Promise<void> {
+  await db
+    .insertInto('storage_usage')
+    .values({ user_id: userId, used_bytes: 0, updated_at: at })
+    .onConflict((conflict) => conflict.column('user_id').doNothing())
+    .execute()
+}
+
 /**
  * Reserves `bytes` for the person if they fit: ONE conditional UPDATE (`used + n <= quota`), so
  * parallel uploads can never together pass the quota, on SQLite (writes are serial) and on
@@ -157,11 +166,7 @@ export async function reserveStorage(
   now: Date,
 ): Promise<boolean> {
   const at = now.toISOString()
-  await db
-    .insertInto('storage_usage')
-    .values({ user_id: userId, used_bytes: 0, updated_at: at })
-    .onConflict((conflict) => conflict.column('user_id').doNothing())
-    .execute()
+  await ensureUsageRow(db, userId, at)
   if (bytes <= 0) return true
   const result = await db
     .updateTable('storage_usage')
@@ -262,11 +267,7 @@ export async function getUpload(ctx: UploadsContext, userId: string, uploadId: s
  */
 async function lockUsage(db: Executor, userId: string, now: Date): Promise<void> {
   const at = now.toISOString()
-  await db
-    .insertInto('storage_usage')
-    .values({ user_id: userId, used_bytes: 0, updated_at: at })
-    .onConflict((conflict) => conflict.column('user_id').doNothing())
-    .execute()
+  await ensureUsageRow(db, userId, at)
   await db
     .updateTable('storage_usage')
     .set({ updated_at: at })
