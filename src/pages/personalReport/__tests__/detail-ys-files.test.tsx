@@ -6,12 +6,12 @@ import {
   downloadAuthorisedImage,
   getExamDetail,
   listSeriesInstances,
-  type ExamDetail,
   type SeriesInstance,
 } from '@/services/records'
 import { useAppStore } from '@/stores/app-store'
 import { resetStores } from '@/stores/reset-stores'
 import { renderPage } from '../../../../jest/taro-render'
+import { UPLOADED_EXAM as EXAM } from './ys-fixtures'
 
 jest.mock('@/services/dicom-upload', () => ({
   saveDicomReport: jest.fn(),
@@ -27,59 +27,6 @@ jest.mock('@/services/records', () => ({
   downloadAuthorisedImage: jest.fn(),
 }))
 jest.mock('@/platform/file-picker', () => ({ pickPhotos: jest.fn(), pickZipFile: jest.fn() }))
-
-const EXAM: ExamDetail = {
-  id: 'e1',
-  source: 'upload',
-  hospital: null,
-  hospitalText: '示例市第一人民医院',
-  accessionNumber: null,
-  studyUid: '1.2.3',
-  studyDate: '2030-05-20',
-  studyTime: null,
-  modalities: ['MR'],
-  bodyPart: null,
-  title: '头颅MR',
-  seriesCount: 1,
-  instanceCount: 20,
-  status: 'ready',
-  statusLabel: '可查看',
-  statusMessage: null,
-  archived: false,
-  report: null,
-  createdAt: '2030-06-01T08:00:00.000Z',
-  patientNameMasked: null,
-  patientSex: null,
-  patientBirthDate: null,
-  description: null,
-  notes: '复查用',
-  sizeBytes: 5 * 1024 * 1024,
-  series: [
-    {
-      id: 's1',
-      seriesUid: '1.2.3.1',
-      modality: 'MR',
-      seriesNumber: 1,
-      description: 'T2 轴位',
-      bodyPart: null,
-      instanceCount: 20,
-      thumbnailPath: '/dicomweb/studies/1.2.3/series/1.2.3.1/instances/9/thumbnail',
-      previewStatus: 'ready',
-      previewMessage: null,
-    },
-  ],
-  files: [
-    {
-      id: 'f1',
-      kind: 'report-photo',
-      mimeType: 'image/jpeg',
-      sizeBytes: 20_000,
-      width: 600,
-      height: 800,
-      createdAt: '2030-06-01T08:00:00.000Z',
-    },
-  ],
-}
 
 const FILES: SeriesInstance[] = [1, 2, 3].map((n) => ({
   id: `i${n}`,
