@@ -21,6 +21,7 @@ import {
   storedKeys,
   uploadWorld,
   usage,
+  NOT_DICOM_JPEG,
 } from './upload-support'
 
 /**
@@ -29,7 +30,6 @@ import {
  * chunks, and the job cuts them apart. Same skipping, limits, quota and cleanup as a zip.
  */
 
-const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(3000)])
 const QUOTA = 40 * 1024 * 1024
 
 describe('several-files upload', async () => {
@@ -45,7 +45,7 @@ describe('several-files upload', async () => {
       { name: '头颅MR/DICOMDIR', data: testInstance() },
       // Finder's folder settings (6 KB, as a real one): ignored like in a zip.
       { name: '头颅MR/.DS_Store', data: Buffer.alloc(6148) },
-      { name: '头颅MR/报告.jpg', data: JPEG },
+      { name: '头颅MR/报告.jpg', data: NOT_DICOM_JPEG },
     ]
     const finished = await sendFiles(world, user, files, '头颅MR')
     assert.equal(finished.status, 'processing')
@@ -115,7 +115,7 @@ describe('several-files upload', async () => {
   test('files that are not DICOM: 失败 with the reason, nothing stored, no quota held', async () => {
     const user = await patient(world)
     const finished = await sendFiles(world, user, [
-      { name: '报告1.jpg', data: JPEG },
+      { name: '报告1.jpg', data: NOT_DICOM_JPEG },
       { name: '说明.txt', data: Buffer.from('请使用影像软件查看。'.repeat(10)) },
     ])
     const state = await settled(world, user, finished.uploadId)

@@ -15,6 +15,7 @@ import {
   storedKeys,
   uploadWorld,
   usage,
+  NOT_DICOM_JPEG,
 } from './upload-support'
 import { writeZip } from './zip-writer'
 
@@ -23,8 +24,6 @@ import { writeZip } from './zip-writer'
  * resumable chunks, the states the app polls, the Chinese reasons of every refusal, and that a
  * refused zip leaves nothing stored and no quota held.
  */
-
-const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(3000)])
 
 describe('zip upload', async () => {
   const world = await uploadWorld()
@@ -211,14 +210,14 @@ describe('zip upload', async () => {
     [
       'JPEGs only',
       writeZip([
-        { name: '报告1.jpg', data: JPEG },
-        { name: '报告2.jpg', data: JPEG },
+        { name: '报告1.jpg', data: NOT_DICOM_JPEG },
+        { name: '报告2.jpg', data: NOT_DICOM_JPEG },
       ]),
       '压缩包中没有 DICOM 文件',
     ],
     [
       'something that is not a zip',
-      JPEG,
+      NOT_DICOM_JPEG,
       '文件不是有效的 zip 压缩包，请将 DICOM 文件打包为 zip 后上传',
     ],
     [

