@@ -1,0 +1,143 @@
+import type { ImageInfo, PixelData, WindowLevel } from './types'
+
+/*
+ * Stored value → RGBA through one lookup table per (window, invert): the modality LUT (rescale),
+ * the PS3.3 C.11.2.1.2.1 linear VOI and the MONOCHROME1 inversion are folded into it, so the
+ * per-pixel work is one table read and one 32-bit write, with no allocation.
+ */
+
+/** Packed RGBA words are written through a Uint32Array view; their byte order is the platform's. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1
+
+function pack(r: number, g: number, b: number): number {
+  return LITTLE_ENDIAN
+    ? ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0
+    : ((r << 24) | (g << 16) | (b << 8) | 255) >>> 0
+}
+
+/** PS3.3 C.11.2.1.2.1 with output 0–255 (unrounded). */
+export function voiLinear(x: number, center: number, width: number): number {
+  if (width <= 1) return x > center - 0.5 ? 255 : 0
+  const lower = center - 0.5 - (width - 1) / 2
+  const upper = center - 0.5 + (width - 1) / 2
+  if (x <= lower) return 0
+  if (x > upper) return 255
+  return ((x - (center - 0.5)) / (width - 1) + 0.5) * 255
+}
+
+/** Renders RGBA into `out` (length rows*columns*4); LUT cached per (window, invert). */
+export interface Renderer {
+  render(pixels: PixelData, window: WindowLevel, invert: boolean, out: Uint8ClampedArray): void
+}
+
+/** How many tables a renderer keeps: a drag makes a new one per move, a preset goes back. */
+const LUTS_KEPT = 4
+
+function storedRange(info: ImageInfo): { min: number; size: number } {
+  const colour = info.photometric === 'RGB' || info.photometric === 'YBR_FULL'
+  const bits = colour ? 8 : info.bitsStored
+  const size = 2 ** bits
+  return { min: info.pixelRepresentation === 1 && !colour ? -(size / 2) : 0, size }
+}
+
+export function createRenderer(info: ImageInfo): Renderer {
+  const { min, size } = storedRange(info)
+  const colour = info.photometric === 'RGB' || info.photometric === 'YBR_FULL'
+  const palette = info.photometric === 'PALETTE COLOR' ? (info.palette ?? null) : null
+  const inverted = info.photometric === 'MONOCHROME1'
+  const slope = info.rescaleSlope
+  const intercept = info.rescaleIntercept
+  const count = info.rows * info.columns
+
+  // Most recently used last; an evicted table's memory is reused for the next one, so dragging
+  // the window does not churn 256 KB per move through the garbage collector.
+  const luts: { key: string; table: Uint32Array }[] = []
+  let lastOut: Uint8ClampedArray | null = null
+  let lastWords: Uint32Array | null = null
+
+  function tableFor(window: WindowLevel, invert: boolean): Uint32Array {
+    const key = palette ? `p|${invert}` : `${window.center}|${window.width}|${invert}`
+    for (let i = luts.length - 1; i >= 0; i--) {
+      const entry = luts[i]!
+      if (entry.key !== key) continue
+      if (i !== luts.length - 1) luts.push(...luts.splice(i, 1))
+      return entry.table
+    }
+    const table = luts.length >= LUTS_KEPT ? luts.shift()!.table : new Uint32Array(size)
+    fill(table, window, invert)
+    luts.push({ key, table })
+    return table
+  }
+
+  function fill(table: Uint32Array, window: WindowLevel, invert: boolean) {
+    if (palette) {
+      // PS3.3 C.7.6.3.1.5: below the first mapped value the first entry, above the table the last.
+      const last = palette.red.length - 1
+      for (let i = 0; i < size; i++) {
+        let at = min + i - palette.firstMapped
+        at = at < 0 ? 0 : at > last ? last : at
+        const r = palette.red[at]!
+        const g = palette.green[at]!
+        const b = palette.blue[at]!
+        table[i] = invert ? pack(255 - r, 255 - g, 255 - b) : pack(r, g, b)
+      }
+      return
+    }
+    const flip = inverted !== invert
+    const { center, width } = window
+    for (let i = 0; i < size; i++) {
+      // Colour samples are windowed as they are (no modality LUT for colour, PS3.3 C.7.6.3).
+      const x = colour ? i : (min + i) * slope + intercept
+      let y = Math.round(voiLinear(x, center, width))
+      if (flip) y = 255 - y
+      // Colour tables hold one channel's byte; grey tables a whole pixel.
+      table[i] = colour ? y : pack(y, y, y)
+    }
+  }
+
+  function wordsOf(out: Uint8ClampedArray): Uint32Array | null {
+    if (out === lastOut) return lastWords
+    lastOut = out
+    lastWords = out.byteOffset % 4 === 0 ? new Uint32Array(out.buffer, out.byteOffset, count) : null
+    return lastWords
+  }
+
+  return {
+    render(pixels, window, invert, out) {
+      if (out.length < count * 4)
+        throw new Error(`render: out holds ${out.length} bytes, needs ${count * 4}`)
+      const table = tableFor(window, invert)
+      const words = wordsOf(out)
+      if (colour) {
+        for (let i = 0, j = 0; i < count; i++, j += 4) {
+          out[j] = table[pixels[i * 3]!]!
+          out[j + 1] = table[pixels[i * 3 + 1]!]!
+          out[j + 2] = table[pixels[i * 3 + 2]!]!
+          out[j + 3] = 255
+        }
+        return
+      }
+      const offset = -min
+      if (words) {
+        if (offset === 0) for (let i = 0; i < count; i++) words[i] = table[pixels[i]!]!
+        else for (let i = 0; i < count; i++) words[i] = table[pixels[i]! + offset]!
+        return
+      }
+      // An unaligned `out` (a subarray): byte by byte, same table.
+      for (let i = 0, j = 0; i < count; i++, j += 4) {
+        const word = table[pixels[i]! + offset]!
+        if (LITTLE_ENDIAN) {
+          out[j] = word & 255
+          out[j + 1] = (word >>> 8) & 255
+          out[j + 2] = (word >>> 16) & 255
+          out[j + 3] = word >>> 24
+        } else {
+          out[j] = word >>> 24
+          out[j + 1] = (word >>> 16) & 255
+          out[j + 2] = (word >>> 8) & 255
+          out[j + 3] = word & 255
+        }
+      }
+    },
+  }
+}
