@@ -63,6 +63,8 @@ export interface TransportRequest {
   /** Already serialised: a JSON or form-encoded string; absent for GET and DELETE. */
   data?: string
   timeout: number
+  /** 'arraybuffer': the body as raw bytes (the viewer's WADO-RS frames), not parsed. */
+  responseType?: 'arraybuffer'
 }
 
 export interface TransportUpload {
@@ -217,6 +219,8 @@ export interface RequestOptions extends CommonOptions {
   encoding?: BodyEncoding
   /** Resolve with the whole response (status, headers) instead of the body. */
   fullResponse?: boolean
+  /** 'arraybuffer': the body as raw bytes on both platforms (binary answers such as frames). */
+  responseType?: 'arraybuffer'
 }
 
 export interface UploadOptions extends CommonOptions {
@@ -703,6 +707,7 @@ export function createHttp(deps: HttpDeps, config: HttpConfig = {}): Http {
         timeout: prepared.timeout,
       }
       if (data !== undefined) transportOptions.data = data
+      if (options.responseType) transportOptions.responseType = options.responseType
       return deps.transport.request(transportOptions)
     })
     return (options.fullResponse ? response : response.data) as T
@@ -770,7 +775,9 @@ export const taroTransport: Transport = {
       method: options.method,
       header: options.header,
       timeout: options.timeout,
-      dataType: 'json',
+      // Raw bytes must not go through the JSON parse ('其他' in WeChat's terms).
+      dataType: options.responseType === 'arraybuffer' ? '其他' : 'json',
+      ...(options.responseType ? { responseType: options.responseType } : {}),
       ...(options.data !== undefined ? { data: options.data } : {}),
     })
     return {
