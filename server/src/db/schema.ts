@@ -439,6 +439,26 @@ export interface StorageUsageTable {
   updated_at: string
 }
 
+/** A patient's bookmark of one frame (0010-bookmarks). */
+export interface BookmarksTable {
+  id: string
+  user_id: string
+  exam_id: string
+  instance_id: string
+  series_uid: string
+  sop_instance_uid: string
+  frame: number
+  note: string
+  created_at: string
+}
+
+/** How many bookmarks a person has on an exam: the place reserved before each insert. */
+export interface BookmarkCountsTable {
+  user_id: string
+  exam_id: string
+  count: number
+}
+
 export interface Database {
   policy_documents: PolicyDocumentsTable
   seed_runs: SeedRunsTable
@@ -471,6 +491,8 @@ export interface Database {
   exam_user_states: ExamUserStatesTable
   ingest_jobs: IngestJobsTable
   storage_usage: StorageUsageTable
+  bookmarks: BookmarksTable
+  bookmark_counts: BookmarkCountsTable
   id_card_appeals: IdCardAppealsTable
 }
 

@@ -4,6 +4,7 @@ import fhirRoutes from './fhir'
 import imageRoutes from './image'
 import mainAccountRoutes from './main/account'
 import mainAppRoutes from './main/app'
+import mainBookmarksRoutes from './main/bookmarks'
 import mainClaimsRoutes from './main/claims'
 import mainDicomUploadRoutes from './main/dicom-upload'
 import mainProfileRoutes from './main/profile'
@@ -36,5 +37,6 @@ export default async function routes(app: FastifyInstance): Promise<void> {
   await app.register(fhirRoutes)
   await app.register(dicomwebRoutes)
   await app.register(mainRecordsRoutes)
+  await app.register(mainBookmarksRoutes)
   await app.register(imageRoutes)
 }

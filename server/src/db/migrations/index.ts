@@ -8,6 +8,7 @@ import { auditRetention } from './0006-audit-retention'
 import { hospitals } from './0007-hospitals'
 import { records } from './0008-records'
 import { byteCounts } from './0009-byte-counts'
+import { bookmarks } from './0010-bookmarks'
 
 /**
  * Every migration, in order. Names sort lexicographically (Kysely runs them in that order), so keep
@@ -23,6 +24,7 @@ export const migrations: Record<string, Migration> = {
   '0007-hospitals': hospitals,
   '0008-records': records,
   '0009-byte-counts': byteCounts,
+  '0010-bookmarks': bookmarks,
 }
 
 /** In-code provider: migrations travel with the bundle instead of being read from a folder at runtime. */
