@@ -9,6 +9,7 @@ import { printDicomFigures } from './dicom'
 import { printRecordsFigures } from './records'
 import { demoLogin, demoLoginRequest, startBenchServer } from './server'
 import { printUploadFigures } from './upload'
+import { printViewerFigures } from './viewer'
 import { describeLcp, measureLcp } from './lcp'
 
 function percentile(sorted: number[], p: number): number {
@@ -94,6 +95,8 @@ async function main(): Promise<void> {
   await printUploadFigures()
   console.log('')
   await printDicomFigures()
+  console.log('')
+  await printViewerFigures()
 }
 
 main().then(
