@@ -3,7 +3,7 @@
  * hold on a loaded CI machine (see INGEST below). Fails when one is exceeded; the figures are
  * printed either way.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { measureUploads } from '../bench/upload'
 import { FIRST_PAINT_CSS_ID, FIRST_PAINT_ID } from '../config/first-paint'
@@ -42,6 +42,101 @@ export const INGEST = {
   ctSlices: 300,
   serverPeakMb: 300,
 } as const
+
+/**
+ * The DICOM viewer (issue 8) lives in the images subpackage, whose pages open it: that subpackage,
+ * viewer included, stays within WeChat's 2 MB per package. Its render core is plain TypeScript
+ * with a lookup table per window: no decoder (the server decodes every syntax), no WebGL, no
+ * viewer library, and none of it in the main package every user downloads at launch.
+ */
+export const VIEWER = {
+  page: 'pages/personalImage/viewer',
+  subpackage: 'pages/personalImage',
+  subpackageBytes: 2 * 1024 * 1024,
+  /** A text only the render core holds (core/errors.ts BROKEN_DATA): finds where its code went. */
+  coreMarker: '影像数据不完整，无法显示',
+} as const
+
+/** What must never reach the mini-program's JavaScript, and how it would show in the build. */
+export const NOT_IN_APP: readonly { pattern: RegExp; what: string }[] = [
+  { pattern: /getContext\(\s*["'](?:experimental-)?webgl2?["']/, what: 'WebGL' },
+  // "\0asm", a WebAssembly module's first bytes, in base64: how bundlers inline a decoder's WASM.
+  { pattern: /AGFzbQ/, what: '内联的 WebAssembly（解码器）' },
+  {
+    pattern: /\bKonva\b|cornerstone|dicomParser|\bdaikon\b/,
+    what: '查看器或解码库（Konva、cornerstone、dicom-parser、daikon）',
+  },
+]
+
+/** `text` as it appears in minified output: as is, or with non-ASCII escaped (\u5f71). */
+export function containsText(source: string, text: string): boolean {
+  if (source.includes(text)) return true
+  const escaped = (upper: boolean) =>
+    [...text]
+      .map((c) => {
+        const code = c.charCodeAt(0)
+        if (code < 128) return c
+        const hex = code.toString(16).padStart(4, '0')
+        return `\\u${upper ? hex.toUpperCase() : hex}`
+      })
+      .join('')
+  return source.includes(escaped(false)) || source.includes(escaped(true))
+}
+
+export interface ViewerBudget {
+  /** The images subpackage, viewer included, bytes. */
+  subpackageBytes: number
+  /** The viewer page's own files (viewer.js/.json/.wxml/.wxss), bytes. */
+  pageBytes: number
+  /** Files (relative to the build) that hold the render core. */
+  coreFiles: string[]
+  failures: string[]
+}
+
+/** The viewer's part of a weapp build in `dir` (dist/weapp). */
+export function checkViewerBudget(dir = WEAPP_DIR): ViewerBudget {
+  const failures: string[] = []
+  const appJson = JSON.parse(readFileSync(path.join(dir, 'app.json'), 'utf8')) as {
+    subPackages?: { root: string; pages: string[] }[]
+  }
+  const sub = (appJson.subPackages ?? []).find(
+    (entry) => entry.root.replace(/\/$/, '') === VIEWER.subpackage,
+  )
+  const pageName = VIEWER.page.slice(VIEWER.subpackage.length + 1)
+  if (!sub?.pages.includes(pageName))
+    failures.push(`查看器页面 ${VIEWER.page} 不在分包 ${VIEWER.subpackage} 中`)
+  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((file) => file.split(path.sep).join('/'))
+    .filter((file) => statSync(path.join(dir, file)).isFile())
+  const inSub = (file: string) => file.startsWith(`${VIEWER.subpackage}/`)
+  const bytes = (file: string) => statSync(path.join(dir, file)).size
+  const subpackageBytes = files.filter(inSub).reduce((sum, file) => sum + bytes(file), 0)
+  const pageBytes = files
+    .filter((file) => file.startsWith(`${VIEWER.page}.`))
+    .reduce((sum, file) => sum + bytes(file), 0)
+  if (subpackageBytes > VIEWER.subpackageBytes)
+    failures.push(
+      `分包 ${VIEWER.subpackage}（含查看器）${kb(subpackageBytes)} > ${kb(VIEWER.subpackageBytes)}`,
+    )
+
+  const coreFiles: string[] = []
+  for (const file of files.filter((name) => name.endsWith('.js'))) {
+    const source = readFileSync(path.join(dir, file), 'utf8')
+    if (containsText(source, VIEWER.coreMarker)) coreFiles.push(file)
+    for (const { pattern, what } of NOT_IN_APP)
+      if (pattern.test(source))
+        failures.push(`${file} 含有 ${what}：查看器只用查找表渲染，解码在服务器`)
+  }
+  for (const file of files.filter((name) => name.endsWith('.wasm')))
+    failures.push(`${file}：小程序包中不应有 WebAssembly（解码在服务器）`)
+  if (coreFiles.length === 0)
+    failures.push(
+      '构建中找不到查看器的渲染核心（src/features/viewer/core）：页面未接入，或标记文字已改',
+    )
+  for (const file of coreFiles.filter((name) => !inSub(name)))
+    failures.push(`渲染核心进了主包（${file}）：它只属于 ${VIEWER.subpackage} 分包`)
+  return { subpackageBytes, pageBytes, coreFiles, failures }
+}
 
 export interface FirstScreen {
   files: { file: string; bytes: number; brotli: boolean }[]
@@ -103,6 +198,17 @@ async function main(): Promise<number> {
   if (total > BUDGETS.weappTotal)
     failures.push(`weapp total ${kb(total)} > ${kb(BUDGETS.weappTotal)}`)
   console.log(`  total ${kb(total)} / ${kb(BUDGETS.weappTotal)}`)
+
+  const viewer = checkViewerBudget()
+  failures.push(...viewer.failures)
+  const viewerOk = viewer.failures.length === 0
+  console.log(
+    `weapp DICOM viewer (${VIEWER.page}, render core in ${viewer.coreFiles.join(', ') || 'none'})`,
+  )
+  console.log(
+    `  ${viewerOk ? 'ok  ' : 'OVER'} ${VIEWER.subpackage} with the viewer ${kb(viewer.subpackageBytes)} / ${kb(VIEWER.subpackageBytes)}; the page's own files ${kb(viewer.pageBytes)}`,
+  )
+  for (const failure of viewer.failures) console.log(`       ${failure}`)
 
   const initial = await h5InitialJs('/')
   const ok = initial.gzipBytes <= BUDGETS.h5InitialJsGzip
