@@ -351,6 +351,21 @@ export const ReportVersionSchema = z.object({
 })
 export type ReportVersion = z.infer<typeof ReportVersionSchema>
 
+/**
+ * A key image (关键图像) the hospital's report names (FHIR DiagnosticReport.media): one frame of an
+ * image of the report's own exam. Open it with the viewer on exactly this series, SOP and frame.
+ */
+export const KeyImageSchema = z.object({
+  examId: z.string(),
+  seriesUid: z.string(),
+  sopInstanceUid: z.string(),
+  /** 1-based frame of the instance. */
+  frame: z.number(),
+  /** The report's words about it (media.comment), when given. */
+  comment: z.nullable(z.string()),
+})
+export type KeyImage = z.infer<typeof KeyImageSchema>
+
 export const ReportDetailSchema = z.object({
   id: z.string(),
   examId: z.string(),
@@ -386,6 +401,12 @@ export const ReportDetailSchema = z.object({
   reviewer: z.nullable(z.string()),
   /** Earlier versions, oldest first (empty when never amended, or locked). */
   history: z.array(ReportVersionSchema),
+  /**
+   * Key images of the current version, in the report's order: only those of this exam that have
+   * arrived (a report may come before its images). Empty when locked. Optional: older servers
+   * leave it out, which means none.
+   */
+  keyImages: z.optional(z.array(KeyImageSchema)),
 })
 export type ReportDetail = z.infer<typeof ReportDetailSchema>
 

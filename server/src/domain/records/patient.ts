@@ -21,7 +21,7 @@ import { proveIdentity } from '../profile/account'
 import { maskHolderName } from '../profile/id-card-number'
 import { EXAM_NOT_FOUND, findVisibleExam, visibleTo } from './access'
 import { examTitle, modalityList, type PatientScope, summariseExams } from './lists'
-import { fhirDoctorNames, fhirFindings } from './reports'
+import { fhirDoctorNames, fhirFindings, resolveKeyImages } from './reports'
 
 /*
  * One exam or report of the patient, and the marks they put on it. Visibility is decided by
@@ -292,6 +292,8 @@ export async function reportDetail(
       .execute()
     history = versions.map(versionOf)
   }
+  // Which slices the report points at is part of its content: none while locked.
+  const keyImages = locked ? [] : await resolveKeyImages(db, exam, report.resource_json)
   return {
     id: report.id,
     examId: exam.id,
@@ -317,6 +319,7 @@ export async function reportDetail(
     performer: locked ? null : report.performer,
     reviewer: locked ? null : report.reviewer,
     history,
+    keyImages,
   }
 }
 

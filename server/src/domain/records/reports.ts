@@ -585,3 +585,191 @@ export function fhirFindings(resource: unknown): string | null {
   }
   return null
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Key images (关键图像): DiagnosticReport.media. One reading for the FHIR route (which refuses a
+// report whose media it cannot place, with the reason) and the patient's report detail (which reads
+// the stored version defensively and shows only images of the report's own exam that have arrived).
+//
+// Accepted shapes of media[].link:
+// - `#id` of a contained Media whose content.url is a WADO-RS address of the instance
+//   (`…/studies/{study}/series/{series}/instances/{sop}`, optionally `/frames/{n}` or `/rendered`);
+// - `reference` that is itself such an address (absolute or relative);
+// - `identifier` { system: urn:dicom:uid, value: urn:oid:<SOPInstanceUID> } (the series is then the
+//   instance's own, found when reading).
+// The comment is media[].comment (else the contained Media's content.title). A bare `Media/123` or
+// `ImagingStudy/…` names a resource this server does not hold, so it cannot say which slice: refused.
+
+/** More than any report marks; bounds the lookup. */
+export const KEY_IMAGES_MAX = 50
+
+export interface KeyImageRef {
+  /** null: given by SOP identifier only. */
+  studyUid: string | null
+  seriesUid: string | null
+  sopInstanceUid: string
+  /** 1-based. */
+  frame: number
+  comment: string | null
+}
+
+export interface KeyImageProblem {
+  /** FHIRPath under DiagnosticReport. */
+  expression: string
+  text: string
+}
+
+const DICOM_UID = /^[0-2](\.(0|[1-9]\d*))+$/
+const isUid = (value: string) => value.length <= 64 && DICOM_UID.test(value)
+const WADO_INSTANCE =
+  /\/studies\/([^/?#]+)\/series\/([^/?#]+)\/instances\/([^/?#]+)(?:\/frames\/(\d+))?(?:\/rendered)?\/?(?:[?#].*)?$/
+
+export const KEY_IMAGE_MESSAGES = {
+  where:
+    '无法确定关键图像：link 应指向 contained 中的 Media（content.url 为 WADO-RS 实例地址）、直接写 WADO-RS 实例地址（…/studies/…/series/…/instances/…），或以 identifier（system 为 urn:dicom:uid）给出 SOPInstanceUID',
+  url: '不是 WADO-RS 实例地址，应为 …/studies/{StudyInstanceUID}/series/{SeriesInstanceUID}/instances/{SOPInstanceUID}，可带 /frames/{帧号}',
+  uid: 'UID 格式不正确（数字和点，最长 64 位）',
+  frame: '帧号应为从 1 开始的整数',
+  study: '关键图像须属于本报告的检查（与 imagingStudy 的 StudyInstanceUID 相同）',
+  contained: (id: string) => `找不到 contained 中 id 为 ${id} 的 Media`,
+  tooMany: `关键图像最多 ${KEY_IMAGES_MAX} 幅`,
+} as const
+
+function fromWadoUrl(
+  url: string,
+): { ref: Omit<KeyImageRef, 'comment'> } | { problem: string } | undefined {
+  const match = WADO_INSTANCE.exec(url)
+  if (!match) return undefined
+  const [, study, series, sop, frameText] = match.map((part) =>
+    part === undefined ? undefined : decodeURIComponent(part),
+  )
+  if (![study, series, sop].every((uid) => uid !== undefined && isUid(uid))) {
+    return { problem: KEY_IMAGE_MESSAGES.uid }
+  }
+  const frame = frameText === undefined ? 1 : Number(frameText)
+  if (!Number.isSafeInteger(frame) || frame < 1) return { problem: KEY_IMAGE_MESSAGES.frame }
+  return { ref: { studyUid: study!, seriesUid: series!, sopInstanceUid: sop!, frame } }
+}
+
+/**
+ * The key images a DiagnosticReport names, and what is wrong with the ones it cannot place.
+ * `studyUid`: the report's study; an image of another study is a problem.
+ */
+export function readKeyImages(
+  resource: unknown,
+  studyUid: string | null,
+): { images: KeyImageRef[]; problems: KeyImageProblem[] } {
+  const root = asObject(resource)
+  const media = asArray(root?.media)
+  const contained = asArray(root?.contained).map(asObject)
+  const images: KeyImageRef[] = []
+  const problems: KeyImageProblem[] = []
+  if (media.length > KEY_IMAGES_MAX) {
+    problems.push({ expression: 'DiagnosticReport.media', text: KEY_IMAGE_MESSAGES.tooMany })
+    return { images, problems }
+  }
+  media.forEach((item, index) => {
+    const at = `DiagnosticReport.media[${index}]`
+    const entry = asObject(item)
+    const link = asObject(entry?.link)
+    const reference = typeof link?.reference === 'string' ? link.reference : undefined
+    let comment = asText(entry?.comment)
+    let found: ReturnType<typeof fromWadoUrl>
+    let expression = `${at}.link`
+    if (reference?.startsWith('#')) {
+      const target = contained.find(
+        (resource) => resource?.resourceType === 'Media' && resource.id === reference.slice(1),
+      )
+      if (!target) {
+        problems.push({
+          expression: `${at}.link.reference`,
+          text: KEY_IMAGE_MESSAGES.contained(reference.slice(1)),
+        })
+        return
+      }
+      const content = asObject(target.content)
+      comment ??= asText(content?.title)
+      const url = typeof content?.url === 'string' ? content.url : ''
+      expression = `DiagnosticReport.contained[${contained.indexOf(target)}].content.url`
+      found = fromWadoUrl(url) ?? { problem: KEY_IMAGE_MESSAGES.url }
+    } else if (reference !== undefined) {
+      expression = `${at}.link.reference`
+      found = fromWadoUrl(reference)
+    }
+    if (!found && !reference?.startsWith('#')) {
+      const identifier = asObject(link?.identifier)
+      if (identifier?.system === 'urn:dicom:uid' && typeof identifier.value === 'string') {
+        const sop = identifier.value.replace(/^urn:oid:/, '')
+        expression = `${at}.link.identifier.value`
+        found = isUid(sop)
+          ? { ref: { studyUid: null, seriesUid: null, sopInstanceUid: sop, frame: 1 } }
+          : { problem: KEY_IMAGE_MESSAGES.uid }
+      }
+    }
+    if (!found) {
+      problems.push({ expression: `${at}.link`, text: KEY_IMAGE_MESSAGES.where })
+      return
+    }
+    if ('problem' in found) {
+      problems.push({ expression, text: found.problem })
+      return
+    }
+    if (studyUid && found.ref.studyUid && found.ref.studyUid !== studyUid) {
+      problems.push({ expression, text: KEY_IMAGE_MESSAGES.study })
+      return
+    }
+    images.push({ ...found.ref, comment })
+  })
+  return { images, problems }
+}
+
+export interface ResolvedKeyImage {
+  examId: string
+  seriesUid: string
+  sopInstanceUid: string
+  frame: number
+  comment: string | null
+}
+
+/**
+ * The key images of a stored report version that are images of `exam` (present now, the frame
+ * within the instance), in the report's order. Images not (yet) received are left out.
+ */
+export async function resolveKeyImages(
+  db: DB,
+  exam: Pick<ExamsTable, 'id' | 'study_uid'>,
+  resourceJson: string,
+): Promise<ResolvedKeyImage[]> {
+  let resource: unknown
+  try {
+    resource = JSON.parse(resourceJson)
+  } catch {
+    return []
+  }
+  const { images } = readKeyImages(resource, exam.study_uid)
+  const wanted = images.filter((image) => !image.studyUid || image.studyUid === exam.study_uid)
+  if (wanted.length === 0) return []
+  const rows = await db
+    .selectFrom('instances')
+    .innerJoin('series', 'series.id', 'instances.series_id')
+    .select(['instances.sop_instance_uid', 'instances.frame_count', 'series.series_uid'])
+    .where('instances.exam_id', '=', exam.id)
+    .where('instances.sop_instance_uid', 'in', [...new Set(wanted.map((i) => i.sopInstanceUid))])
+    .execute()
+  const bySop = new Map(rows.map((row) => [row.sop_instance_uid, row]))
+  const resolved: ResolvedKeyImage[] = []
+  for (const image of wanted) {
+    const row = bySop.get(image.sopInstanceUid)
+    if (!row) continue
+    if (image.seriesUid && image.seriesUid !== row.series_uid) continue
+    if (image.frame > Math.max(1, Number(row.frame_count))) continue
+    resolved.push({
+      examId: exam.id,
+      seriesUid: row.series_uid,
+      sopInstanceUid: image.sopInstanceUid,
+      frame: image.frame,
+      comment: image.comment,
+    })
+  }
+  return resolved
+}

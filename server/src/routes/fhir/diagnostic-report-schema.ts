@@ -139,6 +139,19 @@ const ContainedOrganization = element({
   name: z.optional(str()),
 })
 
+/** A key image (DiagnosticReport.media[].link → `#id`): where it is, by a WADO-RS address. */
+const ContainedMedia = element({
+  resourceType: z.literal('Media'),
+  id: z.string().regex(FHIR_ID, '应为 1–64 位字母、数字、- 或 .'),
+  identifier: z.optional(z.array(Identifier)),
+  status: z.optional(str()),
+  type: z.optional(CodeableConcept),
+  modality: z.optional(CodeableConcept),
+  view: z.optional(CodeableConcept),
+  frames: z.optional(z.number().int().positive()),
+  content: Attachment,
+})
+
 export type FhirPatient = z.infer<typeof ContainedPatient>
 export type FhirReference = z.infer<typeof Reference>
 export type FhirIdentifier = z.infer<typeof Identifier>
@@ -157,8 +170,8 @@ export const DiagnosticReportSchema = element(
       z.array(
         z.discriminatedUnion(
           'resourceType',
-          [ContainedPatient, ContainedPractitioner, ContainedOrganization],
-          { error: 'contained 只接受 Patient、Practitioner、Organization' },
+          [ContainedPatient, ContainedPractitioner, ContainedOrganization, ContainedMedia],
+          { error: 'contained 只接受 Patient、Practitioner、Organization、Media' },
         ),
       ),
     ),

@@ -8,6 +8,7 @@ import {
   isFindingsForm,
   PUSHED_IDENTITY_URL,
   pushedContact,
+  readKeyImages,
   type ReportWrite,
 } from '../../domain/records/reports'
 import { idCardNumberProblem } from '../../domain/profile/id-card-number'
@@ -162,6 +163,10 @@ export function parseDiagnosticReport(
   const patient = patientOf(input, problems, now)
 
   const findings = findingsOf(input, problems)
+  // Key images (media): each must name an instance of this study (reports.ts readKeyImages).
+  for (const problem of readKeyImages(input, studyUid ?? null).problems) {
+    problems.add('value', problem.expression, problem.text)
+  }
   if (input.effectiveDateTime && input.effectivePeriod) {
     problems.add(
       'structure',
