@@ -138,6 +138,19 @@ export default async function wadoRoutes(app: FastifyInstance): Promise<void> {
   // request (raw pixels); JSON (metadata) keeps the app-wide compression.
   const binary = { onRequest: recordsCallerAuth, schema: { hide: true }, compress: false as const }
   const json = { onRequest: recordsCallerAuth, schema: { hide: true } }
+  // Decoded frames are raw pixels (a 512² CT slice is 512 KB; its black surround and smooth tissue
+  // shrink to about a third with brotli): compressed on the wire when the client accepts it, which
+  // @fastify/compress would not do by itself (multipart/related is not a "compressible" type).
+  // Instances as stored and rendered images stay as they are: DICOM files are mostly already
+  // compressed, JPEG and PNG always.
+  const frames = {
+    ...binary,
+    compress: {
+      customTypes: /^multipart\/related;\s*type="application\/octet-stream"/,
+      encodings: ['br', 'gzip'] as ('br' | 'gzip')[],
+      threshold: 1024,
+    },
+  }
 
   const rowsOf = (request: FastifyRequest<{ Params: Params }>) =>
     instancesOfPath(app.db, app.personalCipher, recordsCaller(request), pathOf(request.params))
@@ -199,7 +212,7 @@ export default async function wadoRoutes(app: FastifyInstance): Promise<void> {
   // ------------------------------------------------------------------------------------- frames
   app.get<{ Params: Params }>(
     '/dicomweb/studies/:study/series/:series/instances/:instance/frames/:frames',
-    binary,
+    frames,
     async (request: FastifyRequest<{ Params: Params }>, reply) => {
       const accepted = acceptsMultipart(request, 'application/octet-stream')
       if (!accepted.ok) {
