@@ -459,6 +459,16 @@ export interface BookmarkCountsTable {
   count: number
 }
 
+/**
+ * Change counters the database bumps itself (migration 0011's triggers) whenever a row the patient
+ * lists read changes; domain/records/list-cache.ts keeps an answer only while they stay put.
+ * subject: `u:<user id>`, `p:<patient key>`, or `*` (every list).
+ */
+export interface RecordGenerationsTable {
+  subject: string
+  generation: number
+}
+
 export interface Database {
   policy_documents: PolicyDocumentsTable
   seed_runs: SeedRunsTable
@@ -493,6 +503,7 @@ export interface Database {
   storage_usage: StorageUsageTable
   bookmarks: BookmarksTable
   bookmark_counts: BookmarkCountsTable
+  record_generations: RecordGenerationsTable
   id_card_appeals: IdCardAppealsTable
 }
 

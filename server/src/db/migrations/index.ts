@@ -9,6 +9,7 @@ import { hospitals } from './0007-hospitals'
 import { records } from './0008-records'
 import { byteCounts } from './0009-byte-counts'
 import { bookmarks } from './0010-bookmarks'
+import { recordGenerations } from './0011-record-generations'
 
 /**
  * Every migration, in order. Names sort lexicographically (Kysely runs them in that order), so keep
@@ -25,6 +26,7 @@ export const migrations: Record<string, Migration> = {
   '0008-records': records,
   '0009-byte-counts': byteCounts,
   '0010-bookmarks': bookmarks,
+  '0011-record-generations': recordGenerations,
 }
 
 /** In-code provider: migrations travel with the bundle instead of being read from a folder at runtime. */

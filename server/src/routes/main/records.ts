@@ -18,6 +18,7 @@ import {
   unlockReports,
 } from '@contract/main/records'
 import { findUserById, issueSmsCode, maskMobile, SESSION_EXPIRED } from '../../domain/identity'
+import { createListCache } from '../../domain/records/list-cache'
 import * as lists from '../../domain/records/lists'
 import * as patient from '../../domain/records/patient'
 import { currentUser } from '../../http/auth'
@@ -35,9 +36,12 @@ export default async function mainRecordsRoutes(app: FastifyInstance): Promise<v
     const user = currentUser(request)
     return { userId: user.id, sessionId: user.sessionId }
   }
+  // 我的报告 and 我的影像 are asked for on every visit and change rarely (list-cache.ts).
+  const cache = createListCache(app.db)
 
-  route(app, listPersonalReports, async (input, { request }) =>
-    lists.listPersonalReports(app.db, await scopeOf(request), {
+  route(app, listPersonalReports, async (input, { request }) => {
+    const scope = await scopeOf(request)
+    const filter = {
       page: input.page,
       pageSize: input.pageSize,
       hospitalId: input.hospitalId,
@@ -46,18 +50,21 @@ export default async function mainRecordsRoutes(app: FastifyInstance): Promise<v
       includePrivate: isFlagSet(input.includePrivate),
       unreadOnly: isFlagSet(input.unreadOnly),
       archivedOnly: isFlagSet(input.archivedOnly),
-    }),
-  )
+    }
+    return cache.get('reports', scope, filter, () =>
+      lists.listPersonalReports(app.db, scope, filter),
+    )
+  })
 
   route(app, listYsReports, async (input, { request }) =>
     lists.listYsReports(app.db, await scopeOf(request), input),
   )
 
-  route(app, listMyImages, async (input, { request }) =>
-    lists.listMyImages(app.db, await scopeOf(request), {
-      hospitalIds: lists.parseHospitalIds(input.hospitalIds),
-    }),
-  )
+  route(app, listMyImages, async (input, { request }) => {
+    const scope = await scopeOf(request)
+    const options = { hospitalIds: lists.parseHospitalIds(input.hospitalIds) }
+    return cache.get('images', scope, options, () => lists.listMyImages(app.db, scope, options))
+  })
 
   route(app, getExamDetail, async ({ examId }, { request }) =>
     patient.examDetail(app.db, app.personalCipher, await scopeOf(request), examId),
