@@ -75,7 +75,8 @@ function personName(dataset: Record<string, unknown>, tag: string): string | nul
 function dateOf(dataset: Record<string, unknown>, tag: string): string | null {
   const v = stringOf(dataset, tag)
   if (!v) return null
-  const m = /^(\d{4})(\d{2})(\d{2})$/.exec(v)
+  // ACR-NEMA files (still met in old archives) write 1994.01.30.
+  const m = /^(\d{4})\.?(\d{2})\.?(\d{2})$/.exec(v)
   return m ? `${m[1]}-${m[2]}-${m[3]}` : v
 }
 
