@@ -1,10 +1,15 @@
 import assert from 'node:assert/strict'
-import { randomUUID } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
+import os from 'node:os'
+import path from 'node:path'
 import { before, test } from 'node:test'
 import { envelope } from '@contract/envelope'
 import { type KeyImage, ReportDetailSchema } from '@contract/main/records'
 import type { DB } from '../../src/db'
 import { createSession } from '../../src/domain/identity'
+import { DEMO_ACCOUNTS } from '../../src/domain/identity/demo'
+import { findUserByMobile } from '../../src/domain/identity/users'
+import { seedDemoRecords } from '../../src/domain/records/demo/seed'
 import { KEY_IMAGE_MESSAGES, KEY_IMAGES_MAX } from '../../src/domain/records/reports'
 import {
   diagnosticReport,
@@ -15,6 +20,7 @@ import {
   residentId,
   studyUid,
 } from '../fhir/support'
+import { buildTestApp } from '../helpers'
 
 /*
  * Key images (关键图像): a hospital's DiagnosticReport.media, validated on push (a Chinese
@@ -348,4 +354,46 @@ test('an amendment’s media replace the key images; a locked private report sho
   const locked = await detail(reportId)
   assert.equal(JSON.parse(locked.body).data.locked, true)
   assert.deepEqual(keyImagesOf(locked.body), [])
+})
+
+test('the demo CT report names two key images: the nodule slice and a mediastinal one', async () => {
+  const app = await buildTestApp({
+    demoMode: true,
+    uploadDir: path.join(os.tmpdir(), `key-images-demo-${randomBytes(4).toString('hex')}`),
+  })
+  await app.ready()
+  await seedDemoRecords(app)
+  const patient = (await findUserByMobile(app.db, DEMO_ACCOUNTS[0].mobile))!
+  const { access_token: demoToken } = await createSession(app.db, patient.id, new Date())
+  const report = await app.db
+    .selectFrom('reports')
+    .select(['id', 'exam_id'])
+    .where('status', '=', 'amended')
+    .executeTakeFirstOrThrow()
+  const res = await app.inject({
+    url: `/main/reports/${report.id}`,
+    headers: { authorization: `Bearer ${demoToken}` },
+  })
+  assert.equal(res.statusCode, 200, res.body)
+  const images = keyImagesOf(res.body)
+  assert.equal(images.length, 2)
+  const numbers = await app.db
+    .selectFrom('instances')
+    .select(['sop_instance_uid', 'instance_number'])
+    .where('exam_id', '=', report.exam_id)
+    .where(
+      'sop_instance_uid',
+      'in',
+      images.map((image) => image.sopInstanceUid),
+    )
+    .execute()
+  const numberOf = new Map(numbers.map((row) => [row.sop_instance_uid, row.instance_number]))
+  assert.deepEqual(
+    images.map((image) => [numberOf.get(image.sopInstanceUid), image.frame, image.examId]),
+    [
+      [7, 1, report.exam_id],
+      [13, 1, report.exam_id],
+    ],
+  )
+  assert.match(images[0]!.comment ?? '', /结节/)
 })

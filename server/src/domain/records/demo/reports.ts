@@ -13,6 +13,14 @@ export interface DemoReportContext {
   /** YYYYMMDD and HHMMSS of the exam */
   date: string
   time: string
+  /** Slices the report points at (关键图像), sent as DiagnosticReport.media. */
+  keyImages?: DemoKeyImage[]
+}
+
+export interface DemoKeyImage {
+  seriesUid: string
+  sopInstanceUid: string
+  comment: string
 }
 
 export interface DemoReport {
@@ -66,6 +74,17 @@ function report(options: {
           ...(options.reviewer
             ? [{ resourceType: 'Practitioner', id: 'reviewer', name: [{ text: options.reviewer }] }]
             : []),
+          // Key images the way many RIS send them: a contained Media whose content.url is the
+          // instance's WADO-RS address (relative: the demo's PACS is this server).
+          ...(context.keyImages ?? []).map((image, index) => ({
+            resourceType: 'Media',
+            id: `key${index + 1}`,
+            status: 'completed',
+            content: {
+              contentType: 'application/dicom',
+              url: `/dicomweb/studies/${context.studyUid}/series/${image.seriesUid}/instances/${image.sopInstanceUid}`,
+            },
+          })),
         ],
         identifier: [
           { system: 'urn:demo:ris:report', value: options.reportNumber },
@@ -100,6 +119,14 @@ function report(options: {
         imagingStudy: [
           { identifier: { system: 'urn:dicom:uid', value: `urn:oid:${context.studyUid}` } },
         ],
+        ...(context.keyImages?.length
+          ? {
+              media: context.keyImages.map((image, index) => ({
+                comment: image.comment,
+                link: { reference: `#key${index + 1}` },
+              })),
+            }
+          : {}),
         presentedForm: [
           {
             contentType: 'text/plain; charset=utf-8',

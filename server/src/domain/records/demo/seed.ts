@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
+import { parse } from '../../../dicom'
 import { DEMO_HOSPITAL_KEYS } from '../../hospitals/demo-keys'
 import { DEMO_ACCOUNTS } from '../../identity/demo'
 import { findUserByMobile } from '../../identity/users'
@@ -60,6 +61,8 @@ interface DemoExamPlan {
   time: string
   /** The reports to send, in order (an amended report is sent after its final version). */
   reports: DemoReport[]
+  /** Key images of its reports: a slice (0-based file of the study) and what the report says of it. */
+  keyImages?: { slice: number; comment: string }[]
 }
 
 const key = (hospitalId: string) => DEMO_HOSPITAL_KEYS.find((k) => k.hospitalId === hospitalId)!.key
@@ -87,6 +90,11 @@ export const DEMO_EXAMS: readonly DemoExamPlan[] = [
       DEMO_REPORTS.chestCtPreliminary,
       DEMO_REPORTS.chestCtFinal,
       DEMO_REPORTS.chestCtAmended,
+    ],
+    // The phantom's nodule is on the 7th slice (z 32.5 mm); the 13th shows the heart and aorta.
+    keyImages: [
+      { slice: 6, comment: '右肺上叶后段实性结节（约 8 mm），最大层面' },
+      { slice: 12, comment: '纵隔层面：心影及主动脉未见异常' },
     ],
   },
   {
@@ -197,6 +205,14 @@ export async function seedDemoRecords(app: FastifyInstance): Promise<DemoRecords
       throw new Error(`demo STOW-RS answered ${stored.statusCode}: ${stored.body.slice(0, 300)}`)
     }
     studies += 1
+    const keyImages = (plan.keyImages ?? []).map(({ slice, comment }) => {
+      const instance = parse(study.files[slice]!)
+      return {
+        seriesUid: instance.seriesInstanceUid,
+        sopInstanceUid: instance.sopInstanceUid,
+        comment,
+      }
+    })
     for (const report of plan.reports) {
       const resource = report.resource({
         studyUid: study.studyUid,
@@ -204,6 +220,7 @@ export async function seedDemoRecords(app: FastifyInstance): Promise<DemoRecords
         patient: plan.patient,
         date: plan.date,
         time: plan.time,
+        ...(keyImages.length ? { keyImages } : {}),
       })
       const sent = await app.inject({
         method: 'POST',
