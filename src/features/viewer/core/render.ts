@@ -60,7 +60,9 @@ export function createRenderer(info: ImageInfo): Renderer {
     for (let i = luts.length - 1; i >= 0; i--) {
       const entry = luts[i]!
       if (entry.key !== key) continue
-      if (i !== luts.length - 1) luts.push(...luts.splice(i, 1))
+      // Move to the most recent end without allocating (at most LUTS_KEPT entries).
+      for (let j = i; j < luts.length - 1; j++) luts[j] = luts[j + 1]!
+      luts[luts.length - 1] = entry
       return entry.table
     }
     const table = luts.length >= LUTS_KEPT ? luts.shift()!.table : new Uint32Array(size)
@@ -109,10 +111,10 @@ export function createRenderer(info: ImageInfo): Renderer {
       const table = tableFor(window, invert)
       const words = wordsOf(out)
       if (colour) {
-        for (let i = 0, j = 0; i < count; i++, j += 4) {
-          out[j] = table[pixels[i * 3]!]!
-          out[j + 1] = table[pixels[i * 3 + 1]!]!
-          out[j + 2] = table[pixels[i * 3 + 2]!]!
+        for (let i = 0, k = 0, j = 0; i < count; i++, k += 3, j += 4) {
+          out[j] = table[pixels[k]!]!
+          out[j + 1] = table[pixels[k + 1]!]!
+          out[j + 2] = table[pixels[k + 2]!]!
           out[j + 3] = 255
         }
         return
