@@ -63,6 +63,9 @@ export const BookmarkSchema = z.object({
   note: z.string(),
   /** ISO time. */
   createdAt: z.string(),
+  /** The image's InstanceNumber and its series' description, for 第 N 层 in lists (null: none). */
+  instanceNumber: z.optional(z.nullable(z.number())),
+  seriesDescription: z.optional(z.nullable(z.string())),
 })
 export type Bookmark = z.infer<typeof BookmarkSchema>
 

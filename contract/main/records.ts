@@ -363,6 +363,9 @@ export const KeyImageSchema = z.object({
   frame: z.number(),
   /** The report's words about it (media.comment), when given. */
   comment: z.nullable(z.string()),
+  /** The image's InstanceNumber and its series' description, for 第 N 层 (null: none). */
+  instanceNumber: z.nullable(z.number()),
+  seriesDescription: z.nullable(z.string()),
 })
 export type KeyImage = z.infer<typeof KeyImageSchema>
 

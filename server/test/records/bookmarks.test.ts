@@ -137,6 +137,7 @@ test('a bookmark is added with its note and frame, listed oldest first, and dele
   assert.equal(added.frame, 1)
   assert.equal(added.note, '右肺小结节', 'the note is trimmed')
   assert.equal(added.createdAt, ctx.clock.now().toISOString())
+  assert.equal(added.instanceNumber, 2, 'the slice number, for 第 N 层')
 
   ctx.clock.advance(1000)
   res = await http.send('POST', url(hospitalExam.id), alice.token, {
@@ -151,6 +152,10 @@ test('a bookmark is added with its note and frame, listed oldest first, and dele
   assert.deepEqual(
     listed.map((b) => b.sopInstanceUid),
     [second!.sopInstanceUid, first!.sopInstanceUid],
+  )
+  assert.deepEqual(
+    listed.map((b) => b.instanceNumber),
+    [2, 1],
   )
 
   res = await http.send('DELETE', `/main/bookmarks/${added.id}`, alice.token)

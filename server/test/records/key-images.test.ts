@@ -160,6 +160,15 @@ const KEY1 = {
 
 let reportId: string
 let examId: string
+/** A key image of SERIES as the detail answers it (comment apart). */
+const image = (sop: string, instanceNumber: number) => ({
+  examId,
+  seriesUid: SERIES,
+  sopInstanceUid: sop,
+  frame: 1,
+  instanceNumber,
+  seriesDescription: null,
+})
 
 before(async () => {
   world = await fhirWorld()
@@ -215,9 +224,11 @@ test('images not received yet are left out; once they arrive the detail names se
       sopInstanceUid: CINE,
       frame: 3,
       comment: '右肺上叶结节，最大层面',
+      instanceNumber: 1,
+      seriesDescription: null,
     },
-    { examId, seriesUid: SERIES, sopInstanceUid: SOP[1], frame: 1, comment: null },
-    { examId, seriesUid: SERIES, sopInstanceUid: SOP[2], frame: 1, comment: '纵隔淋巴结' },
+    { ...image(SOP[1]!, 2), comment: null },
+    { ...image(SOP[2]!, 3), comment: '纵隔淋巴结' },
   ])
   res = await detail(reportId, strangerToken)
   assert.equal(res.statusCode, 404, 'a stranger sees neither the report nor its images')
@@ -250,7 +261,15 @@ test('only images of the report’s own exam: the same SOP in another exam, anot
 
   const images = keyImagesOf((await detail(id)).body)
   assert.deepEqual(images, [
-    { examId: ownExam, seriesUid: series, sopInstanceUid: sopHere, frame: 2, comment: '保留' },
+    {
+      examId: ownExam,
+      seriesUid: series,
+      sopInstanceUid: sopHere,
+      frame: 2,
+      comment: '保留',
+      instanceNumber: 1,
+      seriesDescription: null,
+    },
   ])
 })
 
@@ -333,7 +352,7 @@ test('an amendment’s media replace the key images; a locked private report sho
   assert.equal(res.statusCode, 200, res.body)
   assert.equal(res.json().meta.versionId, '2')
   assert.deepEqual(keyImagesOf((await detail(reportId)).body), [
-    { examId, seriesUid: SERIES, sopInstanceUid: SOP[2], frame: 1, comment: '只留这一幅' },
+    { ...image(SOP[2]!, 3), comment: '只留这一幅' },
   ])
 
   await world.app.db

@@ -23,7 +23,12 @@ export interface NewBookmarkInput {
   note?: string | undefined
 }
 
-function toBookmark(row: BookmarksTable): Bookmark {
+interface ImageFacts {
+  instance_number: number | null
+  description: string | null
+}
+
+function toBookmark(row: BookmarksTable, image: ImageFacts): Bookmark {
   return {
     id: row.id,
     examId: row.exam_id,
@@ -32,6 +37,8 @@ function toBookmark(row: BookmarksTable): Bookmark {
     frame: Number(row.frame),
     note: row.note,
     createdAt: row.created_at,
+    instanceNumber: image.instance_number === null ? null : Number(image.instance_number),
+    seriesDescription: image.description,
   }
 }
 
@@ -45,13 +52,16 @@ export async function listBookmarks(
   const exam = await findVisibleExam(db, cipher, { kind: 'user', userId }, examId)
   const rows = await db
     .selectFrom('bookmarks')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('exam_id', '=', exam.id)
-    .orderBy('created_at')
-    .orderBy('id')
+    .innerJoin('instances', 'instances.id', 'bookmarks.instance_id')
+    .innerJoin('series', 'series.id', 'instances.series_id')
+    .selectAll('bookmarks')
+    .select(['instances.instance_number', 'series.description'])
+    .where('bookmarks.user_id', '=', userId)
+    .where('bookmarks.exam_id', '=', exam.id)
+    .orderBy('bookmarks.created_at')
+    .orderBy('bookmarks.id')
     .execute()
-  return rows.map(toBookmark)
+  return rows.map((row) => toBookmark(row, row))
 }
 
 /**
@@ -70,7 +80,12 @@ export async function addBookmark(
   const instance = await db
     .selectFrom('instances')
     .innerJoin('series', 'series.id', 'instances.series_id')
-    .select(['instances.id', 'instances.frame_count'])
+    .select([
+      'instances.id',
+      'instances.frame_count',
+      'instances.instance_number',
+      'series.description',
+    ])
     .where('instances.exam_id', '=', exam.id)
     .where('instances.sop_instance_uid', '=', input.sopInstanceUid)
     .where('series.series_uid', '=', input.seriesUid)
@@ -123,7 +138,7 @@ export async function addBookmark(
       .where('exam_id', '=', exam.id)
       .execute()
   })
-  return toBookmark(row)
+  return toBookmark(row, instance)
 }
 
 /** Deletes one of the caller's bookmarks; anyone else's (or a gone one) is 404. */

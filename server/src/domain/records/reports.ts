@@ -729,6 +729,8 @@ export interface ResolvedKeyImage {
   sopInstanceUid: string
   frame: number
   comment: string | null
+  instanceNumber: number | null
+  seriesDescription: string | null
 }
 
 /**
@@ -752,7 +754,13 @@ export async function resolveKeyImages(
   const rows = await db
     .selectFrom('instances')
     .innerJoin('series', 'series.id', 'instances.series_id')
-    .select(['instances.sop_instance_uid', 'instances.frame_count', 'series.series_uid'])
+    .select([
+      'instances.sop_instance_uid',
+      'instances.frame_count',
+      'instances.instance_number',
+      'series.series_uid',
+      'series.description',
+    ])
     .where('instances.exam_id', '=', exam.id)
     .where('instances.sop_instance_uid', 'in', [...new Set(wanted.map((i) => i.sopInstanceUid))])
     .execute()
@@ -769,6 +777,8 @@ export async function resolveKeyImages(
       sopInstanceUid: image.sopInstanceUid,
       frame: image.frame,
       comment: image.comment,
+      instanceNumber: row.instance_number === null ? null : Number(row.instance_number),
+      seriesDescription: row.description,
     })
   }
   return resolved
