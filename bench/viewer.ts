@@ -9,7 +9,11 @@
  *    The file is the demo's chest CT (server/src/domain/records/demo/phantoms.ts, the middle slice);
  *    our page gets what the app gets from the server: the instance's DICOM JSON and the frame's
  *    decoded bytes, made with the server's own code (dicomJson, decodeFrames).
- * 2. The real H5 viewer (H5 build served by the real server with its demo data): see h5Viewer below.
+ * 2. The real H5 viewer: the production H5 build served by the real server process with its demo
+ *    data, the demo patient signed in, Chromium at the same slowdown. It reads only the page's own
+ *    User Timing entries (`viewer-first-pixels`: tap → first painted preview, `viewer-render`: one
+ *    render) and drives the page as a desktop user does (mouse drag = W/L, wheel = slices), on the
+ *    demo's 512² chest CT and its 20-slice MR.
  */
 import { createServer, type Server } from 'node:http'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -17,11 +21,13 @@ import type { AddressInfo } from 'node:net'
 import { loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { build } from 'esbuild'
-import type { Browser } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { launchChromium } from '../scripts/lib/browser'
+import { ensureH5Build } from '../scripts/lib/h5-build'
 import { decodeFrames, dicomJson, parse } from '../server/src/dicom'
 import { demoChestCt } from '../server/src/domain/records/demo/phantoms'
 import { type InstanceRow, instanceMetadata } from '../server/src/domain/records/retrieve'
+import { demoLogin, demoLoginRequest, startBenchServer } from './server'
 import type { RenderRun } from './viewer-page/timing'
 
 const ROOT = path.resolve(__dirname, '..')
@@ -270,9 +276,268 @@ export function describeComparison(result: RenderComparison): string {
   ].join('\n')
 }
 
+// ------------------------------------------------------------------------------ the H5 viewer
+
+/** The demo exams the H5 part opens (server/src/domain/records/demo/phantoms.ts). */
+export const DEMO_EXAMS = [
+  { title: '胸部 CT 平扫（演示）', label: 'CT 512² ×24' },
+  { title: '头颅 MR 平扫（演示）', label: 'MR 256² ×20' },
+] as const
+
+export interface ViewerRun {
+  label: string
+  /** Tap on the series → first painted preview (the page's viewer-first-pixels), ms. */
+  firstPixelsMs: number
+  /** The page's viewer-render entries while the mouse drags the window, ms. */
+  renderMedianMs: number
+  renders: number
+  /** Wheel (one slice) → that slice painted, from the frame cache, ms. */
+  sliceMedianMs: number
+  slices: number
+}
+
+interface Envelope<T> {
+  data: T
+}
+
+async function api<T>(url: string, token: string): Promise<T> {
+  const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } })
+  if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`)
+  return ((await response.json()) as Envelope<T>).data
+}
+
+/** The demo exams' ids, once the seed (pushed right after the server listens) has stored them. */
+async function demoExamIds(url: string, token: string): Promise<Map<string, string>> {
+  for (let attempt = 0; attempt < 240; attempt++) {
+    const groups = await api<{ latest: { id: string; title: string; status: string }[] }[]>(
+      `${url}/main/images`,
+      token,
+    )
+    const ids = new Map<string, string>()
+    for (const exam of groups.flatMap((group) => group.latest))
+      if (exam.status === 'ready') ids.set(exam.title, exam.id)
+    if (DEMO_EXAMS.every((exam) => ids.has(exam.title))) return ids
+    await new Promise((resolve) => setTimeout(resolve, 500))
+  }
+  throw new Error('demo exams not ready after 120 s')
+}
+
+/** Signs the page in the way the app's persisted stores keep a session (as e2e/support.ts does). */
+async function signInPage(page: Page, url: string): Promise<void> {
+  const response = await fetch(`${url}/sso/oauth2/token`, demoLoginRequest)
+  const { data } = (await response.json()) as Envelope<{
+    access_token: string
+    token_type: string
+    expires_in: number
+    refresh_token: string
+    user: { nickname: string; mobileMasked: string | null }
+  }>
+  const token = {
+    access_token: data.access_token,
+    token_type: data.token_type,
+    expires_in: data.expires_in,
+    refresh_token: data.refresh_token,
+  }
+  const entries = {
+    'yx-session': JSON.stringify({ state: { token }, version: 1 }),
+    'yx-app': JSON.stringify({
+      state: {
+        hasLogin: true,
+        userName: data.user.nickname || data.user.mobileMasked || '用户',
+        profile: data.user,
+      },
+      version: 2,
+    }),
+  }
+  await page.goto(`${url}/pages/about/about`)
+  await page.evaluate((items) => {
+    for (const [key, value] of Object.entries(items))
+      localStorage.setItem(key, JSON.stringify({ data: value }))
+  }, entries)
+}
+
+/** Durations of the page's User Timing measures of that name, in order. */
+function measures(page: Page, name: string): Promise<number[]> {
+  return page.evaluate(
+    (entryName) => performance.getEntriesByName(entryName, 'measure').map((e) => e.duration),
+    name,
+  )
+}
+
+/** The viewer's image canvas: the largest canvas on the page on screen. */
+async function viewerCanvasBox(
+  page: Page,
+): Promise<{ x: number; y: number; width: number; height: number }> {
+  const box = await page.evaluate(() => {
+    let best: DOMRect | null = null
+    for (const canvas of document.querySelectorAll<HTMLCanvasElement>('.taro_page canvas')) {
+      const rect = canvas.getBoundingClientRect()
+      if (rect.width === 0 || rect.height === 0) continue
+      if (!best || rect.width * rect.height > best.width * best.height) best = rect
+    }
+    return best && { x: best.x, y: best.y, width: best.width, height: best.height }
+  })
+  if (!box) throw new Error('no viewer canvas on the page')
+  return box
+}
+
+/**
+ * One slice step by the wheel, timed inside the page: from dispatching the wheel event to the end
+ * of the next viewer-render entry (the slice painted). The slices stepped to were shown before, so
+ * their frames come from the cache.
+ */
+function wheelToPainted(page: Page, deltaY: number): Promise<number> {
+  return page.evaluate(
+    (delta) =>
+      new Promise<number>((resolve, reject) => {
+        let best: HTMLCanvasElement | null = null
+        let area = 0
+        for (const canvas of document.querySelectorAll<HTMLCanvasElement>('.taro_page canvas')) {
+          const rect = canvas.getBoundingClientRect()
+          if (rect.width * rect.height > area) {
+            best = canvas
+            area = rect.width * rect.height
+          }
+        }
+        if (!best) return reject(new Error('no canvas'))
+        const rect = best.getBoundingClientRect()
+        const started = performance.now()
+        const observer = new PerformanceObserver((list) => {
+          const entry = list.getEntriesByName('viewer-render')[0]
+          if (!entry || entry.startTime < started) return
+          observer.disconnect()
+          clearTimeout(timer)
+          resolve(entry.startTime + entry.duration - started)
+        })
+        observer.observe({ type: 'measure' })
+        const timer = setTimeout(() => {
+          observer.disconnect()
+          reject(new Error('no viewer-render within 5 s of a wheel step'))
+        }, 5000)
+        best.dispatchEvent(
+          new WheelEvent('wheel', {
+            deltaY: delta,
+            deltaMode: 0,
+            clientX: rect.x + rect.width / 2,
+            clientY: rect.y + rect.height / 2,
+            bubbles: true,
+            cancelable: true,
+          }),
+        )
+      }),
+    deltaY,
+  )
+}
+
+async function viewerRun(
+  browser: Browser,
+  url: string,
+  examId: string,
+  label: string,
+  slowdown: number,
+): Promise<ViewerRun> {
+  // A desktop browser at a phone's size: the mouse drives the viewer (drag = W/L, wheel = slices).
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    locale: 'zh-CN',
+    timezoneId: 'Asia/Shanghai',
+  })
+  try {
+    const page = await context.newPage()
+    await signInPage(page, url)
+    await page.goto(`${url}/pages/personalImage/detail?examId=${encodeURIComponent(examId)}`)
+    const tile = page.locator('.taro_page:visible .series-grid__tile').first()
+    await tile.waitFor({ timeout: 60_000 })
+    const cdp = await context.newCDPSession(page)
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: slowdown })
+    await tile.click()
+    await page.waitForFunction(
+      () => performance.getEntriesByName('viewer-first-pixels', 'measure').length > 0,
+      undefined,
+      { timeout: 60_000 },
+    )
+    const firstPixelsMs = (await measures(page, 'viewer-first-pixels'))[0]!
+    // The raw frames replace the preview, and the slices around are fetched ahead.
+    await page.waitForFunction(
+      () => performance.getEntriesByName('viewer-render', 'measure').length > 0,
+      undefined,
+      { timeout: 60_000 },
+    )
+    await page.waitForLoadState('networkidle')
+
+    const box = await viewerCanvasBox(page)
+    const before = (await measures(page, 'viewer-render')).length
+    const x = box.x + box.width / 2
+    const y = box.y + box.height / 2
+    await page.mouse.move(x, y)
+    await page.mouse.down()
+    for (let step = 1; step <= 40; step++) {
+      await page.mouse.move(x + step * 3, y - step * 2)
+      await page.waitForTimeout(16)
+    }
+    await page.mouse.up()
+    const renderTimes = (await measures(page, 'viewer-render')).slice(before)
+
+    // Step forward then back: every slice painted here was shown (and so cached) a moment before.
+    const sliceTimes: number[] = []
+    await wheelToPainted(page, 100)
+    await page.waitForLoadState('networkidle')
+    for (let i = 0; i < 10; i++) {
+      sliceTimes.push(await wheelToPainted(page, i % 2 === 0 ? -100 : 100))
+      await page.waitForTimeout(50)
+    }
+    return {
+      label,
+      firstPixelsMs,
+      renderMedianMs: renderTimes.length > 0 ? median(renderTimes) : Number.NaN,
+      renders: renderTimes.length,
+      sliceMedianMs: median(sliceTimes),
+      slices: sliceTimes.length,
+    }
+  } finally {
+    await context.close()
+  }
+}
+
+/** The real H5 viewer on the demo CT and MR; builds dist/h5 first when it is stale. */
+export async function measureH5Viewer(slowdown = CPU_SLOWDOWN): Promise<ViewerRun[]> {
+  if (!process.env.WEB_ROOT && !ensureH5Build()) throw new Error('H5 构建失败，无法测量查看器')
+  const server = await startBenchServer({
+    WEB_ROOT: path.resolve(ROOT, process.env.WEB_ROOT ?? path.join('dist', 'h5')),
+  })
+  const browser = await launchChromium()
+  try {
+    const ids = await demoExamIds(server.url, await demoLogin(server.url))
+    const runs: ViewerRun[] = []
+    for (const exam of DEMO_EXAMS)
+      runs.push(await viewerRun(browser, server.url, ids.get(exam.title)!, exam.label, slowdown))
+    return runs
+  } finally {
+    await browser.close()
+    await server.stop()
+  }
+}
+
+export function describeViewerRuns(runs: ViewerRun[], slowdown = CPU_SLOWDOWN): string {
+  const ms = (value: number) => (Number.isFinite(value) ? `${value.toFixed(1)} ms` : '–')
+  return [
+    `The H5 viewer (production build, real server on loopback, Chromium ${slowdown}× CPU slowdown; ` +
+      "the page's own User Timing entries)",
+    '',
+    '| study | tap → first pixels (goal ≤ 150) | W/L render, median (goal ≤ 4) | slice change → painted from cache, median (goal ≤ 16) |',
+    '|---|---:|---:|---:|',
+    ...runs.map(
+      (run) =>
+        `| ${run.label} | ${ms(run.firstPixelsMs)} | ${ms(run.renderMedianMs)} (${run.renders} renders) | ${ms(run.sliceMedianMs)} (${run.slices} steps) |`,
+    ),
+  ].join('\n')
+}
+
 export async function printViewerFigures(): Promise<void> {
   console.log('## DICOM viewer\n')
   console.log(describeComparison(await compareRenders()))
+  console.log('')
+  console.log(describeViewerRuns(await measureH5Viewer()))
 }
 
 if (require.main === module) {
