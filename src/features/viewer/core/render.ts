@@ -87,14 +87,32 @@ export function createRenderer(info: ImageInfo): Renderer {
     }
     const flip = inverted !== invert
     const { center, width } = window
-    for (let i = 0; i < size; i++) {
+    const entry = (i: number) => {
       // Colour samples are windowed as they are (no modality LUT for colour, PS3.3 C.7.6.3).
       const x = colour ? i : (min + i) * slope + intercept
       let y = Math.round(voiLinear(x, center, width))
       if (flip) y = 255 - y
       // Colour tables hold one channel's byte; grey tables a whole pixel.
-      table[i] = colour ? y : pack(y, y, y)
+      return colour ? y : pack(y, y, y)
     }
+    // The modality value is monotonic in the stored one, so outside the window's two edges (in
+    // stored units, a margin of 2 for rounding) the table is flat: filled natively, and only the
+    // window's own span is computed (a 65 536-entry table at W 400 computes ~400 entries).
+    let lo = 0
+    let hi = size - 1
+    if (!colour) {
+      const edge = (x: number) => (x - intercept) / slope - min
+      const a = edge(center - 0.5 - (width - 1) / 2)
+      const b = edge(center - 0.5 + (width - 1) / 2)
+      if (Number.isFinite(a) && Number.isFinite(b)) {
+        lo = Math.max(0, Math.floor(Math.min(a, b)) - 2)
+        hi = Math.min(size - 1, Math.ceil(Math.max(a, b)) + 2)
+        if (lo > hi) lo = hi = lo > size - 1 ? size - 1 : 0
+      }
+    }
+    if (lo > 0) table.fill(entry(0), 0, lo)
+    for (let i = lo; i <= hi; i++) table[i] = entry(i)
+    if (hi < size - 1) table.fill(entry(size - 1), hi + 1, size)
   }
 
   function wordsOf(out: Uint8ClampedArray): Uint32Array | null {

@@ -331,6 +331,47 @@ describe('grey values at the default window equal PS3.3 C.11.2.1.2.1 (synthetic)
   })
 })
 
+describe('lookup tables over the whole stored range', () => {
+  it.each<[string, SyntheticOptions, number, number]>([
+    ['16-bit signed CT', { pixelRepresentation: 1, intercept: -1024 }, -32768, 32767],
+    ['16-bit unsigned, negative slope', { slope: -0.5, intercept: 3000 }, 0, 65535],
+    ['12-bit signed', { bitsStored: 12, pixelRepresentation: 1, slope: 2 }, -2048, 2047],
+    ['8-bit signed', { bitsAllocated: 8, pixelRepresentation: 1 }, -128, 127],
+  ])('%s: every value is right at many windows, tables recycled in between', (_n, o, lo, hi) => {
+    const info = parseInstanceMetadata(syntheticJson(o))
+    const raw = randomInts(COUNT, lo, hi, 41)
+    const pixels = framePixels(info, syntheticCase(o, raw).bytes)
+    const renderer = createRenderer(info)
+    const out = new Uint8ClampedArray(COUNT * 4)
+    const windows: WindowLevel[] = [
+      { center: 40, width: 400 },
+      { center: -600, width: 1500 },
+      { center: 1e6, width: 10 },
+      { center: -1e6, width: 10 },
+      { center: 0, width: 1 },
+      { center: 123.4, width: 1e7 },
+      { center: 40, width: 400 },
+      { center: 33000, width: 2 },
+    ]
+    for (const window of windows) {
+      for (const invert of [false, true]) {
+        renderer.render(pixels, window, invert, out)
+        let worst = 0
+        for (let i = 0; i < COUNT; i++) {
+          const stored = pixels[i]!
+          const y = expectedGrey(
+            stored * info.rescaleSlope + info.rescaleIntercept,
+            window.center,
+            window.width,
+          )
+          worst = Math.max(worst, Math.abs(out[i * 4]! - (invert ? 255 - y : y)))
+        }
+        expect(worst).toBeLessThanOrEqual(1)
+      }
+    }
+  })
+})
+
 describe('colour', () => {
   const rgb = randomInts(COUNT * 3, 0, 255, 31)
 
