@@ -17,6 +17,10 @@ export interface RouteDef {
   customNavigation?: boolean
   /** Native pull-down refresh; our lists use their own pull-to-refresh, so this stays off. */
   pullDownRefresh?: boolean
+  /** 'auto': the mini-program turns the page with the phone (the viewer's 横屏全屏). */
+  pageOrientation?: 'auto'
+  /** A black page without scrolling (the image viewer: dark around the image, gestures own touch). */
+  dark?: boolean
   /** The issue that builds this page; absent once the page is real. */
   issue?: number
   /**
@@ -105,6 +109,14 @@ const TABLE = [
   },
   { name: 'imageDetail', path: 'pages/personalImage/detail', title: '影像详情' },
   { name: 'imageList', path: 'pages/personalImage/list', title: '院内查询' },
+  {
+    name: 'imageViewer',
+    path: 'pages/personalImage/viewer',
+    title: '影像查看',
+    pageOrientation: 'auto',
+    dark: true,
+    notInSpec: 'issue 8: the DICOM viewer, opened from the image detail, the report and key images',
+  },
   {
     name: 'personalDetail',
     path: 'pages/personalDetail/personalDetail',
@@ -267,5 +279,14 @@ export function pageConfig(name: RouteName) {
     // SPEC section 9: load-more triggers 80 px before the bottom (lists load on the page's own scroll).
     onReachBottomDistance: 80,
     ...(route.customNavigation ? { navigationStyle: 'custom' as const } : {}),
+    ...(route.pageOrientation ? { pageOrientation: route.pageOrientation } : {}),
+    ...(route.dark
+      ? {
+          navigationBarBackgroundColor: '#000000',
+          navigationBarTextStyle: 'white' as const,
+          backgroundColor: '#000000',
+          disableScroll: true,
+        }
+      : {}),
   }
 }

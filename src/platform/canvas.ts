@@ -26,10 +26,13 @@ export interface Surface {
   height: number
 }
 
-interface SizedCanvas {
+export interface SizedCanvas {
   width: number
   height: number
   getContext(kind: '2d'): unknown
+  /** weapp: the node's CSS size from the selector query (the node's width is its backing store). */
+  cssWidth?: number
+  cssHeight?: number
 }
 
 function pixelRatio(): number {
@@ -61,8 +64,14 @@ function weappNode(id: string): Promise<SizedCanvas | null> {
       .select(`#${id}`)
       .fields({ node: true, size: true })
       .exec((result: unknown[] | null) => {
-        const first = result?.[0] as { node?: SizedCanvas } | null | undefined
-        resolve(first?.node ?? null)
+        const first = result?.[0] as
+          { node?: SizedCanvas; width?: number; height?: number } | null | undefined
+        const node = first?.node ?? null
+        if (node) {
+          node.cssWidth = first?.width
+          node.cssHeight = first?.height
+        }
+        resolve(node)
       })
   })
 }
@@ -78,6 +87,47 @@ function domCanvas(id: string): SizedCanvas | null {
 // The mini-program draws React's tree a setData later than the effect runs: look for up to 1 s.
 const ATTEMPTS = 10
 const RETRY_MS = 100
+
+/**
+ * The raw canvas node with that id (looked for a few times, as for a surface) and its CSS size,
+ * for drawing that needs more than rectangles (the image viewer: drawImage, ImageData).
+ */
+export async function canvasNode(
+  id: string,
+): Promise<{ canvas: SizedCanvas; width: number; height: number } | null> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
+    if (process.env.TARO_ENV === 'weapp') {
+      const found = await weappNode(id)
+      if (found) return { canvas: found, width: found.cssWidth ?? 0, height: found.cssHeight ?? 0 }
+    } else {
+      const canvas = domCanvas(id)
+      if (canvas) {
+        const rect = (canvas as HTMLCanvasElement).getBoundingClientRect()
+        return { canvas, width: rect.width, height: rect.height }
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, RETRY_MS))
+  }
+  return null
+}
+
+/**
+ * A canvas off screen of that many pixels (the viewer renders a frame into it at the image's own
+ * size, then draws it scaled and turned), or null where the platform has none.
+ */
+export function offscreenCanvas(width: number, height: number): SizedCanvas | null {
+  if (process.env.TARO_ENV === 'weapp') {
+    // Base library 2.16.1+; drawImage on a Canvas 2D context accepts it.
+    return Taro.createOffscreenCanvas({ type: '2d', width, height }) as unknown as SizedCanvas
+  }
+  if (typeof document === 'undefined') return null
+  const canvas = document.createElement('canvas')
+  canvas.width = width
+  canvas.height = height
+  return canvas
+}
+
+export { pixelRatio }
 
 /**
  * The surface of the canvas with that id, `width` × `height` CSS pixels, or null when the platform

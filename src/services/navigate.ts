@@ -21,6 +21,8 @@ export interface RouteParams {
   pwd: { mode?: 'forgot' }
   scanLogin: { id: string }
   privacyPolicy: { consent?: 1; version?: string; blocked?: 'proxy' | 'refused' }
+  /** `frame` is 1-based; `t` is Date.now() at the tap, for the viewer-first-pixels timing. */
+  imageViewer: { examId: string; seriesUid?: string; sop?: string; frame?: number; t?: number }
 }
 
 /** Tab pages take no query (Taro's switchTab drops it); declared pages take theirs; others any. */

@@ -6,12 +6,8 @@ import { QrCodeSheet } from '../../features/claims/components/qr-code-sheet'
 import { ExamDetailView, QrButton } from '../../features/records/components/exam-detail-view'
 import { useExamDetail } from '../../features/records/hooks/use-exam-detail'
 import { useRefreshOnReturn } from '../../features/records/hooks/use-refresh-on-return'
-import { showToast } from '../../platform/ui'
 import { describeError } from '../../services/api'
 import { navigate } from '../../services/navigate'
-
-/** No viewer route exists yet (routes.ts); the thumbnails say so instead of opening nothing. */
-export const VIEWER_COMING_SOON = '查看器即将上线'
 
 function ExamDetailContent({ examId }: { examId: string }) {
   const exam = useExamDetail(examId)
@@ -34,7 +30,13 @@ function ExamDetailContent({ examId }: { examId: string }) {
     <>
       <ExamDetailView
         exam={data}
-        onOpenSeries={() => showToast(VIEWER_COMING_SOON)}
+        onOpenSeries={(series) =>
+          void navigate('imageViewer', {
+            examId: data.id,
+            seriesUid: series.seriesUid,
+            t: Date.now(),
+          })
+        }
         onOpenReport={(reportId) => void navigate('reportDetail', { id: reportId })}
         onOpenBarCode={(value) => void navigate('barCode', { value, title: '检查号' })}
         qrButton={canShare ? <QrButton onClick={() => setQrOpen(true)} /> : null}

@@ -20,12 +20,9 @@ import {
   uploadReportPhoto,
   type SaveDicomReportInput,
 } from '../../services/dicom-upload'
-import { back } from '../../services/navigate'
+import { back, navigate } from '../../services/navigate'
 import type { ExamDetail } from '../../services/records'
 import './detail-ys.scss'
-
-/** No viewer route exists yet (routes.ts); the thumbnails say so instead of opening nothing. */
-export const VIEWER_COMING_SOON = '查看器即将上线'
 
 function Row({ label, value }: { label: string; value: string | null }) {
   return (
@@ -143,7 +140,16 @@ function DetailYs({ exam, reload }: { exam: ExamDetail; reload: () => void }) {
 
       <View className="detail-ys__card">
         <Text className="detail-ys__section">影像</Text>
-        <SeriesGrid series={exam.series} onOpen={() => showToast(VIEWER_COMING_SOON)} />
+        <SeriesGrid
+          series={exam.series}
+          onOpen={(series) =>
+            void navigate('imageViewer', {
+              examId: exam.id,
+              seriesUid: series.seriesUid,
+              t: Date.now(),
+            })
+          }
+        />
       </View>
 
       {exam.series.length > 0 && (

@@ -248,9 +248,13 @@ describe('影像详情 (personalImage/detail)', () => {
     // No thumbnail to fetch: nothing is asked for series 3.
     expect(download).toHaveBeenCalledTimes(2)
 
-    const toast = jest.spyOn(Taro, 'showToast')
+    // A series opens the viewer on it, with the tap's time for viewer-first-pixels.
     fireEvent.click(screen.getByText('轴位 1'))
-    expect(toast).toHaveBeenCalledWith(expect.objectContaining({ title: '查看器即将上线' }))
+    expect(navigateTo).toHaveBeenLastCalledWith({
+      url: expect.stringMatching(
+        /^\/pages\/personalImage\/viewer\?examId=x1&seriesUid=1\.2\.3\.4\.1&t=\d+$/,
+      ),
+    })
 
     fireEvent.click(screen.getByText('二维码'))
     expect(await screen.findByText('二维码弹窗 x1')).toBeTruthy()

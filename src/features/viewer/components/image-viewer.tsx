@@ -1,0 +1,746 @@
+import { Canvas, Image, Slider, Text, View } from '@tarojs/components'
+import Taro from '@tarojs/taro'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import type { ExamDetail, SeriesSummary } from '@/services/records'
+import { fetchFrame } from '@/services/viewer'
+import {
+  createRenderer,
+  defaultWindow,
+  FRAME_CACHE_BYTES,
+  FrameCache,
+  measureAngle,
+  measureDistance,
+  presetsFor,
+  presetWindow,
+  valueAt,
+  type ImageInfo,
+  type PixelData,
+  type Point,
+  type Preset,
+  type Renderer,
+  type WindowLevel,
+} from '../core'
+import { createFrameLoader, type FrameLoader, type Slice } from '../hooks/frame-loader'
+import {
+  createGestureRecognizer,
+  LONG_PRESS_MS,
+  type GestureAction,
+  type TouchPoint,
+} from '../hooks/gestures'
+import { recordFirstPixels, recordRender, timelineNow } from '../hooks/timing'
+import {
+  fit,
+  flipHorizontal,
+  imageToScreen,
+  initialViewport,
+  pan,
+  pixelAt,
+  rotateClockwise,
+  scaleBar,
+  screenToImage,
+  zoomAt,
+  type Size,
+  type Viewport,
+} from '../viewport'
+import { BookmarkPanel } from './bookmark-panel'
+import { enterFullscreen, exitFullscreen } from './fullscreen'
+import { createPainter, type Painter, type ScreenShape } from './painter'
+import { SeriesStrip } from './series-strip'
+import './image-viewer.scss'
+
+export interface ImageViewerProps {
+  exam: ExamDetail
+  series: SeriesSummary
+  studyUid: string
+  slices: Slice[]
+  startIndex: number
+  /** The server-rendered preview shown until the first raw frame is painted. */
+  previewSrc: string | null
+  /** Where `viewer-first-pixels` starts on the page's timeline. */
+  firstPixelsFrom: number
+  /** Another series of the exam (a bookmark may name its slice). */
+  onSwitchSeries: (seriesUid: string, sop?: string, frame?: number) => void
+}
+
+type Tool = 'none' | 'distance' | 'angle'
+
+interface Measurement {
+  sliceKey: string
+  kind: 'distance' | 'angle'
+  points: Point[]
+}
+
+const STAGE_ID = 'image-viewer-stage'
+const CANVAS_ID = 'image-viewer-canvas'
+const FRAME_RATES = [5, 10, 15, 25]
+/** Window change per screen pixel dragged, as a share of the current width: same feel at any depth. */
+const WL_SENSITIVITY = 1 / 300
+
+// One cache for the whole page life, shared by every series shown: the memory bound holds overall.
+let sharedCache: FrameCache<PixelData> | null = null
+function frameCache(): FrameCache<PixelData> {
+  sharedCache ??= new FrameCache<PixelData>(FRAME_CACHE_BYTES)
+  return sharedCache
+}
+
+function round(value: number): string {
+  return String(Math.round(value))
+}
+
+export function windowText(window: WindowLevel): string {
+  return `窗宽 ${round(window.width)} 窗位 ${round(window.center)}`
+}
+
+function dicomDate(date: string | null): string | null {
+  if (!date) return null
+  const m = /^(\d{4})(\d{2})(\d{2})$/.exec(date)
+  return m ? `${m[1]}-${m[2]}-${m[3]}` : date
+}
+
+function personName(name: string | null): string | null {
+  return name ? name.replace(/\^+/g, ' ').trim() || null : null
+}
+
+function sliceKeyOf(slice: Slice): string {
+  return `${slice.info.sopInstanceUid}/${slice.frame}`
+}
+
+function isGrey(info: ImageInfo): boolean {
+  return info.samplesPerPixel === 1 && info.photometric !== 'PALETTE COLOR'
+}
+
+function distanceLabel(info: ImageInfo, points: Point[]): string | null {
+  if (points.length < 2) return null
+  const result = measureDistance(info, points[0]!, points[1]!)
+  if (result.mm === null) return result.reason
+  return `${result.approximate ? '约 ' : ''}${result.mm.toFixed(1)} mm`
+}
+
+function angleLabel(points: Point[]): string | null {
+  if (points.length < 3) return null
+  return `${measureAngle(points[0]!, points[1]!, points[2]!).toFixed(1)}°`
+}
+
+function touchesOf(
+  event: { touches?: ArrayLike<unknown> },
+  origin: { x: number; y: number },
+): TouchPoint[] {
+  const list = event.touches ?? []
+  const out: TouchPoint[] = []
+  for (let i = 0; i < list.length; i += 1) {
+    const t = list[i] as {
+      identifier?: number
+      clientX?: number
+      clientY?: number
+      x?: number
+      y?: number
+    }
+    const x = t.clientX ?? t.x ?? 0
+    const y = t.clientY ?? t.y ?? 0
+    out.push({ id: t.identifier ?? i, x: x - origin.x, y: y - origin.y })
+  }
+  return out
+}
+
+/** The viewer's stage, tools and overlay for one series. */
+export function ImageViewer(props: ImageViewerProps) {
+  const {
+    exam,
+    series,
+    studyUid,
+    slices,
+    startIndex,
+    previewSrc,
+    firstPixelsFrom,
+    onSwitchSeries,
+  } = props
+  const [index, setIndex] = useState(startIndex)
+  const [window, setWindow] = useState<WindowLevel | null>(null)
+  const [invert, setInvert] = useState(false)
+  const [viewport, setViewport] = useState<Viewport | null>(null)
+  const [pixels, setPixels] = useState<PixelData | null>(null)
+  const [frameError, setFrameError] = useState<string | null>(null)
+  const [tool, setTool] = useState<Tool>('none')
+  const [measurements, setMeasurements] = useState<Measurement[]>([])
+  const [draft, setDraft] = useState<Measurement | null>(null)
+  const [showInfo, setShowInfo] = useState(true)
+  const [playing, setPlaying] = useState(false)
+  const [fps, setFps] = useState(10)
+  const [probe, setProbe] = useState<{ x: number; y: number; text: string } | null>(null)
+  const [full, setFull] = useState(false)
+  const [bookmarksOpen, setBookmarksOpen] = useState(false)
+  const [painted, setPainted] = useState(false)
+  /** Bumped when a painter is made, so the frame is drawn on it. */
+  const [painterVersion, setPainterVersion] = useState(0)
+
+  const slice = slices[Math.min(index, slices.length - 1)]!
+  const info = slice.info
+  const image: Size = useMemo(
+    () => ({ width: info.columns, height: info.rows }),
+    [info.columns, info.rows],
+  )
+  const painter = useRef<Painter | null>(null)
+  const viewportRef = useRef(viewport)
+  viewportRef.current = viewport
+  const renderers = useRef(new Map<string, Renderer>())
+  const loader = useRef<FrameLoader | null>(null)
+  const firstPixels = useRef(false)
+  const touchAt = useRef(0)
+  const stageOrigin = useRef({ x: 0, y: 0 })
+
+  const markFirstPixels = useCallback(() => {
+    if (firstPixels.current) return
+    firstPixels.current = true
+    recordFirstPixels(firstPixelsFrom)
+  }, [firstPixelsFrom])
+
+  // ---------------------------------------------------------------- frames of this series
+  useEffect(() => {
+    const created = createFrameLoader(slices, frameCache(), (sliceInfo, frame) =>
+      fetchFrame(studyUid, sliceInfo.seriesUid, sliceInfo.sopInstanceUid, frame),
+    )
+    loader.current = created
+    setIndex(startIndex)
+    setWindow(null)
+    setMeasurements([])
+    setDraft(null)
+    setPlaying(false)
+    return () => created.dispose()
+  }, [slices, startIndex, studyUid])
+
+  useEffect(() => {
+    const current = loader.current
+    if (!current) return undefined
+    let live = true
+    setFrameError(null)
+    const cached = current.peek(index)
+    if (cached) setPixels(cached)
+    else {
+      current.load(index).then(
+        (loaded) => {
+          if (live) setPixels(loaded)
+        },
+        (error: unknown) => {
+          if (!live) return
+          setFrameError(
+            error instanceof Error && /[\u4e00-\u9fa5]/.test(error.message)
+              ? error.message
+              : '图像加载失败，请稍后重试',
+          )
+        },
+      )
+    }
+    current.prefetch(index)
+    return () => {
+      live = false
+    }
+  }, [index, slices])
+
+  // ---------------------------------------------------------------- the canvas
+  useEffect(() => {
+    let live = true
+    painter.current = null
+    void createPainter(CANVAS_ID, image).then((created) => {
+      if (!live || !created) return
+      painter.current = created
+      setViewport(initialViewport(created.view, image))
+      measureStage()
+      setPainterVersion((n) => n + 1)
+    })
+    return () => {
+      live = false
+    }
+    // The painter is made again when the image size or the stage's size (full screen) changes.
+  }, [image, full])
+
+  function measureStage(): void {
+    if (typeof document !== 'undefined') {
+      const element = document.getElementById(STAGE_ID)
+      if (element) {
+        const rect = element.getBoundingClientRect()
+        stageOrigin.current = { x: rect.left, y: rect.top }
+        return
+      }
+    }
+    Taro.createSelectorQuery()
+      .select(`#${STAGE_ID}`)
+      .boundingClientRect((rect) => {
+        const box = (Array.isArray(rect) ? rect[0] : rect) as { left?: number; top?: number } | null
+        if (box) stageOrigin.current = { x: box.left ?? 0, y: box.top ?? 0 }
+      })
+      .exec()
+  }
+
+  const view = painter.current?.view ?? null
+
+  // The frame's own window the first time a series shows a frame (then the person's choice stays).
+  useEffect(() => {
+    if (pixels && window === null && isGrey(info)) setWindow(defaultWindow(info, pixels))
+  }, [pixels, window, info])
+
+  const renderer = useMemo(() => {
+    let found = renderers.current.get(info.sopInstanceUid)
+    if (!found) {
+      found = createRenderer(info)
+      renderers.current.set(info.sopInstanceUid, found)
+    }
+    return found
+  }, [info])
+
+  useEffect(() => {
+    const current = painter.current
+    const at = viewportRef.current
+    if (!current || !pixels || !at) return
+    // A frame of another size (mixed series) waits for its painter.
+    if (pixels.length < info.rows * info.columns * info.samplesPerPixel) return
+    // Grey images wait for their window (set from the frame just below); colour needs none.
+    if (window === null && isGrey(info)) return
+    const started = timelineNow()
+    current.renderFrame(renderer, pixels, window ?? { center: 128, width: 256 }, invert)
+    current.compose(at, shapesRef.current)
+    recordRender(started)
+    setPainted(true)
+    markFirstPixels()
+  }, [pixels, window, invert, renderer, painterVersion, info, markFirstPixels])
+
+  const shapes: ScreenShape[] = useMemo(() => {
+    if (!viewport || !view) return []
+    const key = sliceKeyOf(slice)
+    const all = [...measurements.filter((m) => m.sliceKey === key), ...(draft ? [draft] : [])]
+    return all.map((m) => ({
+      points: m.points.map((p) => imageToScreen(viewport, view, image, p)),
+      label: m.kind === 'distance' ? distanceLabel(info, m.points) : angleLabel(m.points),
+      active: m === draft,
+    }))
+  }, [measurements, draft, viewport, view, image, slice, info])
+  const shapesRef = useRef(shapes)
+  shapesRef.current = shapes
+
+  useEffect(() => {
+    if (painter.current && viewport) painter.current.compose(viewport, shapes)
+  }, [viewport, shapes])
+
+  // ---------------------------------------------------------------- cine
+  useEffect(() => {
+    if (!playing || slices.length < 2) return undefined
+    const timer = setInterval(() => setIndex((i) => (i + 1) % slices.length), 1000 / fps)
+    return () => clearInterval(timer)
+  }, [playing, fps, slices.length])
+
+  // ---------------------------------------------------------------- actions
+  const goTo = useCallback(
+    (next: number) => setIndex(Math.max(0, Math.min(slices.length - 1, Math.round(next)))),
+    [slices.length],
+  )
+
+  const applyPreset = (preset: Preset) => {
+    if (!pixels) return
+    setWindow(presetWindow(preset, info, pixels))
+  }
+
+  const reset = () => {
+    if (view) setViewport(initialViewport(view, image))
+    setInvert(false)
+    setWindow(pixels && isGrey(info) ? defaultWindow(info, pixels) : null)
+    setMeasurements([])
+    setDraft(null)
+  }
+
+  const toggleFull = () => {
+    const next = !full
+    setFull(next)
+    if (next) void enterFullscreen()
+    else void exitFullscreen()
+  }
+
+  // ---------------------------------------------------------------- gestures
+  const recognizer = useMemo(
+    () => createGestureRecognizer(() => painter.current?.view.width ?? 0),
+    [],
+  )
+  const longPressTimer = useRef<ReturnType<typeof setTimeout> | null>(null)
+  const state = useRef({ viewport, window, pixels, info, tool, draft, view, image, index })
+  state.current = { viewport, window, pixels, info, tool, draft, view, image, index }
+
+  const act = useCallback(
+    (actions: GestureAction[]) => {
+      const s = state.current
+      if (!s.viewport || !s.view) return
+      const currentKey = () => {
+        const shown = slices[s.index]
+        return shown ? sliceKeyOf(shown) : ''
+      }
+      for (const action of actions) {
+        switch (action.type) {
+          case 'drag': {
+            if (s.tool === 'distance' && s.draft) {
+              const p = screenToImage(s.viewport, s.view, s.image, action)
+              setDraft({ ...s.draft, points: [s.draft.points[0]!, p] })
+              break
+            }
+            if (s.tool !== 'none') break
+            if (s.window) {
+              const k = Math.max(s.window.width, 1) * WL_SENSITIVITY
+              const next = {
+                width: Math.max(1, s.window.width + action.dx * k),
+                center: s.window.center + action.dy * k,
+              }
+              s.window = next
+              setWindow(next)
+            }
+            break
+          }
+          case 'dragStart':
+            if (s.tool === 'distance') {
+              const p = screenToImage(s.viewport, s.view, s.image, action)
+              const started: Measurement = { sliceKey: '', kind: 'distance', points: [p, p] }
+              s.draft = started
+              setDraft(started)
+            }
+            break
+          case 'dragEnd':
+            if (s.tool === 'distance' && s.draft) {
+              const done = s.draft
+              setMeasurements((list) => [...list, { ...done, sliceKey: currentKey() }])
+              setDraft(null)
+            }
+            break
+          case 'tap':
+            if (s.tool === 'angle') {
+              const p = screenToImage(s.viewport, s.view, s.image, action)
+              const points = [...(s.draft?.points ?? []), p]
+              if (points.length === 3) {
+                setMeasurements((list) => [
+                  ...list,
+                  { sliceKey: currentKey(), kind: 'angle', points },
+                ])
+                setDraft(null)
+              } else setDraft({ sliceKey: '', kind: 'angle', points })
+            }
+            break
+          case 'slices':
+            setIndex((i) => Math.max(0, Math.min(slices.length - 1, i + action.delta)))
+            break
+          case 'pinch':
+            setViewport((v) => (v ? zoomAt(v, s.view!, s.image, action.factor, action) : v))
+            break
+          case 'pan':
+            setViewport((v) => (v ? pan(v, action.dx, action.dy) : v))
+            break
+          case 'doubleTap':
+            setViewport((v) => (v ? fit(s.view!, s.image, v) : v))
+            break
+          case 'probe': {
+            const at = s.pixels ? pixelAt(s.viewport, s.view, s.image, action) : null
+            const value = at && s.pixels ? valueAt(s.info, s.pixels, at.x, at.y) : null
+            setProbe(
+              value
+                ? {
+                    x: action.x,
+                    y: action.y,
+                    text: `${round(value.value)}${value.unit ? ` ${value.unit}` : ''}`,
+                  }
+                : null,
+            )
+            break
+          }
+          case 'probeEnd':
+            setProbe(null)
+            break
+        }
+      }
+    },
+    [slices],
+  )
+
+  const clearLongPress = () => {
+    if (longPressTimer.current) clearTimeout(longPressTimer.current)
+    longPressTimer.current = null
+  }
+
+  const onStart = (points: TouchPoint[]) => {
+    act(recognizer.start(points, Date.now()))
+    clearLongPress()
+    if (points.length === 1 && state.current.tool === 'none') {
+      longPressTimer.current = setTimeout(
+        () => act(recognizer.longPressDue(Date.now())),
+        LONG_PRESS_MS,
+      )
+    }
+  }
+  const onMove = (points: TouchPoint[]) => {
+    const actions = recognizer.move(points, Date.now())
+    if (actions.length > 0 && actions[0]!.type !== 'probe') clearLongPress()
+    act(actions)
+  }
+  const onEnd = (points: TouchPoint[]) => {
+    clearLongPress()
+    act(recognizer.end(points, Date.now()))
+  }
+
+  const touch = (handler: (points: TouchPoint[]) => void) => (event: unknown) => {
+    touchAt.current = Date.now()
+    if (typeof document !== 'undefined') measureStage()
+    handler(touchesOf(event as { touches?: ArrayLike<unknown> }, stageOrigin.current))
+  }
+
+  // Desktop H5: drag = W/L (the same path as one finger), wheel = slices, ctrl+wheel = zoom.
+  useEffect(() => {
+    if (typeof document === 'undefined') return undefined
+    const element = document.getElementById(STAGE_ID)
+    if (!element) return undefined
+    let down = false
+    // A touch screen also sends mouse events after a touch: those are not a mouse.
+    const fromTouch = () => Date.now() - touchAt.current < 1000
+    const point = (event: MouseEvent): TouchPoint[] => {
+      const rect = element.getBoundingClientRect()
+      return [{ id: -1, x: event.clientX - rect.left, y: event.clientY - rect.top }]
+    }
+    const onDown = (event: MouseEvent) => {
+      if (fromTouch() || event.button !== 0) return
+      down = true
+      onStartRef.current(point(event))
+    }
+    const onMoveMouse = (event: MouseEvent) => {
+      if (down) onMoveRef.current(point(event))
+    }
+    const onUp = () => {
+      if (!down) return
+      down = false
+      onEndRef.current([])
+    }
+    const onWheel = (event: WheelEvent) => {
+      event.preventDefault()
+      const s = state.current
+      if (event.ctrlKey || event.metaKey) {
+        const rect = element.getBoundingClientRect()
+        const at = { x: event.clientX - rect.left, y: event.clientY - rect.top }
+        setViewport((v) =>
+          v && s.view ? zoomAt(v, s.view, s.image, Math.exp(-event.deltaY / 300), at) : v,
+        )
+      } else if (event.deltaY !== 0) {
+        setIndex((i) => Math.max(0, Math.min(slices.length - 1, i + Math.sign(event.deltaY))))
+      }
+    }
+    element.addEventListener('mousedown', onDown)
+    document.addEventListener('mousemove', onMoveMouse)
+    document.addEventListener('mouseup', onUp)
+    element.addEventListener('wheel', onWheel, { passive: false })
+    return () => {
+      element.removeEventListener('mousedown', onDown)
+      document.removeEventListener('mousemove', onMoveMouse)
+      document.removeEventListener('mouseup', onUp)
+      element.removeEventListener('wheel', onWheel)
+    }
+  }, [slices.length])
+  const onStartRef = useRef(onStart)
+  onStartRef.current = onStart
+  const onMoveRef = useRef(onMove)
+  onMoveRef.current = onMove
+  const onEndRef = useRef(onEnd)
+  onEndRef.current = onEnd
+
+  useEffect(() => () => clearLongPress(), [])
+
+  // ---------------------------------------------------------------- overlay
+  const presets = presetsFor(info)
+  const spacing = info.pixelSpacing
+  const bar =
+    viewport && view ? scaleBar(spacing?.column ?? null, viewport.scale, view.width / 4) : null
+  const total = slices.length
+  const lines = {
+    topLeft: [
+      personName(info.patientName) ?? exam.patientNameMasked,
+      dicomDate(info.studyDate) ?? exam.studyDate,
+      [
+        info.seriesNumber !== null ? `序列 ${info.seriesNumber}` : null,
+        info.seriesDescription ?? series.description,
+      ]
+        .filter(Boolean)
+        .join(' '),
+    ].filter((line): line is string => Boolean(line)),
+    bottomLeft: [
+      `图像 ${index + 1}/${total}`,
+      info.sliceLocation !== null ? `层位 ${info.sliceLocation.toFixed(1)} mm` : null,
+      window && isGrey(info) ? windowText(window) : null,
+      viewport ? `缩放 ${Math.round(viewport.scale * 100)}%` : null,
+    ].filter((line): line is string => Boolean(line)),
+  }
+
+  const toolButton = (label: string, onClick: () => void, active = false, testId?: string) => (
+    <View
+      key={label}
+      className={`image-viewer__tool${active ? ' image-viewer__tool--active' : ''}`}
+      onClick={onClick}
+      data-testid={testId}
+    >
+      <Text>{label}</Text>
+    </View>
+  )
+
+  return (
+    <View className={`image-viewer${full ? ' image-viewer--full' : ''}`}>
+      <View
+        id={STAGE_ID}
+        className="image-viewer__stage"
+        catchMove
+        onTouchStart={touch(onStart)}
+        onTouchMove={touch(onMove)}
+        onTouchEnd={touch(onEnd)}
+        onTouchCancel={touch(onEnd)}
+      >
+        {previewSrc && !painted && (
+          <Image
+            className="image-viewer__preview"
+            src={previewSrc}
+            mode="aspectFit"
+            onLoad={markFirstPixels}
+          />
+        )}
+        <Canvas type="2d" id={CANVAS_ID} className="image-viewer__canvas" />
+        {showInfo && (
+          <>
+            <View className="image-viewer__info image-viewer__info--top">
+              {lines.topLeft.map((line) => (
+                <Text key={line} className="image-viewer__line">
+                  {line}
+                </Text>
+              ))}
+            </View>
+            <View
+              className="image-viewer__info image-viewer__info--bottom"
+              data-testid="viewer-overlay"
+            >
+              {lines.bottomLeft.map((line) => (
+                <Text key={line} className="image-viewer__line">
+                  {line}
+                </Text>
+              ))}
+            </View>
+            {bar && (
+              <View className="image-viewer__scale" style={{ width: `${bar.px}px` }}>
+                <Text className="image-viewer__scale-text">
+                  {spacing?.source === 'imager' ? '约 ' : ''}
+                  {bar.mm} mm
+                </Text>
+              </View>
+            )}
+          </>
+        )}
+        {probe && (
+          <View
+            className="image-viewer__probe"
+            style={{ left: `${probe.x}px`, top: `${Math.max(0, probe.y - 48)}px` }}
+          >
+            <Text>{probe.text}</Text>
+          </View>
+        )}
+        {frameError && !pixels && (
+          <View className="image-viewer__message">
+            <Text>{frameError}</Text>
+          </View>
+        )}
+        {total > 1 && <View className="image-viewer__strip-hint" />}
+      </View>
+
+      {total > 1 && (
+        <View className="image-viewer__slider">
+          {toolButton('‹', () => goTo(index - 1), false, 'viewer-prev')}
+          <Slider
+            className="image-viewer__range"
+            min={1}
+            max={total}
+            step={1}
+            value={index + 1}
+            activeColor="#0DB4AA"
+            blockSize={24}
+            onChanging={(e) => goTo(Number(e.detail.value) - 1)}
+            onChange={(e) => goTo(Number(e.detail.value) - 1)}
+          />
+          {toolButton('›', () => goTo(index + 1), false, 'viewer-next')}
+        </View>
+      )}
+
+      {!full && (
+        <View className="image-viewer__tools">
+          {presets.length > 0 && (
+            <View className="image-viewer__row">
+              {presets.map((preset) => toolButton(preset.label, () => applyPreset(preset)))}
+            </View>
+          )}
+          <View className="image-viewer__row">
+            {isGrey(info) && toolButton('反色', () => setInvert((v) => !v), invert)}
+            {toolButton('旋转', () => setViewport((v) => (v ? rotateClockwise(v) : v)))}
+            {toolButton('翻转', () => setViewport((v) => (v ? flipHorizontal(v) : v)))}
+            {toolButton('复位', reset)}
+            {total > 1 &&
+              toolButton(playing ? '暂停' : '播放', () => setPlaying((p) => !p), playing)}
+            {total > 1 &&
+              toolButton(`${fps}帧/秒`, () =>
+                setFps(FRAME_RATES[(FRAME_RATES.indexOf(fps) + 1) % FRAME_RATES.length]!),
+              )}
+          </View>
+          <View className="image-viewer__row">
+            {toolButton(
+              '测距',
+              () => {
+                setDraft(null)
+                setTool((t) => (t === 'distance' ? 'none' : 'distance'))
+              },
+              tool === 'distance',
+            )}
+            {toolButton(
+              '测角',
+              () => {
+                setDraft(null)
+                setTool((t) => (t === 'angle' ? 'none' : 'angle'))
+              },
+              tool === 'angle',
+            )}
+            {measurements.length > 0 && toolButton('清除测量', () => setMeasurements([]))}
+            {toolButton(showInfo ? '隐藏信息' : '显示信息', () => setShowInfo((v) => !v))}
+            {toolButton('书签', () => setBookmarksOpen(true))}
+            {toolButton('横屏全屏', toggleFull)}
+          </View>
+          {tool !== 'none' && (
+            <Text className="image-viewer__hint">
+              {tool === 'distance'
+                ? '在图像上拖动画线测量距离'
+                : '依次点击三点（顶点在中间）测量角度'}
+              {spacing === null && tool === 'distance'
+                ? '（该图像没有像素间距，无法换算为毫米）'
+                : ''}
+            </Text>
+          )}
+          <SeriesStrip series={exam.series} current={series.seriesUid} onPick={onSwitchSeries} />
+        </View>
+      )}
+      {full && (
+        <View className="image-viewer__exit" onClick={toggleFull}>
+          <Text>退出全屏</Text>
+        </View>
+      )}
+
+      {bookmarksOpen && (
+        <BookmarkPanel
+          examId={exam.id}
+          seriesUid={series.seriesUid}
+          sopInstanceUid={info.sopInstanceUid}
+          frame={slice.frame}
+          onClose={() => setBookmarksOpen(false)}
+          onOpen={(mark) => {
+            setBookmarksOpen(false)
+            if (mark.seriesUid !== series.seriesUid) {
+              onSwitchSeries(mark.seriesUid, mark.sopInstanceUid, mark.frame)
+              return
+            }
+            const at = slices.findIndex(
+              (s) => s.info.sopInstanceUid === mark.sopInstanceUid && s.frame === mark.frame,
+            )
+            if (at >= 0) goTo(at)
+          }}
+        />
+      )}
+    </View>
+  )
+}
