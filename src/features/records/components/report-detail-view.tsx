@@ -1,8 +1,16 @@
 import { Text, View } from '@tarojs/components'
 import { Button } from '@nutui/nutui-react-taro'
 import type { ReportDetail } from '@/services/records'
+import { navigate } from '@/services/navigate'
 import type { ReportActions } from '../hooks/use-report-actions'
-import { ReportBody, ReportHeader, ReportHistory } from './report-sections'
+import {
+  type KeyImage,
+  ReportBody,
+  ReportBookmarks,
+  ReportHeader,
+  ReportHistory,
+  ReportKeyImages,
+} from './report-sections'
 import './report-detail-view.scss'
 
 export interface ReportDetailViewProps {
@@ -11,13 +19,26 @@ export interface ReportDetailViewProps {
   onOpenImages: () => void
 }
 
+/** The viewer on exactly this image and frame; `t` starts its tap → first pixels timing. */
+function openInViewer(image: Pick<KeyImage, 'examId' | 'seriesUid' | 'sopInstanceUid' | 'frame'>) {
+  void navigate('imageViewer', {
+    examId: image.examId,
+    seriesUid: image.seriesUid,
+    sop: image.sopInstanceUid,
+    frame: image.frame,
+    t: Date.now(),
+  })
+}
+
 /** 报告详情: the report, its history, and what the person can do with it. */
 export function ReportDetailView({ report, actions, onOpenImages }: ReportDetailViewProps) {
   return (
     <View className="report-detail">
       <ReportHeader report={report} />
       <ReportBody report={report} />
+      <ReportKeyImages images={report.keyImages ?? []} onOpen={openInViewer} />
       <ReportHistory history={report.history} />
+      <ReportBookmarks examId={report.examId} onOpen={openInViewer} />
       <Text className="report-detail__note">
         本报告由{report.hospital.name}出具，仅供参考，请以医院纸质报告及医生意见为准。
       </Text>

@@ -1,10 +1,17 @@
 import { Text, View } from '@tarojs/components'
 import { useState } from 'react'
+import { showModal, showToast } from '@/platform/ui'
+import { describeError } from '@/services/api'
+import { type Bookmark, deleteBookmark, listBookmarks } from '@/services/bookmarks'
 import type { ReportDetail, ReportVersion } from '@/services/records'
 import { timeFormat } from '@/utils/time'
+import { useResource } from '../hooks/use-resource'
 import { studyWhen } from './exam-card'
 import { ModalityTags, Tag, reportTone } from './tags'
 import './report-sections.scss'
+
+/** One of the report's key images (contract: ReportDetail.keyImages). */
+export type KeyImage = NonNullable<ReportDetail['keyImages']>[number]
 
 const when = (iso: string | null) => (iso ? timeFormat(iso, 'yyyy-mm-dd hh:MM') : '—')
 
@@ -119,6 +126,142 @@ export function ReportHistory({ history }: { history: readonly ReportVersion[] }
       {history.map((version) => (
         <VersionEntry key={version.version} version={version} />
       ))}
+    </View>
+  )
+}
+
+/** 第 7 层 · 肺窗 5mm · 第 3 帧: where in the exam an image is, as far as it is known. */
+export function sliceLabel(image: {
+  instanceNumber?: number | null
+  seriesDescription?: string | null
+  frame: number
+}): string {
+  const parts: string[] = []
+  if (image.instanceNumber !== null && image.instanceNumber !== undefined) {
+    parts.push(`第 ${image.instanceNumber} 层`)
+  }
+  if (image.seriesDescription) parts.push(image.seriesDescription)
+  if (image.frame > 1) parts.push(`第 ${image.frame} 帧`)
+  return parts.length > 0 ? parts.join(' · ') : '图像'
+}
+
+/**
+ * 查看关键图像: the slices the hospital's report points at, each with the report's words about it,
+ * each opening the viewer on exactly that image and frame. Hidden when the report names none.
+ */
+export function ReportKeyImages({
+  images,
+  onOpen,
+}: {
+  images: readonly KeyImage[]
+  onOpen: (image: KeyImage) => void
+}) {
+  if (images.length === 0) return null
+  return (
+    <View className="report-sections__card">
+      <Text className="report-sections__heading">查看关键图像</Text>
+      <Text className="report-sections__hint report-sections__hint--inline">
+        报告医生标注的 {images.length} 幅关键图像，点击在查看器中打开
+      </Text>
+      {images.map((image, index) => (
+        <View
+          key={`${image.sopInstanceUid}:${image.frame}`}
+          className="report-sections__item"
+          aria-label={`打开关键图像 ${index + 1}`}
+          onClick={() => onOpen(image)}
+        >
+          <View className="report-sections__item-main">
+            <Text className="report-sections__item-title">
+              关键图像 {index + 1} · {sliceLabel(image)}
+            </Text>
+            {image.comment && <Text className="report-sections__item-text">{image.comment}</Text>}
+          </View>
+          <Text className="report-sections__item-action">查看 ›</Text>
+        </View>
+      ))}
+    </View>
+  )
+}
+
+/**
+ * 我的书签: the slices this person bookmarked in the viewer for this exam, with their notes; each
+ * opens the viewer there or is deleted (after a confirm). Loads on its own so the report shows
+ * at once, and a failure here never hides the report.
+ */
+export function ReportBookmarks({
+  examId,
+  onOpen,
+}: {
+  examId: string
+  onOpen: (bookmark: Bookmark) => void
+}) {
+  const marks = useResource(`bookmarks:${examId}`, () => listBookmarks(examId))
+  const [deleting, setDeleting] = useState<string | null>(null)
+
+  const remove = async (bookmark: Bookmark) => {
+    if (deleting || marks.status !== 'ready') return
+    const sure = await showModal({
+      title: '删除书签',
+      content: bookmark.note ? `确定删除书签“${bookmark.note}”吗？` : '确定删除这个书签吗？',
+      confirmText: '删除',
+    })
+    if (!sure) return
+    setDeleting(bookmark.id)
+    try {
+      await deleteBookmark(bookmark.id)
+      marks.replace(marks.data.filter((item) => item.id !== bookmark.id))
+      showToast('已删除书签')
+    } catch (error) {
+      showToast(describeError(error, '删除失败，请稍后重试'))
+    } finally {
+      setDeleting(null)
+    }
+  }
+
+  return (
+    <View className="report-sections__card">
+      <Text className="report-sections__heading">我的书签</Text>
+      {marks.status === 'loading' && (
+        <Text className="report-sections__text report-sections__text--empty">正在加载书签…</Text>
+      )}
+      {marks.status === 'error' && (
+        <View className="report-sections__item" onClick={marks.reload}>
+          <Text className="report-sections__text report-sections__text--empty">
+            {describeError(marks.error, '书签加载失败')}
+          </Text>
+          <Text className="report-sections__item-action">重试</Text>
+        </View>
+      )}
+      {marks.status === 'ready' && marks.data.length === 0 && (
+        <Text className="report-sections__text report-sections__text--empty">
+          还没有书签。在影像查看器中点“书签”，即可标记图像并写下备注。
+        </Text>
+      )}
+      {marks.status === 'ready' &&
+        marks.data.map((bookmark) => (
+          <View key={bookmark.id} className="report-sections__item">
+            <View
+              className="report-sections__item-main"
+              aria-label={`打开书签 ${bookmark.note || sliceLabel(bookmark)}`}
+              onClick={() => onOpen(bookmark)}
+            >
+              <Text className="report-sections__item-title">{bookmark.note || '（未写备注）'}</Text>
+              <Text className="report-sections__item-text">
+                {sliceLabel(bookmark)} · {when(bookmark.createdAt)}
+              </Text>
+            </View>
+            <Text className="report-sections__item-action" onClick={() => onOpen(bookmark)}>
+              查看
+            </Text>
+            <Text
+              className="report-sections__item-action report-sections__item-action--danger"
+              aria-label={`删除书签 ${bookmark.note || sliceLabel(bookmark)}`}
+              onClick={() => void remove(bookmark)}
+            >
+              {deleting === bookmark.id ? '删除中' : '删除'}
+            </Text>
+          </View>
+        ))}
     </View>
   )
 }
