@@ -6,6 +6,7 @@ import { envelope } from '@contract/envelope'
 import { BOOKMARK_MESSAGES, BOOKMARKS_PER_EXAM_MAX, BookmarkSchema } from '@contract/main/bookmarks'
 import type { DB } from '../../src/db'
 import type { ExamsTable } from '../../src/db/schema'
+import { eraseAccount } from '../../src/domain/profile/account'
 import { EXAM_NOT_FOUND } from '../../src/domain/records/access'
 import { type ProfileApp, signUp, type TestUser } from '../domain/profile/support'
 import {
@@ -351,6 +352,34 @@ test('deleting a file of an upload, or the whole upload, deletes the bookmarks o
     .selectFrom('bookmark_counts')
     .select('count')
     .where('exam_id', '=', exam.id)
+    .execute()
+  assert.deepEqual(counts, [])
+})
+
+test('deleting the account deletes its bookmarks (the notes are the person’s own words)', async () => {
+  const db = ctx.app.db
+  const person = await signUp(db, ctx.clock.now())
+  const exam = await insertUploadExam(db, person.user.id, { title: '注销前的上传' })
+  const [image] = await addSeries(db, exam, 1)
+  const res = await http.send('POST', url(exam.id), person.token, {
+    seriesUid: image!.seriesUid,
+    sopInstanceUid: image!.sopInstanceUid,
+    note: '只属于我的备注',
+  })
+  assert.equal(res.statusCode, 200, res.body)
+  await db
+    .transaction()
+    .execute((trx) => eraseAccount(trx, person.user.id, person.mobile, ctx.clock.now()))
+  const left = await db
+    .selectFrom('bookmarks')
+    .select('note')
+    .where('user_id', '=', person.user.id)
+    .execute()
+  assert.deepEqual(left, [])
+  const counts = await db
+    .selectFrom('bookmark_counts')
+    .select('count')
+    .where('user_id', '=', person.user.id)
     .execute()
   assert.deepEqual(counts, [])
 })

@@ -431,6 +431,9 @@ export async function eraseAccount(
   await db.deleteFrom('notice_settings').where('user_id', '=', userId).execute()
   await db.deleteFrom('tracks').where('user_id', '=', userId).execute()
   await db.deleteFrom('qr_logins').where('user_id', '=', userId).execute()
+  // Bookmark notes are the person's own words about their images.
+  await db.deleteFrom('bookmarks').where('user_id', '=', userId).execute()
+  await db.deleteFrom('bookmark_counts').where('user_id', '=', userId).execute()
   const files = await db
     .selectFrom('files')
     .select('storage_key')
