@@ -2,7 +2,7 @@ import { useRouter } from '@tarojs/taro'
 import { useMemo, useRef, useState } from 'react'
 import { PageState } from '../../components/page-state'
 import { RequireLogin } from '../../components/require-login'
-import { ImageViewer } from '../../features/viewer/components/image-viewer'
+import { createFrameCache, ImageViewer } from '../../features/viewer/components/image-viewer'
 import { tapOnTimeline, timelineNow } from '../../features/viewer/hooks/timing'
 import { useAuthorisedImage, useViewerData } from '../../features/viewer/hooks/use-viewer-data'
 
@@ -28,6 +28,7 @@ function ViewerContent({
 }) {
   const [target, setTarget] = useState<Target>(initial)
   const [attempt, setAttempt] = useState(0)
+  const [cache] = useState(createFrameCache)
   // From the tap when the opener said when it was (H5, same document), else from this page's start.
   const pageStart = useRef(timelineNow())
   const firstPixelsFrom = useMemo(() => tapOnTimeline(tapAt) ?? pageStart.current, [tapAt])
@@ -50,6 +51,7 @@ function ViewerContent({
       startIndex={data.startIndex}
       previewSrc={previewSrc}
       firstPixelsFrom={firstPixelsFrom}
+      cache={cache}
       onSwitchSeries={(seriesUid, sop, frame) => setTarget({ seriesUid, sop, frame })}
     />
   )

@@ -60,6 +60,8 @@ export interface ImageViewerProps {
   firstPixelsFrom: number
   /** Another series of the exam (a bookmark may name its slice). */
   onSwitchSeries: (seriesUid: string, sop?: string, frame?: number) => void
+  /** From createFrameCache(), kept by the page. */
+  cache: FrameCache<PixelData>
 }
 
 type Tool = 'none' | 'distance' | 'angle'
@@ -76,11 +78,12 @@ const FRAME_RATES = [5, 10, 15, 25]
 /** Window change per screen pixel dragged, as a share of the current width: same feel at any depth. */
 const WL_SENSITIVITY = 1 / 300
 
-// One cache for the whole page life, shared by every series shown: the memory bound holds overall.
-let sharedCache: FrameCache<PixelData> | null = null
-function frameCache(): FrameCache<PixelData> {
-  sharedCache ??= new FrameCache<PixelData>(FRAME_CACHE_BYTES)
-  return sharedCache
+/**
+ * The page's frame cache: one for every series the page shows, so the memory bound holds overall,
+ * and dropped with the page (a module-level cache would keep its 96 MB after the viewer closed).
+ */
+export function createFrameCache(): FrameCache<PixelData> {
+  return new FrameCache<PixelData>(FRAME_CACHE_BYTES)
 }
 
 function round(value: number): string {
@@ -153,6 +156,7 @@ export function ImageViewer(props: ImageViewerProps) {
     previewSrc,
     firstPixelsFrom,
     onSwitchSeries,
+    cache,
   } = props
   const [index, setIndex] = useState(startIndex)
   const [window, setWindow] = useState<WindowLevel | null>(null)
@@ -196,7 +200,7 @@ export function ImageViewer(props: ImageViewerProps) {
 
   // ---------------------------------------------------------------- frames of this series
   useEffect(() => {
-    const created = createFrameLoader(slices, frameCache(), (sliceInfo, frame) =>
+    const created = createFrameLoader(slices, cache, (sliceInfo, frame) =>
       fetchFrame(studyUid, sliceInfo.seriesUid, sliceInfo.sopInstanceUid, frame),
     )
     loader.current = created
@@ -206,7 +210,7 @@ export function ImageViewer(props: ImageViewerProps) {
     setDraft(null)
     setPlaying(false)
     return () => created.dispose()
-  }, [slices, startIndex, studyUid])
+  }, [slices, startIndex, studyUid, cache])
 
   useEffect(() => {
     const current = loader.current
