@@ -247,7 +247,8 @@ export function ReportBookmarks({
             >
               <Text className="report-sections__item-title">{bookmark.note || '（未写备注）'}</Text>
               <Text className="report-sections__item-text">
-                {sliceLabel(bookmark)} · {when(bookmark.createdAt)}
+                {sliceLabel(bookmark)} ·{' '}
+                <Text className="report-sections__item-time">{when(bookmark.createdAt)}</Text>
               </Text>
             </View>
             <Text className="report-sections__item-action" onClick={() => onOpen(bookmark)}>
