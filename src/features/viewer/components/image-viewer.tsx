@@ -1,4 +1,5 @@
-import { Canvas, Image, Slider, Text, View } from '@tarojs/components'
+import { Canvas, Image, ScrollView, Slider, Text, View } from '@tarojs/components'
+import type { PropsWithChildren } from 'react'
 import Taro from '@tarojs/taro'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { ExamDetail, SeriesSummary } from '@/services/records'
@@ -143,6 +144,15 @@ function touchesOf(
     out.push({ id: t.identifier ?? i, x: x - origin.x, y: y - origin.y })
   }
   return out
+}
+
+/** One line of tools, scrolled sideways when it does not fit (the image keeps the height). */
+function ToolRow({ children }: PropsWithChildren) {
+  return (
+    <ScrollView className="image-viewer__row" scrollX enhanced showScrollbar={false}>
+      <View className="image-viewer__row-inner">{children}</View>
+    </ScrollView>
+  )
 }
 
 /** The viewer's stage, tools and overlay for one series. */
@@ -668,11 +678,11 @@ export function ImageViewer(props: ImageViewerProps) {
       {!full && (
         <View className="image-viewer__tools">
           {presets.length > 0 && (
-            <View className="image-viewer__row">
+            <ToolRow>
               {presets.map((preset) => toolButton(preset.label, () => applyPreset(preset)))}
-            </View>
+            </ToolRow>
           )}
-          <View className="image-viewer__row">
+          <ToolRow>
             {isGrey(info) && toolButton('反色', () => setInvert((v) => !v), invert)}
             {toolButton('旋转', () => setViewport((v) => (v ? rotateClockwise(v) : v)))}
             {toolButton('翻转', () => setViewport((v) => (v ? flipHorizontal(v) : v)))}
@@ -683,8 +693,8 @@ export function ImageViewer(props: ImageViewerProps) {
               toolButton(`${fps}帧/秒`, () =>
                 setFps(FRAME_RATES[(FRAME_RATES.indexOf(fps) + 1) % FRAME_RATES.length]!),
               )}
-          </View>
-          <View className="image-viewer__row">
+          </ToolRow>
+          <ToolRow>
             {toolButton(
               '测距',
               () => {
@@ -705,7 +715,7 @@ export function ImageViewer(props: ImageViewerProps) {
             {toolButton(showInfo ? '隐藏信息' : '显示信息', () => setShowInfo((v) => !v))}
             {toolButton('书签', () => setBookmarksOpen(true))}
             {toolButton('横屏全屏', toggleFull)}
-          </View>
+          </ToolRow>
           {tool !== 'none' && (
             <Text className="image-viewer__hint">
               {tool === 'distance'
