@@ -102,6 +102,19 @@ describe('/pages/personalReport/detail-ys: files of an uploaded study', () => {
     expect(await screen.findByText('2 个文件 收起')).toBeTruthy()
   })
 
+  it('a series thumbnail opens the viewer on that series', async () => {
+    useAppStore.getState().setProfile(profile())
+    const navigateTo = jest.spyOn(Taro, 'navigateTo').mockResolvedValue({ errMsg: 'navigateTo:ok' })
+    await renderPage('pages/personalReport/detail-ys', { id: 'e1' })
+    fireEvent.click(await screen.findByText('T2 轴位'))
+    expect(navigateTo).toHaveBeenLastCalledWith({
+      url: expect.stringMatching(
+        /^\/pages\/personalImage\/viewer\?examId=e1&seriesUid=1\.2\.3\.1&t=\d+$/,
+      ),
+    })
+    navigateTo.mockRestore()
+  })
+
   it('a failed delete keeps the file and says why', async () => {
     useAppStore.getState().setProfile(profile())
     const toast = jest.spyOn(Taro, 'showToast').mockResolvedValue({ errMsg: 'ok' })
