@@ -343,6 +343,41 @@ test('a media the server cannot place is refused with a Chinese OperationOutcome
   assert.equal(res.statusCode, 422, res.body)
 })
 
+test('a WADO-RS address with a broken %-escape is refused with a Chinese 422, not a server error', async () => {
+  const cases = [
+    {
+      media: [{ link: { reference: wado(STUDY, '1.2%zz', SOP[0]!) } }],
+      expression: 'DiagnosticReport.media[0].link.reference',
+    },
+    {
+      media: [{ link: { reference: '#bad' } }],
+      contained: [
+        { resourceType: 'Media', id: 'bad', content: { url: wado(STUDY, SERIES, '1.%E0%A4%A') } },
+      ],
+      expression: 'DiagnosticReport.contained[1].content.url',
+    },
+  ]
+  for (const { media, contained, expression } of cases) {
+    const res = await push(
+      withMedia(
+        { studyUid: STUDY, idNumber: ID, name: '周九', identifier: 'R-ESCAPE' },
+        media,
+        contained,
+      ),
+    )
+    assert.equal(res.statusCode, 422, `${expression}: ${res.body}`)
+    const issues = res.json().issue as Json[]
+    assert.ok(
+      issues.some(
+        (issue) =>
+          issue.expression?.[0] === expression &&
+          issue.diagnostics.includes(KEY_IMAGE_MESSAGES.uid),
+      ),
+      res.body,
+    )
+  }
+})
+
 test('an amendment’s media replace the key images; a locked private report shows none', async () => {
   const amended = withMedia(
     { studyUid: STUDY, idNumber: ID, name: '周九', status: 'amended', conclusion: '修订：结节' },

@@ -640,9 +640,14 @@ function fromWadoUrl(
 ): { ref: Omit<KeyImageRef, 'comment'> } | { problem: string } | undefined {
   const match = WADO_INSTANCE.exec(url)
   if (!match) return undefined
-  const [, study, series, sop, frameText] = match.map((part) =>
-    part === undefined ? undefined : decodeURIComponent(part),
-  )
+  let parts: (string | undefined)[]
+  try {
+    parts = match.map((part) => (part === undefined ? undefined : decodeURIComponent(part)))
+  } catch {
+    // A broken %-escape (`1.2%zz`) is the hospital's mistake: 422 naming it, not a server error.
+    return { problem: KEY_IMAGE_MESSAGES.uid }
+  }
+  const [, study, series, sop, frameText] = parts
   if (![study, series, sop].every((uid) => uid !== undefined && isUid(uid))) {
     return { problem: KEY_IMAGE_MESSAGES.uid }
   }
