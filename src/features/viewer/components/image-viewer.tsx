@@ -4,6 +4,7 @@ import Taro from '@tarojs/taro'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { ExamDetail, SeriesSummary } from '@/services/records'
 import { fetchFrame } from '@/services/viewer'
+import { showToast } from '@/platform/ui'
 import {
   createRenderer,
   defaultWindow,
@@ -186,6 +187,7 @@ export function ImageViewer(props: ImageViewerProps) {
   const [painted, setPainted] = useState(false)
   /** Bumped when a painter is made, so the frame is drawn on it. */
   const [painterVersion, setPainterVersion] = useState(0)
+  const [resized, setResized] = useState(0)
 
   const slice = slices[Math.min(index, slices.length - 1)]!
   const info = slice.info
@@ -265,7 +267,14 @@ export function ImageViewer(props: ImageViewerProps) {
       live = false
     }
     // The painter is made again when the image size or the stage's size (full screen) changes.
-  }, [image, full])
+  }, [image, full, resized])
+
+  // A turned phone or a resized window changes the stage: the painter is made again for it.
+  useEffect(() => {
+    const onResize = () => setResized((n) => n + 1)
+    Taro.onWindowResize(onResize)
+    return () => Taro.offWindowResize(onResize)
+  }, [])
 
   function measureStage(): void {
     if (typeof document !== 'undefined') {
@@ -337,7 +346,16 @@ export function ImageViewer(props: ImageViewerProps) {
   // ---------------------------------------------------------------- cine
   useEffect(() => {
     if (!playing || slices.length < 2) return undefined
-    const timer = setInterval(() => setIndex((i) => (i + 1) % slices.length), 1000 / fps)
+    // Advance only onto a frame already here: faster than the network, the cine waits for the
+    // prefetch instead of cancelling every load and showing nothing.
+    const timer = setInterval(() => {
+      setIndex((i) => {
+        const next = (i + 1) % slices.length
+        if (loader.current?.peek(next)) return next
+        void loader.current?.load(next).catch(() => undefined)
+        return i
+      })
+    }, 1000 / fps)
     return () => clearInterval(timer)
   }, [playing, fps, slices.length])
 
@@ -363,8 +381,15 @@ export function ImageViewer(props: ImageViewerProps) {
   const toggleFull = () => {
     const next = !full
     setFull(next)
-    if (next) void enterFullscreen()
-    else void exitFullscreen()
+    if (!next) {
+      void exitFullscreen()
+      return
+    }
+    void enterFullscreen().then((turned) => {
+      // The stage is wider than tall only when the phone is already turned.
+      const stage = painter.current?.view
+      if (!turned && stage && stage.width < stage.height) showToast('请将手机横过来查看')
+    })
   }
 
   // ---------------------------------------------------------------- gestures

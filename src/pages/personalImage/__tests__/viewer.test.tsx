@@ -199,6 +199,17 @@ describe('影像查看 (personalImage/viewer)', () => {
     )
   })
 
+  it('plays the stack as a cine, wrapping round, and pauses', async () => {
+    await openViewer()
+    fireEvent.click(screen.getByText('播放'))
+    await waitFor(() => expect(screen.getByText('图像 3/3')).toBeTruthy())
+    await waitFor(() => expect(screen.getByText('图像 1/3')).toBeTruthy())
+    fireEvent.click(screen.getByText('暂停'))
+    const shown = screen.getByText(/^图像 \d\/3$/).textContent
+    await new Promise((resolve) => setTimeout(resolve, 250))
+    expect(screen.getByText(/^图像 \d\/3$/).textContent).toBe(shown)
+  })
+
   it('hides and shows the information overlay', async () => {
     await openViewer()
     fireEvent.click(screen.getByText('隐藏信息'))
