@@ -147,6 +147,16 @@ function touchesOf(
   return out
 }
 
+/**
+ * The stage as a real DOM element (H5), else null: the mini-program's runtime has a `document`
+ * too, whose elements have no layout (no getBoundingClientRect) and no mouse.
+ */
+function domStage(): HTMLElement | null {
+  if (typeof document === 'undefined') return null
+  const element = document.getElementById(STAGE_ID) as HTMLElement | null
+  return element && typeof element.getBoundingClientRect === 'function' ? element : null
+}
+
 /** One line of tools, scrolled sideways when it does not fit (the image keeps the height). */
 function ToolRow({ children }: PropsWithChildren) {
   return (
@@ -277,13 +287,11 @@ export function ImageViewer(props: ImageViewerProps) {
   }, [])
 
   function measureStage(): void {
-    if (typeof document !== 'undefined') {
-      const element = document.getElementById(STAGE_ID)
-      if (element) {
-        const rect = element.getBoundingClientRect()
-        stageOrigin.current = { x: rect.left, y: rect.top }
-        return
-      }
+    const element = domStage()
+    if (element) {
+      const rect = element.getBoundingClientRect()
+      stageOrigin.current = { x: rect.left, y: rect.top }
+      return
     }
     Taro.createSelectorQuery()
       .select(`#${STAGE_ID}`)
@@ -519,14 +527,14 @@ export function ImageViewer(props: ImageViewerProps) {
 
   const touch = (handler: (points: TouchPoint[]) => void) => (event: unknown) => {
     touchAt.current = Date.now()
-    if (typeof document !== 'undefined') measureStage()
+    // A browser's layout can move (the address bar); the mini-program's is measured once.
+    if (domStage()) measureStage()
     handler(touchesOf(event as { touches?: ArrayLike<unknown> }, stageOrigin.current))
   }
 
   // Desktop H5: drag = W/L (the same path as one finger), wheel = slices, ctrl+wheel = zoom.
   useEffect(() => {
-    if (typeof document === 'undefined') return undefined
-    const element = document.getElementById(STAGE_ID)
+    const element = domStage()
     if (!element) return undefined
     let down = false
     // A touch screen also sends mouse events after a touch: those are not a mouse.
