@@ -674,6 +674,17 @@ export function ImageViewer(props: ImageViewerProps) {
             )}
           </>
         )}
+        {shapes.some((shape) => shape.label) && (
+          <View className="image-viewer__measures">
+            {shapes.map((shape, i) =>
+              shape.label ? (
+                <Text key={i} className="image-viewer__measure" data-testid="viewer-measure">
+                  {shape.label}
+                </Text>
+              ) : null,
+            )}
+          </View>
+        )}
         {probe && (
           <View
             className="image-viewer__probe"

@@ -210,6 +210,21 @@ describe('影像查看 (personalImage/viewer)', () => {
     expect(screen.getByText(/^图像 \d\/3$/).textContent).toBe(shown)
   })
 
+  it('measures a distance dragged with 测距 in mm from PixelSpacing', async () => {
+    const canvas = fakeCanvas()
+    const page = await openViewer()
+    await waitFor(() => expect(canvas.puts.length).toBeGreaterThan(0))
+    fireEvent.click(screen.getByText('测距'))
+    // The 4×4 image fits the 390 px wide stage: 97.5 px per pixel, so 195 px are 2 pixels = 1 mm.
+    const stage = page.element.querySelector('#image-viewer-stage')!
+    const at = (x: number) => ({ touches: [{ identifier: 0, clientX: x, clientY: 250 }] })
+    fireEvent.touchStart(stage, at(50))
+    for (const x of [100, 150, 200, 245]) fireEvent.touchMove(stage, at(x))
+    fireEvent.touchEnd(stage, { touches: [] })
+    const result = await screen.findByTestId('viewer-measure')
+    expect(result.textContent).toBe('1.0 mm')
+  })
+
   it('hides and shows the information overlay', async () => {
     await openViewer()
     fireEvent.click(screen.getByText('隐藏信息'))
