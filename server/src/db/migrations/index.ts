@@ -10,6 +10,7 @@ import { records } from './0008-records'
 import { byteCounts } from './0009-byte-counts'
 import { bookmarks } from './0010-bookmarks'
 import { recordGenerations } from './0011-record-generations'
+import { recordGenerationOrder } from './0012-record-generation-order'
 
 /**
  * Every migration, in order. Names sort lexicographically (Kysely runs them in that order), so keep
@@ -27,6 +28,7 @@ export const migrations: Record<string, Migration> = {
   '0009-byte-counts': byteCounts,
   '0010-bookmarks': bookmarks,
   '0011-record-generations': recordGenerations,
+  '0012-record-generation-order': recordGenerationOrder,
 }
 
 /** In-code provider: migrations travel with the bundle instead of being read from a folder at runtime. */
