@@ -378,6 +378,32 @@ test('a WADO-RS address with a broken %-escape is refused with a Chinese 422, no
   }
 })
 
+test('media of the wrong type is told apart from a missing element in the OperationOutcome', async () => {
+  const cases = [
+    { media: 'x', expression: 'DiagnosticReport.media', code: 'structure' },
+    { media: [null], expression: 'DiagnosticReport.media[0]', code: 'structure' },
+    {
+      media: [{ link: { reference: wado(STUDY, SERIES, SOP[0]!) }, comment: 5 }],
+      expression: 'DiagnosticReport.media[0].comment',
+      code: 'value',
+    },
+  ]
+  for (const { media, expression, code } of cases) {
+    const report = diagnosticReport({
+      studyUid: STUDY,
+      idNumber: ID,
+      name: '周九',
+      identifier: 'R-TYPE',
+    }) as Json
+    const res = await push({ ...report, media })
+    assert.equal(res.statusCode, 422, res.body)
+    const issue = (res.json().issue as Json[]).find((item) => item.expression?.[0] === expression)
+    assert.ok(issue, res.body)
+    assert.equal(issue.code, code, res.body)
+    assert.ok(!issue.diagnostics.includes('缺少必填项'), res.body)
+  }
+})
+
 test('an amendment’s media replace the key images; a locked private report shows none', async () => {
   const amended = withMedia(
     { studyUid: STUDY, idNumber: ID, name: '周九', status: 'amended', conclusion: '修订：结节' },

@@ -119,7 +119,9 @@ export function parseDiagnosticReport(
   now: Date,
 ): { write: ReportWrite; input: DiagnosticReportInput } {
   assertResourceShape(body)
-  const parsed = DiagnosticReportSchema.safeParse(body)
+  // With the input on each issue, a value of the wrong type is told apart from a missing one
+  // (outcome.ts: `structure` 类型不正确, not `required` 缺少必填项).
+  const parsed = DiagnosticReportSchema.safeParse(body, { reportInput: true })
   if (!parsed.success) {
     throw new FhirError(
       422,
