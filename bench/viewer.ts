@@ -445,7 +445,7 @@ async function viewerRun(
   try {
     const page = await context.newPage()
     await signInPage(page, url)
-    await page.goto(`${url}/pages/personalImage/detail?examId=${encodeURIComponent(examId)}`)
+    await page.goto(`${url}/pages/personalImage/detail?id=${encodeURIComponent(examId)}`)
     const tile = page.locator('.taro_page:visible .series-grid__tile').first()
     await tile.waitFor({ timeout: 60_000 })
     const cdp = await context.newCDPSession(page)
