@@ -8,8 +8,9 @@ import { type Kysely, type Migration, PostgresAdapter, sql } from 'kysely'
  * of patient P and then one of Q locked P's counter, then Q's; another that changed exams of Q and
  * then P locked them the other way round, and PostgreSQL aborted one of the two after a second's
  * wait ("deadlock detected": a failed ingest or a 500). A STOW-RS request with studies of two
- * patients does exactly that (ingest writes every study of a request in one transaction); the
- * test in test/records/list-cache-deadlock.test.ts met it about once in 300 pairs.
+ * patients does exactly that (ingest writes every study of a request in one transaction). Two such
+ * transactions racing freely met it about once in 300 pairs; test/records/list-cache-deadlock.test.ts
+ * forces the interleaving.
  *
  * Now each row's trigger only notes its subjects (record_generation_pending, keyed by the
  * transaction, so transactions never touch each other's rows there), and at commit the first
