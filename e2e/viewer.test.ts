@@ -126,6 +126,8 @@ describe('the DICOM viewer', () => {
   before(async () => {
     phone = await openPhone()
     page = phone.page
+    // The phone: 390×844 (support.ts's default phone is 375×812).
+    await page.setViewportSize({ width: 390, height: 844 })
     token = await signIn(phone, PATIENT)
     cdp = await phone.context.newCDPSession(page)
     // The demo's studies are pushed just after the server starts listening.
