@@ -161,3 +161,51 @@ export function createRenderer(info: ImageInfo): Renderer {
     },
   }
 }
+
+/**
+ * What a renderer's output depends on besides the pixels and the window: instances that agree on
+ * it render identically, so one renderer (and its lookup tables) serves them all. A palette image
+ * keeps its own (its tables come with the instance).
+ */
+export function rendererKey(info: ImageInfo): string {
+  const palette = info.photometric === 'PALETTE COLOR' ? info.sopInstanceUid : ''
+  return [
+    info.rows,
+    info.columns,
+    info.photometric,
+    info.bitsStored,
+    info.pixelRepresentation,
+    info.rescaleSlope,
+    info.rescaleIntercept,
+    palette,
+  ].join('|')
+}
+
+/** How many distinct renderers a pool keeps (a series has one, a mixed one a few). */
+const RENDERERS_KEPT = 8
+
+/**
+ * Renderers shared by the instances that render alike, at most RENDERERS_KEPT (least recently used
+ * dropped): one per instance would keep a 256 KB table for every slice ever shown of a 16-bit
+ * stack (128 MB over a 500-slice CT, outside the frame cache's bound) and build a new table on
+ * every slice change.
+ */
+export class RendererPool {
+  private readonly renderers = new Map<string, Renderer>()
+
+  get size(): number {
+    return this.renderers.size
+  }
+
+  get(info: ImageInfo): Renderer {
+    const key = rendererKey(info)
+    let renderer = this.renderers.get(key)
+    if (renderer) this.renderers.delete(key)
+    else renderer = createRenderer(info)
+    this.renderers.set(key, renderer)
+    if (this.renderers.size > RENDERERS_KEPT) {
+      this.renderers.delete(this.renderers.keys().next().value as string)
+    }
+    return renderer
+  }
+}
