@@ -6,7 +6,6 @@ import type { ExamDetail, SeriesSummary } from '@/services/records'
 import { fetchFrame } from '@/services/viewer'
 import { showToast } from '@/platform/ui'
 import {
-  createRenderer,
   defaultWindow,
   FRAME_CACHE_BYTES,
   FrameCache,
@@ -14,15 +13,15 @@ import {
   measureDistance,
   presetsFor,
   presetWindow,
+  RendererPool,
   valueAt,
   type ImageInfo,
   type PixelData,
   type Point,
   type Preset,
-  type Renderer,
   type WindowLevel,
 } from '../core'
-import { createFrameLoader, type FrameLoader, type Slice } from '../hooks/frame-loader'
+import { createFrameLoader, sliceKey, type FrameLoader, type Slice } from '../hooks/frame-loader'
 import {
   createGestureRecognizer,
   LONG_PRESS_MS,
@@ -106,10 +105,6 @@ function personName(name: string | null): string | null {
   return name ? name.replace(/\^+/g, ' ').trim() || null : null
 }
 
-function sliceKeyOf(slice: Slice): string {
-  return `${slice.info.sopInstanceUid}/${slice.frame}`
-}
-
 function isGrey(info: ImageInfo): boolean {
   return info.samplesPerPixel === 1 && info.photometric !== 'PALETTE COLOR'
 }
@@ -183,7 +178,8 @@ export function ImageViewer(props: ImageViewerProps) {
   const [window, setWindow] = useState<WindowLevel | null>(null)
   const [invert, setInvert] = useState(false)
   const [viewport, setViewport] = useState<Viewport | null>(null)
-  const [pixels, setPixels] = useState<PixelData | null>(null)
+  /** The last frame that arrived, with the slice it belongs to. */
+  const [loaded, setLoaded] = useState<{ key: string; pixels: PixelData } | null>(null)
   const [frameError, setFrameError] = useState<string | null>(null)
   const [tool, setTool] = useState<Tool>('none')
   const [measurements, setMeasurements] = useState<Measurement[]>([])
@@ -201,6 +197,9 @@ export function ImageViewer(props: ImageViewerProps) {
 
   const slice = slices[Math.min(index, slices.length - 1)]!
   const info = slice.info
+  // Only the shown slice's own pixels: while the next one loads, the last frame must not be
+  // rendered, probed or measured as if it were that slice (with its renderer, size and values).
+  const pixels = loaded && loaded.key === sliceKey(slice) ? loaded.pixels : null
   const image: Size = useMemo(
     () => ({ width: info.columns, height: info.rows }),
     [info.columns, info.rows],
@@ -208,7 +207,7 @@ export function ImageViewer(props: ImageViewerProps) {
   const painter = useRef<Painter | null>(null)
   const viewportRef = useRef(viewport)
   viewportRef.current = viewport
-  const renderers = useRef(new Map<string, Renderer>())
+  const renderers = useRef(new RendererPool())
   const loader = useRef<FrameLoader | null>(null)
   const firstPixels = useRef(false)
   const touchAt = useRef(0)
@@ -239,12 +238,14 @@ export function ImageViewer(props: ImageViewerProps) {
     if (!current) return undefined
     let live = true
     setFrameError(null)
+    const wanted = slices[index]
+    const key = wanted ? sliceKey(wanted) : ''
     const cached = current.peek(index)
-    if (cached) setPixels(cached)
+    if (cached) setLoaded({ key, pixels: cached })
     else {
       current.load(index).then(
-        (loaded) => {
-          if (live) setPixels(loaded)
+        (arrived) => {
+          if (live) setLoaded({ key, pixels: arrived })
         },
         (error: unknown) => {
           if (!live) return
@@ -269,7 +270,8 @@ export function ImageViewer(props: ImageViewerProps) {
     void createPainter(CANVAS_ID, image).then((created) => {
       if (!live || !created) return
       painter.current = created
-      setViewport(initialViewport(created.view, image))
+      // A new stage (full screen, a turned phone) refits the image but keeps its turn and flip.
+      setViewport((v) => (v ? fit(created.view, image, v) : initialViewport(created.view, image)))
       measureStage()
       setPainterVersion((n) => n + 1)
     })
@@ -309,14 +311,8 @@ export function ImageViewer(props: ImageViewerProps) {
     if (pixels && window === null && isGrey(info)) setWindow(defaultWindow(info, pixels))
   }, [pixels, window, info])
 
-  const renderer = useMemo(() => {
-    let found = renderers.current.get(info.sopInstanceUid)
-    if (!found) {
-      found = createRenderer(info)
-      renderers.current.set(info.sopInstanceUid, found)
-    }
-    return found
-  }, [info])
+  // Shared by the slices that render alike (one per stack), not one per instance shown.
+  const renderer = useMemo(() => renderers.current.get(info), [info])
 
   useEffect(() => {
     const current = painter.current
@@ -336,7 +332,7 @@ export function ImageViewer(props: ImageViewerProps) {
 
   const shapes: ScreenShape[] = useMemo(() => {
     if (!viewport || !view) return []
-    const key = sliceKeyOf(slice)
+    const key = sliceKey(slice)
     const all = [...measurements.filter((m) => m.sliceKey === key), ...(draft ? [draft] : [])]
     return all.map((m) => ({
       points: m.points.map((p) => imageToScreen(viewport, view, image, p)),
@@ -415,7 +411,7 @@ export function ImageViewer(props: ImageViewerProps) {
       if (!s.viewport || !s.view) return
       const currentKey = () => {
         const shown = slices[s.index]
-        return shown ? sliceKeyOf(shown) : ''
+        return shown ? sliceKey(shown) : ''
       }
       for (const action of actions) {
         switch (action.type) {

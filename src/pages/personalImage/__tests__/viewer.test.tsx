@@ -112,7 +112,7 @@ function fakeCanvas() {
     left: 0,
     top: 0,
   } as DOMRect)
-  return { puts, draws }
+  return { puts, draws, setTransform: context.setTransform }
 }
 
 function signIn() {
@@ -223,6 +223,50 @@ describe('影像查看 (personalImage/viewer)', () => {
     fireEvent.touchEnd(stage, { touches: [] })
     const result = await screen.findByTestId('viewer-measure')
     expect(result.textContent).toBe('1.0 mm')
+  })
+
+  it("does not paint the shown slice's pixels as the next slice while that one loads", async () => {
+    const canvas = fakeCanvas()
+    let arrive: (answer: ReturnType<typeof frameAnswer>) => void = () => undefined
+    const later = new Promise<ReturnType<typeof frameAnswer>>((resolve) => (arrive = resolve))
+    frames.mockImplementation(async (_study, _series, sop) =>
+      sop === '1.2.9.3'
+        ? later
+        : frameAnswer([2000, ...Array.from({ length: ROWS * COLUMNS - 1 }, () => 1064)]),
+    )
+    const page = await openViewer()
+    await waitFor(() => expect(canvas.puts.length).toBeGreaterThan(0))
+    const before = canvas.puts.length
+    fireEvent.click(screen.getByTestId('viewer-next'))
+    await waitFor(() => expect(screen.getByText('图像 3/3')).toBeTruthy())
+    await act(async () => new Promise((resolve) => setTimeout(resolve, 50)))
+    // Slice 2's pixels through slice 3's renderer would be a wrong image under 图像 3/3.
+    expect(canvas.puts.length).toBe(before)
+    // A long press meanwhile reads no value (not slice 2's under slice 3's name).
+    const stage = page.element.querySelector('#image-viewer-stage')!
+    fireEvent.touchStart(stage, { touches: [{ identifier: 0, clientX: 195, clientY: 250 }] })
+    await act(async () => new Promise((resolve) => setTimeout(resolve, 700)))
+    expect(page.element.querySelector('.image-viewer__probe')).toBeNull()
+    fireEvent.touchEnd(stage, { touches: [] })
+    await act(async () => arrive(frameAnswer(Array.from({ length: ROWS * COLUMNS }, () => 2000))))
+    await waitFor(() => expect(canvas.puts.length).toBeGreaterThan(before))
+    expect(canvas.puts[canvas.puts.length - 1]![4]).toBe(255)
+  })
+
+  it('keeps the rotation when the stage is made again (横屏全屏)', async () => {
+    const transform = fakeCanvas().setTransform
+    await openViewer()
+    // The image's transform is the one with a translation; a quarter turn has a = 0.
+    const lastImageTransform = () =>
+      transform.mock.calls.filter((c) => c[4] !== 0 || c[5] !== 0).pop()!
+    fireEvent.click(screen.getByText('旋转'))
+    await waitFor(() => expect(Math.abs(lastImageTransform()[0] as number)).toBeLessThan(1e-9))
+    transform.mockClear()
+    fireEvent.click(screen.getByText('横屏全屏'))
+    await waitFor(() => expect(screen.getByText('退出全屏')).toBeTruthy())
+    await waitFor(() => expect(transform.mock.calls.length).toBeGreaterThan(0))
+    // The new stage's image is still turned (it was made upright again before).
+    await waitFor(() => expect(Math.abs(lastImageTransform()[0] as number)).toBeLessThan(1e-9))
   })
 
   it('hides and shows the information overlay', async () => {
