@@ -4,7 +4,7 @@ import { PageState } from '../../components/page-state'
 import { RequireLogin } from '../../components/require-login'
 import { createFrameCache, ImageViewer } from '../../features/viewer/components/image-viewer'
 import { tapOnTimeline, timelineNow } from '../../features/viewer/hooks/timing'
-import { useAuthorisedImage, useViewerData } from '../../features/viewer/hooks/use-viewer-data'
+import { useAuthorisedImageSrc, useViewerData } from '../../features/viewer/hooks/use-viewer-data'
 
 interface Target {
   seriesUid?: string
@@ -33,7 +33,7 @@ function ViewerContent({
   const pageStart = useRef(timelineNow())
   const firstPixelsFrom = useMemo(() => tapOnTimeline(tapAt) ?? pageStart.current, [tapAt])
   const data = useViewerData({ examId, ...target }, attempt)
-  const previewSrc = useAuthorisedImage(data.status === 'error' ? null : data.previewPath)
+  const previewSrc = useAuthorisedImageSrc(data.status === 'error' ? null : data.previewPath)
 
   if (data.status === 'error') {
     return (

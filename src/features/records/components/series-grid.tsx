@@ -1,6 +1,6 @@
 import { Image, Text, View } from '@tarojs/components'
 import type { SeriesSummary } from '@/services/records'
-import { useAuthorisedImage } from '../hooks/use-authorised-image'
+import { useAuthorisedImage } from '@/components/authorised-image/use-authorised-image'
 import { modalityName } from '../filters'
 import './series-grid.scss'
 

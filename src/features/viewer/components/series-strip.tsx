@@ -1,6 +1,6 @@
 import { Image, ScrollView, Text, View } from '@tarojs/components'
 import type { SeriesSummary } from '@/services/records'
-import { useAuthorisedImage } from '../hooks/use-viewer-data'
+import { useAuthorisedImageSrc } from '../hooks/use-viewer-data'
 
 function Tile({
   item,
@@ -11,7 +11,7 @@ function Tile({
   current: boolean
   onPick: () => void
 }) {
-  const src = useAuthorisedImage(item.thumbnailPath)
+  const src = useAuthorisedImageSrc(item.thumbnailPath)
   return (
     <View
       className={`series-strip__tile${current ? ' series-strip__tile--current' : ''}`}

@@ -1,12 +1,8 @@
 import { useEffect, useState } from 'react'
 import { describeError } from '@/services/api'
 import { HttpError } from '@/services/http'
-import {
-  downloadAuthorisedImage,
-  getExamDetail,
-  type ExamDetail,
-  type SeriesSummary,
-} from '@/services/records'
+import { useAuthorisedImage } from '@/components/authorised-image/use-authorised-image'
+import { getExamDetail, type ExamDetail, type SeriesSummary } from '@/services/records'
 import { fetchSeriesMetadata, renderedPath } from '@/services/viewer'
 import {
   NO_IMAGE,
@@ -143,29 +139,11 @@ export function useViewerData(request: ViewerRequest, attempt: number): ViewerDa
   return data
 }
 
-/** An authorised image (the preview, a thumbnail) as a src, released when no longer shown. */
-export function useAuthorisedImage(path: string | null): string | null {
-  const [src, setSrc] = useState<string | null>(null)
-  useEffect(() => {
-    setSrc(null)
-    if (!path) return undefined
-    let live = true
-    let release: (() => void) | null = null
-    downloadAuthorisedImage(path).then(
-      (image) => {
-        if (!live) {
-          image.release()
-          return
-        }
-        release = image.release
-        setSrc(image.src)
-      },
-      () => undefined,
-    )
-    return () => {
-      live = false
-      release?.()
-    }
-  }, [path])
-  return src
+/**
+ * An authorised image (the preview, a thumbnail) as a src once it is here, released when no longer
+ * shown: the records pages' hook, reduced to what the viewer shows.
+ */
+export function useAuthorisedImageSrc(path: string | null): string | null {
+  const image = useAuthorisedImage(path)
+  return image.status === 'ready' ? image.src : null
 }
