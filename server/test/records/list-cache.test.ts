@@ -96,7 +96,7 @@ test('a report pushed, amended and read shows on the next list; another person i
   assert.deepEqual(await images(bob.token), bobBefore)
 })
 
-test('a renamed hospital, a claimed exam, an upload and a deletion all show on the next list', async () => {
+test('a renamed hospital, a claimed exam, an upload and a deletion all show on the next list (and 院内查询)', async () => {
   const { db } = ctx.app
   const cipher = ctx.app.personalCipher
   const exam = await insertExam(db, cipher, { hospitalId: 'lc-b', studyDate: '2030-07-01' })
@@ -135,7 +135,16 @@ test('a renamed hospital, a claimed exam, an upload and a deletion all show on t
   groups = await images(bob.token)
   assert.equal(groups.find((group) => group.hospital === null)?.latest[0]?.id, upload.id)
 
+  // 院内查询 (the exam list of one hospital) is kept the same way.
+  const examIds = async () => {
+    const res = await http.get('/image/exams?hospitalId=lc-b', bob.token)
+    assert.equal(res.statusCode, 200, res.body)
+    return (res.json().data.items as { id: string }[]).map((item) => item.id)
+  }
+  assert.deepEqual(await examIds(), [exam.id])
+
   await db.deleteFrom('exams').where('id', '=', exam.id).execute()
+  assert.deepEqual(await examIds(), [])
   groups = await images(bob.token)
   assert.ok(!groups.some((group) => group.hospital?.id === 'lc-b'))
   assert.equal((await reports(bob.token)).total, 0)

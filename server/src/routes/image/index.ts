@@ -9,6 +9,7 @@ import {
 import { listExams } from '@contract/image/exams'
 import { isFlagSet } from '@contract/main/records'
 import * as areas from '../../domain/records/areas'
+import { createListCache } from '../../domain/records/list-cache'
 import * as lists from '../../domain/records/lists'
 import { currentUser } from '../../http/auth'
 import { route } from '../../http/route'
@@ -36,11 +37,10 @@ export default async function imageRoutes(app: FastifyInstance): Promise<void> {
 
   route(app, getCurrentLocation, async (input) => areas.currentLocation(app.db, input))
 
-  route(app, listExams, async (input, { request }) =>
-    lists.listExams(
-      app.db,
-      await lists.patientScope(app.db, app.personalCipher, currentUser(request).id),
-      input,
-    ),
-  )
+  // 院内查询 pages are asked for again on every return from a detail (list-cache.ts).
+  const cache = createListCache(app.db)
+  route(app, listExams, async (input, { request }) => {
+    const scope = await lists.patientScope(app.db, app.personalCipher, currentUser(request).id)
+    return cache.get('exams', scope, input, () => lists.listExams(app.db, scope, input))
+  })
 }
