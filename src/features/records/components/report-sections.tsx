@@ -1,4 +1,5 @@
 import { Text, View } from '@tarojs/components'
+import { useDidShow } from '@tarojs/taro'
 import { useState } from 'react'
 import { showModal, showToast } from '@/platform/ui'
 import { describeError } from '@/services/api'
@@ -196,6 +197,10 @@ export function ReportBookmarks({
   onOpen: (bookmark: Bookmark) => void
 }) {
   const marks = useResource(`bookmarks:${examId}`, () => listBookmarks(examId))
+  // The viewer (opened from here) is where bookmarks are added: back on this page, list them again.
+  // Not useRefreshOnReturn: this list mounts after the report has loaded, so the page's first show
+  // has passed and the first show it sees is already a return.
+  useDidShow(() => marks.reload())
   const [deleting, setDeleting] = useState<string | null>(null)
 
   const remove = async (bookmark: Bookmark) => {

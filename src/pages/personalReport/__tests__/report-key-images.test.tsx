@@ -145,6 +145,20 @@ describe('报告详情: 查看关键图像 and 我的书签', () => {
     modal.mockRestore()
   })
 
+  it('我的书签 loads again when the person comes back from the viewer (a bookmark just added shows)', async () => {
+    detail.mockResolvedValue(reportDetail())
+    list.mockResolvedValueOnce([])
+    list.mockResolvedValueOnce([bookmark(4)])
+    await renderPage('pages/personalReport/detail', { id: 'r1', t: 'return' })
+    expect(await screen.findByText(/还没有书签/)).toBeTruthy()
+    // Loaded once on opening (not again by the page's first show).
+    expect(list).toHaveBeenCalledTimes(1)
+    // Back from the viewer: Taro shows the page again.
+    const pages = Taro.getCurrentPages() as unknown as { onShow?: () => void }[]
+    await act(async () => pages[pages.length - 1]!.onShow?.())
+    expect(await screen.findByText('书签备注 4')).toBeTruthy()
+  })
+
   it('a failed bookmark load says so and retries, while the report stays readable', async () => {
     detail.mockResolvedValue(reportDetail())
     list.mockRejectedValueOnce(new Error('offline'))
