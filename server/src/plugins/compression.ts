@@ -13,10 +13,11 @@ export const COMPRESS_THRESHOLD = 1024
  */
 export const SYNC_COMPRESS_LIMIT = 64 * 1024
 
-/** Compressed answers remembered by content (a cached list is the same bytes for every request). */
+/**
+ * Compressed answers remembered by content (a cached list is the same bytes for every request).
+ * Hashing an answer costs a few percent of compressing it, so every compressed answer is looked up.
+ */
 export const REMEMBERED_ANSWERS = 256
-/** Smaller answers are compressed again each time: cheaper than hashing and remembering them. */
-const REMEMBER_FROM_BYTES = 8 * 1024
 
 type SyncCompressor = (payload: Buffer, options?: object) => Buffer
 
@@ -31,7 +32,6 @@ export function rememberingCompressors(): Pick<typeof zlib, 'brotliCompressSync'
   const remembering =
     (encoding: string, compress: SyncCompressor): SyncCompressor =>
     (payload, options) => {
-      if (payload.length < REMEMBER_FROM_BYTES) return compress(payload, options)
       const key = `${encoding}:${createHash('sha256').update(payload).digest('base64')}`
       const known = outputs.get(key)
       if (known) {
