@@ -197,9 +197,6 @@ export function ImageViewer(props: ImageViewerProps) {
 
   const slice = slices[Math.min(index, slices.length - 1)]!
   const info = slice.info
-  // Only the shown slice's own pixels: while the next one loads, the last frame must not be
-  // rendered, probed or measured as if it were that slice (with its renderer, size and values).
-  const pixels = loaded && loaded.key === sliceKey(slice) ? loaded.pixels : null
   const image: Size = useMemo(
     () => ({ width: info.columns, height: info.rows }),
     [info.columns, info.rows],
@@ -209,6 +206,14 @@ export function ImageViewer(props: ImageViewerProps) {
   viewportRef.current = viewport
   const renderers = useRef(new RendererPool())
   const loader = useRef<FrameLoader | null>(null)
+  // Only the shown slice's own pixels: while the next one loads, the last frame must not be
+  // rendered, probed or measured as if it were that slice (with its renderer, size and values).
+  // A slice already in the cache is read here, so a slice change paints in the same commit
+  // instead of after one more render.
+  const pixels =
+    loaded && loaded.key === sliceKey(slice)
+      ? loaded.pixels
+      : (loader.current?.peek(Math.min(index, slices.length - 1)) ?? null)
   const firstPixels = useRef(false)
   const touchAt = useRef(0)
   const stageOrigin = useRef({ x: 0, y: 0 })

@@ -254,8 +254,11 @@ describe('影像查看 (personalImage/viewer)', () => {
   })
 
   it('keeps the rotation when the stage is made again (横屏全屏)', async () => {
-    const transform = fakeCanvas().setTransform
+    const canvas = fakeCanvas()
+    const transform = canvas.setTransform
     await openViewer()
+    // The stage is drawn (its painter made) before it is turned.
+    await waitFor(() => expect(canvas.puts.length).toBeGreaterThan(0))
     // The image's transform is the one with a translation; a quarter turn has a = 0.
     const lastImageTransform = () =>
       transform.mock.calls.filter((c) => c[4] !== 0 || c[5] !== 0).pop()!
