@@ -42,8 +42,11 @@ test(
 
     const base = `1.2.826.0.1.3680043.10.78.${Date.now()}`
     const pixels = new Uint8Array(256 * 256)
-    const locations: string[] = []
-    for (let s = 0; s < STUDIES; s++) {
+    // All pushed at once: the receiving process runs two jobs at a time and wakes its own workers on
+    // a push, so studies sent one by one, each done before the next arrived, could all be taken by
+    // it while the other process polled an empty queue. A queue deeper than one process's two
+    // workers is what several processes are for.
+    const push = async (s: number): Promise<string> => {
       const study = `${base}.${s + 1}`
       const { body, contentType } = multipartBody(
         Array.from({ length: PER_STUDY }, (_, i) => ({
@@ -68,8 +71,9 @@ test(
         body,
       })
       assert.equal(res.status, 202)
-      locations.push(res.headers.get('content-location')!)
+      return res.headers.get('content-location')!
     }
+    const locations = await Promise.all(Array.from({ length: STUDIES }, (_, s) => push(s)))
 
     // Either process answers for any job: the outcome lives in the shared database.
     for (const [i, location] of locations.entries()) {
