@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict'
-import { randomUUID } from 'node:crypto'
 import { before, test } from 'node:test'
 import { z } from 'zod/mini'
 import { envelope } from '@contract/envelope'
@@ -15,6 +14,7 @@ import {
   clearSeededHospitals,
   client,
   insertExam,
+  insertSeries,
   insertUploadExam,
   type Patient,
   patientWithCard,
@@ -45,51 +45,14 @@ const uid = () => `1.2.826.0.1.3680043.10.99.${process.pid}.${(uidCounter += 1)}
 
 /** One series of `count` instances on the exam (rows as ingest leaves them; no files needed here). */
 async function addSeries(db: DB, exam: ExamsTable, count: number, frames = 1): Promise<Image[]> {
-  const seriesId = randomUUID()
   const seriesUid = uid()
-  await db
-    .insertInto('series')
-    .values({
-      id: seriesId,
-      exam_id: exam.id,
-      series_uid: seriesUid,
-      modality: 'CT',
-      series_number: 1,
-      description: null,
-      body_part: null,
-      instance_count: count,
-      created_at: '2030-05-01T00:00:00.000Z',
-    })
-    .execute()
-  const made: Image[] = []
-  for (let n = 1; n <= count; n += 1) {
-    const image = { instanceId: randomUUID(), seriesUid, sopInstanceUid: uid() }
-    await db
-      .insertInto('instances')
-      .values({
-        id: image.instanceId,
-        exam_id: exam.id,
-        series_id: seriesId,
-        sop_instance_uid: image.sopInstanceUid,
-        sop_class_uid: '1.2.840.10008.5.1.4.1.1.2',
-        instance_number: n,
-        transfer_syntax: '1.2.840.10008.1.2.1',
-        rows: 4,
-        columns: 4,
-        frame_count: frames,
-        file_key: `test/bookmarks/${image.instanceId}.dcm`,
-        file_size: 100,
-        pixels_key: null,
-        pixel_format: null,
-        frame_bytes: null,
-        preview_status: 'none',
-        preview_message: null,
-        metadata_json: '{}',
-        created_at: '2030-05-01T00:00:00.000Z',
-      })
-      .execute()
-    made.push(image)
-  }
+  const sops = Array.from({ length: count }, () => ({ sop: uid(), frames }))
+  const { instanceIds } = await insertSeries(db, exam.id, seriesUid, sops)
+  const made = sops.map(({ sop }, i) => ({
+    instanceId: instanceIds[i]!,
+    seriesUid,
+    sopInstanceUid: sop,
+  }))
   images.set(exam.id, [...(images.get(exam.id) ?? []), ...made])
   return made
 }

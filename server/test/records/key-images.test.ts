@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { randomBytes, randomUUID } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import os from 'node:os'
 import path from 'node:path'
 import { before, test } from 'node:test'
@@ -21,6 +21,7 @@ import {
   studyUid,
 } from '../fhir/support'
 import { buildTestApp } from '../helpers'
+import { insertSeries } from './patient-support'
 
 /*
  * Key images (关键图像): a hospital's DiagnosticReport.media, validated on push (a Chinese
@@ -52,56 +53,6 @@ async function examIdOf(db: DB, study: string): Promise<string> {
     .where('study_uid', '=', study)
     .executeTakeFirstOrThrow()
   return exam.id
-}
-
-/** Instance rows as ingest leaves them (no files are needed for the report detail). */
-async function addInstances(
-  db: DB,
-  examId: string,
-  seriesUid: string,
-  sops: { sop: string; frames?: number }[],
-): Promise<void> {
-  const seriesId = randomUUID()
-  await db
-    .insertInto('series')
-    .values({
-      id: seriesId,
-      exam_id: examId,
-      series_uid: seriesUid,
-      modality: 'CT',
-      series_number: 2,
-      description: null,
-      body_part: null,
-      instance_count: sops.length,
-      created_at: '2030-05-01T00:00:00.000Z',
-    })
-    .execute()
-  for (const [index, { sop, frames }] of sops.entries()) {
-    await db
-      .insertInto('instances')
-      .values({
-        id: randomUUID(),
-        exam_id: examId,
-        series_id: seriesId,
-        sop_instance_uid: sop,
-        sop_class_uid: '1.2.840.10008.5.1.4.1.1.2',
-        instance_number: index + 1,
-        transfer_syntax: '1.2.840.10008.1.2.1',
-        rows: 4,
-        columns: 4,
-        frame_count: frames ?? 1,
-        file_key: `test/key-images/${sop}.dcm`,
-        file_size: 100,
-        pixels_key: null,
-        pixel_format: null,
-        frame_bytes: null,
-        preview_status: 'none',
-        preview_message: null,
-        metadata_json: '{}',
-        created_at: '2030-05-01T00:00:00.000Z',
-      })
-      .execute()
-  }
 }
 
 const wado = (study: string, series: string, sop: string, tail = '') =>
@@ -211,7 +162,7 @@ test('images not received yet are left out; once they arrive the detail names se
   assert.equal(res.statusCode, 200, res.body)
   assert.deepEqual(keyImagesOf(res.body), [], 'the report came before its images')
 
-  await addInstances(world.app.db, examId, SERIES, [
+  await insertSeries(world.app.db, examId, SERIES, [
     { sop: CINE, frames: 5 },
     { sop: SOP[1]! },
     { sop: SOP[2]! },
@@ -251,13 +202,13 @@ test('only images of the report’s own exam: the same SOP in another exam, anot
   assert.equal(res.statusCode, 201, res.body)
   const id = res.json().id
   const ownExam = await examIdOf(db, study)
-  await addInstances(db, ownExam, series, [{ sop: sopHere, frames: 2 }])
+  await insertSeries(db, ownExam, series, [{ sop: sopHere, frames: 2 }])
   // sopElsewhere is an image of another exam of the same patient, not of this report's.
   const otherRes = await push(
     withMedia({ studyUid: OTHER_STUDY, idNumber: ID, name: '周九', identifier: 'R-OTHER' }, []),
   )
   assert.equal(otherRes.statusCode, 201, otherRes.body)
-  await addInstances(db, await examIdOf(db, OTHER_STUDY), uid(), [{ sop: sopElsewhere }])
+  await insertSeries(db, await examIdOf(db, OTHER_STUDY), uid(), [{ sop: sopElsewhere }])
 
   const images = keyImagesOf((await detail(id)).body)
   assert.deepEqual(images, [

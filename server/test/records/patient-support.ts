@@ -295,6 +295,64 @@ export async function amendReport(db: DB, reportId: string, input: ReportInput):
     .execute()
 }
 
+/**
+ * One series of instance rows on an exam, as ingest leaves them (no files: for tests of what the
+ * rows drive, such as key images and bookmarks). Instance numbers follow the order of `sops`.
+ */
+export async function insertSeries(
+  db: DB,
+  examId: string,
+  seriesUid: string,
+  sops: readonly { sop: string; frames?: number }[],
+): Promise<{ seriesId: string; instanceIds: string[] }> {
+  const seriesId = randomUUID()
+  const at = '2030-05-01T00:00:00.000Z'
+  await db
+    .insertInto('series')
+    .values({
+      id: seriesId,
+      exam_id: examId,
+      series_uid: seriesUid,
+      modality: 'CT',
+      series_number: 1,
+      description: null,
+      body_part: null,
+      instance_count: sops.length,
+      created_at: at,
+    })
+    .execute()
+  const instanceIds: string[] = []
+  for (const [index, { sop, frames }] of sops.entries()) {
+    const id = randomUUID()
+    await db
+      .insertInto('instances')
+      .values({
+        id,
+        exam_id: examId,
+        series_id: seriesId,
+        sop_instance_uid: sop,
+        sop_class_uid: '1.2.840.10008.5.1.4.1.1.2',
+        instance_number: index + 1,
+        transfer_syntax: '1.2.840.10008.1.2.1',
+        rows: 4,
+        columns: 4,
+        frame_count: frames ?? 1,
+        file_key: `test/series/${id}.dcm`,
+        file_size: 100,
+        pixels_key: null,
+        pixel_format: null,
+        frame_bytes: null,
+        preview_status: 'none',
+        preview_message: null,
+        metadata_json: '{}',
+        created_at: at,
+      })
+      .execute()
+    instanceIds.push(id)
+  }
+  return { seriesId, instanceIds }
+}
+
 export function client(app: FastifyInstance) {
   return {
     get(url: string, token?: string, headers: Record<string, string> = {}) {

@@ -42,6 +42,13 @@ function sqliteBump(subjects: string): string {
     on conflict (subject) do update set generation = generation + 1;`
 }
 
+/** A claim or a mark: the person it belongs to, before and after the change. */
+const SQLITE_USER_ROW = {
+  insert: sqliteBump(`select 'u:' || new.user_id`),
+  update: sqliteBump(`select 'u:' || new.user_id union select 'u:' || old.user_id`),
+  delete: sqliteBump(`select 'u:' || old.user_id`),
+}
+
 const SQLITE_TRIGGERS: Record<string, Partial<Record<'insert' | 'update' | 'delete', string>>> = {
   exams: {
     insert: sqliteBump(sqliteExamSubjects('new')),
@@ -55,16 +62,8 @@ const SQLITE_TRIGGERS: Record<string, Partial<Record<'insert' | 'update' | 'dele
     ),
     delete: sqliteBump(sqliteExamSubjectsOf('old.exam_id')),
   },
-  exam_claims: {
-    insert: sqliteBump(`select 'u:' || new.user_id`),
-    update: sqliteBump(`select 'u:' || new.user_id union select 'u:' || old.user_id`),
-    delete: sqliteBump(`select 'u:' || old.user_id`),
-  },
-  exam_user_states: {
-    insert: sqliteBump(`select 'u:' || new.user_id`),
-    update: sqliteBump(`select 'u:' || new.user_id union select 'u:' || old.user_id`),
-    delete: sqliteBump(`select 'u:' || old.user_id`),
-  },
+  exam_claims: SQLITE_USER_ROW,
+  exam_user_states: SQLITE_USER_ROW,
   hospitals: {
     update: sqliteBump(`select '*'`),
     delete: sqliteBump(`select '*'`),
@@ -88,61 +87,48 @@ async function upSqlite(db: Kysely<unknown>): Promise<void> {
 
 /*
  * PostgreSQL: one function per table, run as a deferred constraint trigger, i.e. at commit, still
- * inside the transaction. A counter's row lock is then held only while the transaction commits, not
- * through a long ingest, and each row's subjects are bumped in sorted order. Two transactions that
- * change the same two people in opposite orders can still meet at commit; PostgreSQL then aborts
- * one as a deadlock (retried like any failed job or request), which the burst test below the
- * records tests shows does not happen in the app's own write paths.
+ * inside the transaction, so a counter's row lock is not held through a long ingest. Each row's
+ * subjects are bumped in sorted order; migration 0012 makes the order hold across a whole
+ * transaction (two transactions changing the same people in opposite orders could deadlock here).
  */
+
+/** A PL/pgSQL loop bumping the subjects a query (one column `s`) names, in sorted order. */
+function bumpSorted(subjects: string): string {
+  return `
+      for subject in select s from (${subjects}) as subjects order by s
+      loop perform record_generation_bump(subject); end loop;`
+}
+
+/** The person a claim or a mark belongs to, before and after the change. */
+const USER_ROW_SUBJECTS = `
+          select 'u:' || new_row.user_id as s where new_row.user_id is not null
+          union select 'u:' || old_row.user_id where old_row.user_id is not null`
+
+const ALL_CHANGES = 'insert or update or delete'
+
 const POSTGRES_FUNCTIONS: Record<string, { events: string; body: string }> = {
   exams: {
-    events: 'insert or update or delete',
-    body: `
-      for subject in
-        select s from (
+    events: ALL_CHANGES,
+    body: bumpSorted(`
           select 'u:' || new_row.owner_user_id as s where new_row.owner_user_id is not null
           union select 'p:' || new_row.patient_key where new_row.patient_key is not null
           union select 'u:' || old_row.owner_user_id where old_row.owner_user_id is not null
           union select 'p:' || old_row.patient_key where old_row.patient_key is not null
           union select 'u:' || c.user_id from exam_claims c
-            where c.exam_id = coalesce(new_row.id, old_row.id)
-        ) as subjects order by s
-      loop perform record_generation_bump(subject); end loop;`,
+            where c.exam_id = coalesce(new_row.id, old_row.id)`),
   },
   reports: {
-    events: 'insert or update or delete',
-    body: `
-      for subject in
-        select s from (
+    events: ALL_CHANGES,
+    body: bumpSorted(`
           select 'u:' || e.owner_user_id as s from exams e
             where e.id in (new_row.exam_id, old_row.exam_id) and e.owner_user_id is not null
           union select 'p:' || e.patient_key from exams e
             where e.id in (new_row.exam_id, old_row.exam_id) and e.patient_key is not null
           union select 'u:' || c.user_id from exam_claims c
-            where c.exam_id in (new_row.exam_id, old_row.exam_id)
-        ) as subjects order by s
-      loop perform record_generation_bump(subject); end loop;`,
+            where c.exam_id in (new_row.exam_id, old_row.exam_id)`),
   },
-  exam_claims: {
-    events: 'insert or update or delete',
-    body: `
-      for subject in
-        select s from (
-          select 'u:' || new_row.user_id as s where new_row.user_id is not null
-          union select 'u:' || old_row.user_id where old_row.user_id is not null
-        ) as subjects order by s
-      loop perform record_generation_bump(subject); end loop;`,
-  },
-  exam_user_states: {
-    events: 'insert or update or delete',
-    body: `
-      for subject in
-        select s from (
-          select 'u:' || new_row.user_id as s where new_row.user_id is not null
-          union select 'u:' || old_row.user_id where old_row.user_id is not null
-        ) as subjects order by s
-      loop perform record_generation_bump(subject); end loop;`,
-  },
+  exam_claims: { events: ALL_CHANGES, body: bumpSorted(USER_ROW_SUBJECTS) },
+  exam_user_states: { events: ALL_CHANGES, body: bumpSorted(USER_ROW_SUBJECTS) },
   hospitals: {
     events: 'update or delete',
     body: `perform record_generation_bump('*');`,
