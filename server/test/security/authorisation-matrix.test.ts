@@ -139,7 +139,7 @@ function fill(path: string, params: Record<string, string>): string {
   return path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name]!))
 }
 
-function withQuery(method: string, path: string, url: string): string {
+function withQuery(path: string, url: string): string {
   if (path.endsWith('/chunk')) return `${url}?offset=0`
   return url
 }
@@ -309,7 +309,7 @@ describe('the authorisation matrix: only the right callers get a record', async 
       for (const params of recordParams(f, path)) {
         const request: Request = {
           method: method.toUpperCase(),
-          url: withQuery(method, path, fill(path, params)),
+          url: withQuery(path, fill(path, params)),
           ...bodyOf(method, path, f),
         }
         if (method === 'get') {
