@@ -320,7 +320,6 @@ describe('the authorisation matrix: only the right callers get a record', async 
         const missing: Request = {
           ...request,
           url: withQuery(
-            method,
             path,
             fill(path, Object.fromEntries(Object.keys(params).map((k) => [k, randomUUID()]))),
           ),
