@@ -469,6 +469,34 @@ export interface RecordGenerationsTable {
   generation: number
 }
 
+/**
+ * A family member managed by another account (0013): while ended_at is null the manager sees the
+ * member's records. kind 'child' (a person under 14 without a login) or 'adult' (agreed by SMS).
+ */
+export interface FamilyLinksTable {
+  id: string
+  manager_user_id: string
+  member_user_id: string
+  kind: 'child' | 'adult'
+  /** contract FAMILY_RELATIONS */
+  relation: string
+  created_at: string
+  ended_at: string | null
+}
+
+/** A message to a person (0013); link is JSON `{ route, params }` or null. */
+export interface MessagesTable {
+  id: string
+  user_id: string
+  /** contract MESSAGE_KINDS */
+  kind: string
+  title: string
+  body: string
+  link: string | null
+  read_at: string | null
+  created_at: string
+}
+
 export interface Database {
   policy_documents: PolicyDocumentsTable
   seed_runs: SeedRunsTable
@@ -505,6 +533,8 @@ export interface Database {
   bookmark_counts: BookmarkCountsTable
   record_generations: RecordGenerationsTable
   id_card_appeals: IdCardAppealsTable
+  family_links: FamilyLinksTable
+  messages: MessagesTable
 }
 
 export type DB = Kysely<Database>

@@ -11,6 +11,7 @@ import { byteCounts } from './0009-byte-counts'
 import { bookmarks } from './0010-bookmarks'
 import { recordGenerations } from './0011-record-generations'
 import { recordGenerationOrder } from './0012-record-generation-order'
+import { familyMessages } from './0013-family-messages'
 
 /**
  * Every migration, in order. Names sort lexicographically (Kysely runs them in that order), so keep
@@ -29,6 +30,7 @@ export const migrations: Record<string, Migration> = {
   '0010-bookmarks': bookmarks,
   '0011-record-generations': recordGenerations,
   '0012-record-generation-order': recordGenerationOrder,
+  '0013-family-messages': familyMessages,
 }
 
 /** In-code provider: migrations travel with the bundle instead of being read from a folder at runtime. */
