@@ -90,7 +90,7 @@ const RETRY_MS = 100
 
 /**
  * The raw canvas node with that id (looked for a few times, as for a surface) and its CSS size,
- * for drawing that needs more than rectangles (the image viewer: drawImage, ImageData).
+ * for drawing that needs more than rectangles (the image viewer: ImageData, paths).
  */
 export async function canvasNode(
   id: string,
@@ -100,31 +100,19 @@ export async function canvasNode(
       const found = await weappNode(id)
       if (found) return { canvas: found, width: found.cssWidth ?? 0, height: found.cssHeight ?? 0 }
     } else {
-      const canvas = domCanvas(id)
+      const canvas = domCanvas(id) as HTMLCanvasElement | null
       if (canvas) {
-        const rect = (canvas as HTMLCanvasElement).getBoundingClientRect()
+        // The layout size, which a CSS transform (the viewer turned to landscape) does not
+        // change; the bounding box would be the turned one. jsdom has no layout: the box then.
+        if (canvas.clientWidth > 0 && canvas.clientHeight > 0)
+          return { canvas, width: canvas.clientWidth, height: canvas.clientHeight }
+        const rect = canvas.getBoundingClientRect()
         return { canvas, width: rect.width, height: rect.height }
       }
     }
     await new Promise((resolve) => setTimeout(resolve, RETRY_MS))
   }
   return null
-}
-
-/**
- * A canvas off screen of that many pixels (the viewer renders a frame into it at the image's own
- * size, then draws it scaled and turned), or null where the platform has none.
- */
-export function offscreenCanvas(width: number, height: number): SizedCanvas | null {
-  if (process.env.TARO_ENV === 'weapp') {
-    // Base library 2.16.1+; drawImage on a Canvas 2D context accepts it.
-    return Taro.createOffscreenCanvas({ type: '2d', width, height }) as unknown as SizedCanvas
-  }
-  if (typeof document === 'undefined') return null
-  const canvas = document.createElement('canvas')
-  canvas.width = width
-  canvas.height = height
-  return canvas
 }
 
 export { pixelRatio }

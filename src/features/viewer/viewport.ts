@@ -19,6 +19,24 @@ export interface ScreenPoint {
   y: number
 }
 
+/** The stage's box on screen (getBoundingClientRect: after any CSS transform). */
+export interface StageBox {
+  left: number
+  top: number
+  width: number
+  height: number
+}
+
+/**
+ * A client (window) point in the stage's own CSS pixels. Turned (横屏全屏 by CSS: the viewer
+ * rotated 90° clockwise), the stage's x axis runs down the screen and its y axis to the left,
+ * from the box's top right corner.
+ */
+export function clientToStage(point: ScreenPoint, box: StageBox, turned: boolean): ScreenPoint {
+  if (!turned) return { x: point.x - box.left, y: point.y - box.top }
+  return { x: point.y - box.top, y: box.left + box.width - point.x }
+}
+
 export type Rotation = 0 | 90 | 180 | 270
 
 export interface Viewport {

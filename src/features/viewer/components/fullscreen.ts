@@ -1,7 +1,7 @@
 /**
  * 横屏全屏 in a browser: the Fullscreen API, then a landscape lock where the browser allows one
- * (Android Chrome in full screen). iOS Safari and WeChat's browser have neither: the viewer still
- * fills the page (its own full mode) and the person turns the phone. The mini-program turns the
+ * (Android Chrome in full screen). iOS Safari and WeChat's browser have neither: the viewer then
+ * fills the page turned 90° with CSS (image-viewer.tsx). The mini-program turns the
  * page with the phone through `pageOrientation: 'auto'` in the page config, so there is nothing
  * to call there: both functions are capability checks, not platform checks.
  */
@@ -26,16 +26,23 @@ function orientation() {
     : (screen as unknown as LockableScreen).orientation
 }
 
-/** Answers whether the browser turned to landscape by itself (else the person turns the phone). */
+/**
+ * Answers whether the browser turned to landscape by itself; false where it has no way to (then
+ * the viewer turns itself with CSS). A missing API is not a success.
+ */
 export async function enterFullscreen(): Promise<boolean> {
-  const d = doc()
-  try {
-    await d?.documentElement?.requestFullscreen?.()
-  } catch {
-    return false
+  const root = doc()?.documentElement
+  if (root?.requestFullscreen) {
+    try {
+      await root.requestFullscreen()
+    } catch {
+      return false
+    }
   }
+  const screenOrientation = orientation()
+  if (!screenOrientation?.lock) return false
   try {
-    await orientation()?.lock?.('landscape')
+    await screenOrientation.lock('landscape')
     return true
   } catch {
     return false

@@ -4,6 +4,7 @@ import Taro from '@tarojs/taro'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { ExamDetail, SeriesSummary } from '@/services/records'
 import { fetchFrame } from '@/services/viewer'
+import { isBrowser } from '@/platform/runtime'
 import { showToast } from '@/platform/ui'
 import {
   defaultWindow,
@@ -19,6 +20,7 @@ import {
   type PixelData,
   type Point,
   type Preset,
+  type Renderer,
   type WindowLevel,
 } from '../core'
 import { createFrameLoader, sliceKey, type FrameLoader, type Slice } from '../hooks/frame-loader'
@@ -30,6 +32,7 @@ import {
 } from '../hooks/gestures'
 import { recordFirstPixels, recordRender, timelineNow } from '../hooks/timing'
 import {
+  clientToStage,
   fit,
   flipHorizontal,
   imageToScreen,
@@ -41,11 +44,12 @@ import {
   screenToImage,
   zoomAt,
   type Size,
+  type StageBox,
   type Viewport,
 } from '../viewport'
 import { BookmarkPanel } from './bookmark-panel'
 import { enterFullscreen, exitFullscreen } from './fullscreen'
-import { createPainter, type Painter, type ScreenShape } from './painter'
+import { createPainter, imageStyle, type Painter, type ScreenShape } from './painter'
 import { SeriesStrip } from './series-strip'
 import './image-viewer.scss'
 
@@ -74,7 +78,9 @@ interface Measurement {
 }
 
 const STAGE_ID = 'image-viewer-stage'
+/** The image at its own size (CSS-transformed); the measurements on the overlay above it. */
 const CANVAS_ID = 'image-viewer-canvas'
+const OVERLAY_ID = 'image-viewer-overlay'
 const FRAME_RATES = [5, 10, 15, 25]
 /** Window change per screen pixel dragged, as a share of the current width: same feel at any depth. */
 const WL_SENSITIVITY = 1 / 300
@@ -123,7 +129,8 @@ function angleLabel(points: Point[]): string | null {
 
 function touchesOf(
   event: { touches?: ArrayLike<unknown> },
-  origin: { x: number; y: number },
+  stage: StageBox,
+  turned: boolean,
 ): TouchPoint[] {
   const list = event.touches ?? []
   const out: TouchPoint[] = []
@@ -137,7 +144,7 @@ function touchesOf(
     }
     const x = t.clientX ?? t.x ?? 0
     const y = t.clientY ?? t.y ?? 0
-    out.push({ id: t.identifier ?? i, x: x - origin.x, y: y - origin.y })
+    out.push({ id: t.identifier ?? i, ...clientToStage({ x, y }, stage, turned) })
   }
   return out
 }
@@ -150,6 +157,25 @@ function domStage(): HTMLElement | null {
   if (typeof document === 'undefined') return null
   const element = document.getElementById(STAGE_ID) as HTMLElement | null
   return element && typeof element.getBoundingClientRect === 'function' ? element : null
+}
+
+/**
+ * Whether the browser window is taller than wide (H5), where 横屏全屏 turns the viewer with CSS
+ * when the browser cannot turn itself; the mini-program turns the page (pageOrientation: 'auto').
+ */
+function portraitWindow(): { width: number; height: number } | null {
+  if (!isBrowser() || typeof globalThis.innerWidth !== 'number') return null
+  const { innerWidth: width, innerHeight: height } = globalThis
+  return width > 0 && height > width ? { width, height } : null
+}
+
+/** What was last drawn on the image canvas: the same again is not drawn twice. */
+interface Drawn {
+  painter: Painter
+  pixels: PixelData
+  window: WindowLevel | null
+  invert: boolean
+  renderer: Renderer
 }
 
 /** One line of tools, scrolled sideways when it does not fit (the image keeps the height). */
@@ -189,6 +215,8 @@ export function ImageViewer(props: ImageViewerProps) {
   const [fps, setFps] = useState(10)
   const [probe, setProbe] = useState<{ x: number; y: number; text: string } | null>(null)
   const [full, setFull] = useState(false)
+  /** 横屏全屏 where the browser could not turn: the viewer is turned 90° with CSS instead. */
+  const [turnWanted, setTurnWanted] = useState(false)
   const [bookmarksOpen, setBookmarksOpen] = useState(false)
   const [painted, setPainted] = useState(false)
   /** Bumped when a painter is made, so the frame is drawn on it. */
@@ -216,7 +244,12 @@ export function ImageViewer(props: ImageViewerProps) {
       : (loader.current?.peek(Math.min(index, slices.length - 1)) ?? null)
   const firstPixels = useRef(false)
   const touchAt = useRef(0)
-  const stageOrigin = useRef({ x: 0, y: 0 })
+  const stageBox = useRef<StageBox>({ left: 0, top: 0, width: 0, height: 0 })
+  const drawn = useRef<Drawn | null>(null)
+  const portrait = full && turnWanted ? portraitWindow() : null
+  const turned = portrait !== null
+  const turnedRef = useRef(turned)
+  turnedRef.current = turned
 
   const markFirstPixels = useCallback(() => {
     if (firstPixels.current) return
@@ -272,7 +305,8 @@ export function ImageViewer(props: ImageViewerProps) {
   useEffect(() => {
     let live = true
     painter.current = null
-    void createPainter(CANVAS_ID, image).then((created) => {
+    drawn.current = null
+    void createPainter(CANVAS_ID, OVERLAY_ID, image).then((created) => {
       if (!live || !created) return
       painter.current = created
       // A new stage (full screen, a turned phone) refits the image but keeps its turn and flip.
@@ -283,8 +317,9 @@ export function ImageViewer(props: ImageViewerProps) {
     return () => {
       live = false
     }
-    // The painter is made again when the image size or the stage's size (full screen) changes.
-  }, [image, full, resized])
+    // The painter is made again when the image size or the stage's size (full screen, turned)
+    // changes.
+  }, [image, full, turned, resized])
 
   // A turned phone or a resized window changes the stage: the painter is made again for it.
   useEffect(() => {
@@ -297,14 +332,14 @@ export function ImageViewer(props: ImageViewerProps) {
     const element = domStage()
     if (element) {
       const rect = element.getBoundingClientRect()
-      stageOrigin.current = { x: rect.left, y: rect.top }
+      stageBox.current = { left: rect.left, top: rect.top, width: rect.width, height: rect.height }
       return
     }
     Taro.createSelectorQuery()
       .select(`#${STAGE_ID}`)
       .boundingClientRect((rect) => {
         const box = (Array.isArray(rect) ? rect[0] : rect) as { left?: number; top?: number } | null
-        if (box) stageOrigin.current = { x: box.left ?? 0, y: box.top ?? 0 }
+        if (box) stageBox.current = { left: box.left ?? 0, top: box.top ?? 0, width: 0, height: 0 }
       })
       .exec()
   }
@@ -327,10 +362,21 @@ export function ImageViewer(props: ImageViewerProps) {
     if (pixels.length < info.rows * info.columns * info.samplesPerPixel) return
     // Grey images wait for their window (set from the frame just below); colour needs none.
     if (window === null && isGrey(info)) return
-    const started = timelineNow()
-    current.renderFrame(renderer, pixels, window ?? { center: 128, width: 256 }, invert)
-    current.compose(at, shapesRef.current)
-    recordRender(started)
+    const last = drawn.current
+    // Already drawn by the slice step itself (stepTo): not again.
+    const same =
+      last &&
+      last.painter === current &&
+      last.pixels === pixels &&
+      last.window === window &&
+      last.invert === invert &&
+      last.renderer === renderer
+    if (!same) {
+      const started = timelineNow()
+      current.renderFrame(renderer, pixels, window ?? { center: 128, width: 256 }, invert)
+      recordRender(started)
+      drawn.current = { painter: current, pixels, window, invert, renderer }
+    }
     setPainted(true)
     markFirstPixels()
   }, [pixels, window, invert, renderer, painterVersion, info, markFirstPixels])
@@ -345,12 +391,10 @@ export function ImageViewer(props: ImageViewerProps) {
       active: m === draft,
     }))
   }, [measurements, draft, viewport, view, image, slice, info])
-  const shapesRef = useRef(shapes)
-  shapesRef.current = shapes
 
   useEffect(() => {
-    if (painter.current && viewport) painter.current.compose(viewport, shapes)
-  }, [viewport, shapes])
+    painter.current?.drawShapes(shapes)
+  }, [shapes, painterVersion])
 
   // ---------------------------------------------------------------- cine
   useEffect(() => {
@@ -369,10 +413,48 @@ export function ImageViewer(props: ImageViewerProps) {
   }, [playing, fps, slices.length])
 
   // ---------------------------------------------------------------- actions
-  const goTo = useCallback(
-    (next: number) => setIndex(Math.max(0, Math.min(slices.length - 1, Math.round(next)))),
-    [slices.length],
+  /**
+   * Shows slice `next`: a frame already in the cache is drawn right here, in the wheel, swipe or
+   * slider event, and React then only updates the overlay text (a render of this component costs
+   * more than the drawing). A frame not here yet is loaded and drawn by the effects.
+   */
+  const stepTo = useCallback(
+    (next: number) => {
+      const s = state.current
+      const to = Math.max(0, Math.min(slices.length - 1, Math.round(next)))
+      if (to === s.index) return
+      const current = painter.current
+      const target = slices[to]
+      const cached = loader.current?.peek(to)
+      if (
+        current &&
+        target &&
+        cached &&
+        s.viewport &&
+        target.info.columns === current.image.width &&
+        target.info.rows === current.image.height &&
+        cached.length >= target.info.rows * target.info.columns * target.info.samplesPerPixel &&
+        (s.window !== null || !isGrey(target.info))
+      ) {
+        const renderer = renderers.current.get(target.info)
+        const started = timelineNow()
+        current.renderFrame(renderer, cached, s.window ?? { center: 128, width: 256 }, s.invert)
+        recordRender(started)
+        drawn.current = {
+          painter: current,
+          pixels: cached,
+          window: s.window,
+          invert: s.invert,
+          renderer,
+        }
+      }
+      // The next step of a fast wheel starts from here, before React has rendered this one.
+      s.index = to
+      setIndex(to)
+    },
+    [slices],
   )
+  const goTo = stepTo
 
   const applyPreset = (preset: Preset) => {
     if (!pixels) return
@@ -390,14 +472,20 @@ export function ImageViewer(props: ImageViewerProps) {
   const toggleFull = () => {
     const next = !full
     setFull(next)
+    setTurnWanted(false)
     if (!next) {
       void exitFullscreen()
       return
     }
-    void enterFullscreen().then((turned) => {
-      // The stage is wider than tall only when the phone is already turned.
-      const stage = painter.current?.view
-      if (!turned && stage && stage.width < stage.height) showToast('请将手机横过来查看')
+    void enterFullscreen().then((landscape) => {
+      if (landscape) return
+      // The browser could not turn (iOS Safari, WeChat's browser): a browser page is turned
+      // with CSS; the mini-program turns with the phone (pageOrientation: 'auto').
+      if (portraitWindow()) setTurnWanted(true)
+      else {
+        const stage = painter.current?.view
+        if (stage && stage.width < stage.height) showToast('请将手机横过来查看')
+      }
     })
   }
 
@@ -407,8 +495,8 @@ export function ImageViewer(props: ImageViewerProps) {
     [],
   )
   const longPressTimer = useRef<ReturnType<typeof setTimeout> | null>(null)
-  const state = useRef({ viewport, window, pixels, info, tool, draft, view, image, index })
-  state.current = { viewport, window, pixels, info, tool, draft, view, image, index }
+  const state = useRef({ viewport, window, invert, pixels, info, tool, draft, view, image, index })
+  state.current = { viewport, window, invert, pixels, info, tool, draft, view, image, index }
 
   const act = useCallback(
     (actions: GestureAction[]) => {
@@ -467,7 +555,7 @@ export function ImageViewer(props: ImageViewerProps) {
             }
             break
           case 'slices':
-            setIndex((i) => Math.max(0, Math.min(slices.length - 1, i + action.delta)))
+            stepTo(s.index + action.delta)
             break
           case 'pinch':
             setViewport((v) => (v ? zoomAt(v, s.view!, s.image, action.factor, action) : v))
@@ -498,7 +586,7 @@ export function ImageViewer(props: ImageViewerProps) {
         }
       }
     },
-    [slices],
+    [slices, stepTo],
   )
 
   const clearLongPress = () => {
@@ -530,7 +618,9 @@ export function ImageViewer(props: ImageViewerProps) {
     touchAt.current = Date.now()
     // A browser's layout can move (the address bar); the mini-program's is measured once.
     if (domStage()) measureStage()
-    handler(touchesOf(event as { touches?: ArrayLike<unknown> }, stageOrigin.current))
+    handler(
+      touchesOf(event as { touches?: ArrayLike<unknown> }, stageBox.current, turnedRef.current),
+    )
   }
 
   // Desktop H5: drag = W/L (the same path as one finger), wheel = slices, ctrl+wheel = zoom.
@@ -540,10 +630,13 @@ export function ImageViewer(props: ImageViewerProps) {
     let down = false
     // A touch screen also sends mouse events after a touch: those are not a mouse.
     const fromTouch = () => Date.now() - touchAt.current < 1000
-    const point = (event: MouseEvent): TouchPoint[] => {
-      const rect = element.getBoundingClientRect()
-      return [{ id: -1, x: event.clientX - rect.left, y: event.clientY - rect.top }]
-    }
+    const local = (event: MouseEvent) =>
+      clientToStage(
+        { x: event.clientX, y: event.clientY },
+        element.getBoundingClientRect(),
+        turnedRef.current,
+      )
+    const point = (event: MouseEvent): TouchPoint[] => [{ id: -1, ...local(event) }]
     const onDown = (event: MouseEvent) => {
       if (fromTouch() || event.button !== 0) return
       down = true
@@ -561,13 +654,12 @@ export function ImageViewer(props: ImageViewerProps) {
       event.preventDefault()
       const s = state.current
       if (event.ctrlKey || event.metaKey) {
-        const rect = element.getBoundingClientRect()
-        const at = { x: event.clientX - rect.left, y: event.clientY - rect.top }
+        const at = local(event)
         setViewport((v) =>
           v && s.view ? zoomAt(v, s.view, s.image, Math.exp(-event.deltaY / 300), at) : v,
         )
       } else if (event.deltaY !== 0) {
-        setIndex((i) => Math.max(0, Math.min(slices.length - 1, i + Math.sign(event.deltaY))))
+        stepToRef.current(s.index + Math.sign(event.deltaY))
       }
     }
     element.addEventListener('mousedown', onDown)
@@ -581,6 +673,8 @@ export function ImageViewer(props: ImageViewerProps) {
       element.removeEventListener('wheel', onWheel)
     }
   }, [slices.length])
+  const stepToRef = useRef(stepTo)
+  stepToRef.current = stepTo
   const onStartRef = useRef(onStart)
   onStartRef.current = onStart
   const onMoveRef = useRef(onMove)
@@ -627,7 +721,22 @@ export function ImageViewer(props: ImageViewerProps) {
   )
 
   return (
-    <View className={`image-viewer${full ? ' image-viewer--full' : ''}`}>
+    <View
+      className={`image-viewer${full ? ' image-viewer--full' : ''}${turned ? ' image-viewer--turned' : ''}`}
+      style={
+        portrait
+          ? {
+              // The window's height becomes the viewer's width: turned a quarter clockwise about
+              // its top left corner, then moved right by the window's width (viewport.ts
+              // clientToStage maps touches and the mouse back).
+              width: `${portrait.height}px`,
+              height: `${portrait.width}px`,
+              transform: `translateX(${portrait.width}px) rotate(90deg)`,
+              transformOrigin: '0 0',
+            }
+          : undefined
+      }
+    >
       <View
         id={STAGE_ID}
         className="image-viewer__stage"
@@ -645,7 +754,13 @@ export function ImageViewer(props: ImageViewerProps) {
             onLoad={markFirstPixels}
           />
         )}
-        <Canvas type="2d" id={CANVAS_ID} className="image-viewer__canvas" />
+        <Canvas
+          type="2d"
+          id={CANVAS_ID}
+          className="image-viewer__image"
+          style={imageStyle(viewport, view, image)}
+        />
+        <Canvas type="2d" id={OVERLAY_ID} className="image-viewer__canvas" />
         {showInfo && (
           <>
             <View className="image-viewer__info image-viewer__info--top">

@@ -1,4 +1,4 @@
-import { canvasNode, offscreenCanvas, pixelRatio, type SizedCanvas } from '@/platform/canvas'
+import { canvasNode, pixelRatio } from '@/platform/canvas'
 import {
   imageFor,
   type ImageDataContext,
@@ -9,17 +9,20 @@ import {
 import { imageTransform, type ScreenPoint, type Size, type Viewport } from '../viewport'
 
 /**
- * Draws the viewer's stage on a `Canvas type="2d"` of either platform: the frame is rendered at the
- * image's own size into an off-screen canvas (putImageData ignores transforms), which is then drawn
- * onto the visible canvas through the view transform, then the measurements on top in screen
- * pixels. A W/L change re-renders the frame; a zoom or pan only redraws the off-screen image.
+ * Draws the viewer's stage on two `Canvas type="2d"` of either platform:
+ * - the image canvas holds the frame at the image's own size (one canvas pixel per image pixel):
+ *   a W/L change is render() + putImageData and nothing else; zoom, pan, rotation and flip are a
+ *   CSS transform of that canvas (`imageStyle`), so they redraw nothing at all;
+ * - the overlay canvas, the stage's size at the device's pixel ratio, holds the measurements,
+ *   drawn only when they change.
+ * Scaling a 512² frame onto a 390-wide canvas at 3× with drawImage cost more than the W/L render
+ * itself; the compositor does that scaling for free.
  */
 
 /** What the viewer needs of a 2D context; the DOM's and the mini-program's Canvas 2D both have it. */
 export interface StageContext extends ImageDataContext {
   setTransform(a: number, b: number, c: number, d: number, e: number, f: number): void
-  fillRect(x: number, y: number, width: number, height: number): void
-  drawImage(image: unknown, x: number, y: number): void
+  clearRect(x: number, y: number, width: number, height: number): void
   beginPath(): void
   moveTo(x: number, y: number): void
   lineTo(x: number, y: number): void
@@ -31,7 +34,6 @@ export interface StageContext extends ImageDataContext {
   strokeStyle: unknown
   lineWidth: number
   font: string
-  imageSmoothingEnabled: boolean
 }
 
 /** A measurement already mapped to the screen: a polyline with a label at its end. */
@@ -42,55 +44,84 @@ export interface ScreenShape {
 }
 
 export interface Painter {
+  /** The stage's size, CSS pixels. */
   readonly view: Size
-  /** Renders the frame into the off-screen image (the W/L step). */
+  /** The image's size: the image canvas's pixels. */
+  readonly image: Size
+  /** Renders the frame onto the image canvas (the W/L step, and a slice change). */
   renderFrame(renderer: Renderer, pixels: PixelData, window: WindowLevel, invert: boolean): void
-  /** Composes the stage: black, the image through the viewport, the shapes. */
-  compose(viewport: Viewport, shapes: ScreenShape[]): void
-  /** Whether a frame has been rendered into the off-screen image since it was sized. */
+  /** Draws the measurements on the overlay canvas (cleared first). */
+  drawShapes(shapes: ScreenShape[]): void
+  /** Whether a frame has been rendered since the painter was made. */
   readonly hasFrame: boolean
 }
 
 const ACCENT = '#0DB4AA'
 const ACTIVE = '#ffd54a'
 
-export async function createPainter(id: string, image: Size): Promise<Painter | null> {
-  const found = await canvasNode(id)
-  if (!found || found.width <= 0 || found.height <= 0) return null
-  const context = found.canvas.getContext('2d') as StageContext | null
-  const backing: SizedCanvas | null = offscreenCanvas(image.width, image.height)
-  const backingContext = backing?.getContext('2d') as StageContext | null | undefined
-  if (!context || !backing || !backingContext) return null
+/** Past this many screen pixels per image pixel, pixels are shown square (not blurred). */
+export const PIXELATED_FROM_SCALE = 2
+
+/**
+ * The image canvas's style for a viewport: its CSS box is the image's size at the stage's top
+ * left, moved by the same matrix a canvas would have drawn it through (viewport.ts). Enlarged
+ * pixels stay square (a radiologist wants to see them); reduced ones are smoothed.
+ */
+export function imageStyle(
+  viewport: Viewport | null,
+  view: Size | null,
+  image: Size,
+): Record<string, string> {
+  const box = { width: `${image.width}px`, height: `${image.height}px` }
+  if (!viewport || !view) return { ...box, visibility: 'hidden' }
+  const m = imageTransform(viewport, view, image).map((n) => Number(n.toFixed(6)))
+  return {
+    ...box,
+    transformOrigin: '0 0',
+    transform: `matrix(${m.join(',')})`,
+    imageRendering: viewport.scale >= PIXELATED_FROM_SCALE ? 'pixelated' : 'auto',
+  }
+}
+
+export async function createPainter(
+  imageId: string,
+  overlayId: string,
+  image: Size,
+): Promise<Painter | null> {
+  const [imageNode, overlayNode] = await Promise.all([canvasNode(imageId), canvasNode(overlayId)])
+  if (!imageNode || !overlayNode || overlayNode.width <= 0 || overlayNode.height <= 0) return null
+  const imageContext = imageNode.canvas.getContext('2d') as StageContext | null
+  const overlay = overlayNode.canvas.getContext('2d') as StageContext | null
+  if (!imageContext || !overlay) return null
+  imageNode.canvas.width = image.width
+  imageNode.canvas.height = image.height
   const ratio = Math.min(3, pixelRatio())
-  const view = { width: found.width, height: found.height }
-  found.canvas.width = Math.round(view.width * ratio)
-  found.canvas.height = Math.round(view.height * ratio)
+  const view = { width: overlayNode.width, height: overlayNode.height }
+  overlayNode.canvas.width = Math.round(view.width * ratio)
+  overlayNode.canvas.height = Math.round(view.height * ratio)
   let hasFrame = false
+  let hadShapes = true
 
   return {
     view,
+    image,
     get hasFrame() {
       return hasFrame
     },
     renderFrame(renderer, pixels, window, invert) {
-      const target = imageFor(backingContext, image.width, image.height)
+      const target = imageFor(imageContext, image.width, image.height)
       renderer.render(pixels, window, invert, target.data)
-      backingContext.putImageData(target, 0, 0)
+      imageContext.putImageData(target, 0, 0)
       hasFrame = true
     },
-    compose(viewport, shapes) {
-      context.setTransform(1, 0, 0, 1, 0, 0)
-      context.fillStyle = '#000'
-      context.fillRect(0, 0, found.canvas.width, found.canvas.height)
-      if (hasFrame) {
-        const [a, b, c, d, e, f] = imageTransform(viewport, view, image)
-        context.setTransform(a * ratio, b * ratio, c * ratio, d * ratio, e * ratio, f * ratio)
-        // Enlarged pixels stay square (a radiologist wants to see them); smoothing when reduced.
-        context.imageSmoothingEnabled = viewport.scale < 2
-        context.drawImage(backing, 0, 0)
-      }
-      context.setTransform(ratio, 0, 0, ratio, 0, 0)
-      for (const shape of shapes) drawShape(context, shape)
+    drawShapes(shapes) {
+      // Nothing drawn and nothing to draw: leave the canvas alone (most W/L drags and pans).
+      if (shapes.length === 0 && !hadShapes) return
+      hadShapes = shapes.length > 0
+      overlay.setTransform(1, 0, 0, 1, 0, 0)
+      overlay.clearRect(0, 0, overlayNode.canvas.width, overlayNode.canvas.height)
+      overlay.setTransform(ratio, 0, 0, ratio, 0, 0)
+      for (const shape of shapes) drawShape(overlay, shape)
     },
   }
 }

@@ -1,4 +1,5 @@
 import { Image, ScrollView, Text, View } from '@tarojs/components'
+import { memo } from 'react'
 import type { SeriesSummary } from '@/services/records'
 import { useAuthorisedImageSrc } from '../hooks/use-viewer-data'
 
@@ -31,8 +32,11 @@ function Tile({
   )
 }
 
-/** The exam's series as thumbnails; tapping one switches the viewer to it. */
-export function SeriesStrip({
+/**
+ * The exam's series as thumbnails; tapping one switches the viewer to it. Memoised: a slice step
+ * or a W/L drag re-renders the viewer, and the strip's thumbnails need not follow.
+ */
+export const SeriesStrip = memo(function SeriesStrip({
   series,
   current,
   onPick,
@@ -56,4 +60,4 @@ export function SeriesStrip({
       </View>
     </ScrollView>
   )
-}
+})

@@ -95,6 +95,7 @@ function fakeCanvas() {
     drawImage: (image: unknown) => draws.push(image),
     setTransform: jest.fn(),
     fillRect: jest.fn(),
+    clearRect: jest.fn(),
     beginPath: jest.fn(),
     moveTo: jest.fn(),
     lineTo: jest.fn(),
@@ -255,21 +256,24 @@ describe('影像查看 (personalImage/viewer)', () => {
 
   it('keeps the rotation when the stage is made again (横屏全屏)', async () => {
     const canvas = fakeCanvas()
-    const transform = canvas.setTransform
     await openViewer()
     // The stage is drawn (its painter made) before it is turned.
     await waitFor(() => expect(canvas.puts.length).toBeGreaterThan(0))
-    // The image's transform is the one with a translation; a quarter turn has a = 0.
-    const lastImageTransform = () =>
-      transform.mock.calls.filter((c) => c[4] !== 0 || c[5] !== 0).pop()!
+    // The image canvas is placed by a CSS matrix(a, b, c, d, e, f); a quarter turn has a = 0.
+    const matrixA = () => {
+      const style = document.getElementById('image-viewer-canvas')!.style.transform
+      const match = /matrix\(([^,]+),/.exec(style)
+      return match ? Number(match[1]) : Number.NaN
+    }
+    await waitFor(() => expect(matrixA()).toBeGreaterThan(0))
     fireEvent.click(screen.getByText('旋转'))
-    await waitFor(() => expect(Math.abs(lastImageTransform()[0] as number)).toBeLessThan(1e-9))
-    transform.mockClear()
+    await waitFor(() => expect(Math.abs(matrixA())).toBeLessThan(1e-9))
+    const puts = canvas.puts.length
     fireEvent.click(screen.getByText('横屏全屏'))
     await waitFor(() => expect(screen.getByText('退出全屏')).toBeTruthy())
-    await waitFor(() => expect(transform.mock.calls.length).toBeGreaterThan(0))
-    // The new stage's image is still turned (it was made upright again before).
-    await waitFor(() => expect(Math.abs(lastImageTransform()[0] as number)).toBeLessThan(1e-9))
+    // The new stage is drawn again, and its image is still turned (not made upright again).
+    await waitFor(() => expect(canvas.puts.length).toBeGreaterThan(puts))
+    expect(Math.abs(matrixA())).toBeLessThan(1e-9)
   })
 
   it('hides and shows the information overlay', async () => {
