@@ -65,6 +65,9 @@ export const SMS_PURPOSES = [
   'report-unlock',
   // 影像查询 / film-bag claims: a code to the phone the HOSPITAL recorded, sent only by that flow.
   'claim',
+  // 亲情卡: a code to the phone of an adult being added as a family member (their agreement), sent
+  // only by that flow (main/family.ts sendFamilyCode).
+  'family',
 ] as const
 export const SmsPurposeSchema = z.enum(SMS_PURPOSES)
 export type SmsPurpose = z.infer<typeof SmsPurposeSchema>

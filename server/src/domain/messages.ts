@@ -94,7 +94,7 @@ export async function listMessages(
   db: DB,
   userId: string,
   query: { page: number; pageSize: number; kind?: MessageKind | undefined },
-): Promise<{ list: Message[]; total: number; unread: number }> {
+): Promise<{ items: Message[]; total: number; unread: number }> {
   let base = db.selectFrom('messages').where('user_id', '=', userId)
   if (query.kind) base = base.where('kind', '=', query.kind)
   const [rows, count, unread] = await Promise.all([
@@ -108,7 +108,7 @@ export async function listMessages(
     base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
     countUnread(db, userId),
   ])
-  return { list: rows.map(toMessage), total: Number(count.n), unread }
+  return { items: rows.map(toMessage), total: Number(count.n), unread }
 }
 
 /** Opening a message marks it read (once: the first reading time is kept). */

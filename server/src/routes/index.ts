@@ -7,6 +7,8 @@ import mainAppRoutes from './main/app'
 import mainBookmarksRoutes from './main/bookmarks'
 import mainClaimsRoutes from './main/claims'
 import mainDicomUploadRoutes from './main/dicom-upload'
+import mainFamilyRoutes from './main/family'
+import mainMessagesRoutes from './main/messages'
 import mainProfileRoutes from './main/profile'
 import mainQrLoginRoutes from './main/qr-login'
 import mainRecordsRoutes from './main/records'
@@ -38,5 +40,7 @@ export default async function routes(app: FastifyInstance): Promise<void> {
   await app.register(dicomwebRoutes)
   await app.register(mainRecordsRoutes)
   await app.register(mainBookmarksRoutes)
+  await app.register(mainFamilyRoutes)
+  await app.register(mainMessagesRoutes)
   await app.register(imageRoutes)
 }

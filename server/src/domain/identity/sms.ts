@@ -91,10 +91,11 @@ export const OWN_PHONE_ONLY = '该验证码只能在登录后发送到当前账�
 
 /**
  * Purposes whose phone the server chooses, never the caller: a `claim` code goes only to the phone a
- * hospital recorded for an exam (src/domain/records/claims.ts).
+ * hospital recorded for an exam (src/domain/records/claims.ts); a `family` code only to the phone of
+ * the adult being added as a family member (src/domain/family/members.ts).
  */
-export const FLOW_ONLY_PURPOSES: readonly SmsPurpose[] = ['claim']
-export const FLOW_ONLY = '该验证码只能在影像查询或扫码领取时发送'
+export const FLOW_ONLY_PURPOSES: readonly SmsPurpose[] = ['claim', 'family']
+export const FLOW_ONLY = '该验证码只能在影像查询、扫码领取或添加家人时发送'
 
 /** Refuses own-phone purposes on a route where the phone is whatever the caller typed. */
 export function assertPublicPurpose(purpose: SmsPurpose): void {
