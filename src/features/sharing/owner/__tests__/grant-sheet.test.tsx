@@ -1,0 +1,251 @@
+import { act, fireEvent, screen, waitFor } from '@testing-library/react'
+import Taro from '@tarojs/taro'
+import jsQR from 'jsqr'
+import type { Context2D } from '@/platform/canvas'
+import { canvasSurface } from '@/platform/canvas'
+import { createGrant, GRANT_MESSAGES } from '@/services/grants'
+import { HttpError } from '@/services/http'
+import { inputsDrawn, typeInto } from '@/components/form/__tests__/inputs'
+import { GrantSheet } from '../components/grant-sheet'
+import { choicesOf, copyText, initialForm, toGrantInput, type GrantSubject } from '../grant-form'
+import { renderComponent } from '../../../../../jest/taro-render'
+import { created } from './fixtures'
+
+jest.mock('@/services/grants', () => ({
+  ...jest.requireActual<typeof import('@/services/grants')>('@/services/grants'),
+  createGrant: jest.fn(),
+}))
+jest.mock('@/platform/canvas', () => ({ canvasSurface: jest.fn() }))
+
+const create = jest.mocked(createGrant)
+const surface = jest.mocked(canvasSurface)
+
+const SUBJECT: GrantSubject = {
+  examId: 'x1',
+  title: '胸部 CT 平扫',
+  hasImages: true,
+  seriesCount: 3,
+  report: { id: 'r1', statusLabel: '正式报告', private: false },
+}
+const PRIVATE: GrantSubject = {
+  ...SUBJECT,
+  report: { id: 'r1', statusLabel: '正式报告', private: true },
+}
+
+function refusal(status: number, error: string) {
+  return new HttpError(
+    { statusCode: status, header: {}, data: { code: status, message: 'x', data: null, error } },
+    'business',
+  )
+}
+
+/** A context painting into an RGBA buffer, so the drawn QR code can be read back. */
+function pixelContext(side: number) {
+  const data = new Uint8ClampedArray(side * side * 4).fill(255)
+  let colour = 0
+  const context: Context2D = {
+    set fillStyle(value: unknown) {
+      colour = value === '#000000' ? 0 : 255
+    },
+    get fillStyle() {
+      return colour === 0 ? '#000000' : '#ffffff'
+    },
+    fillRect(x, y, width, height) {
+      for (let row = y; row < y + height; row += 1)
+        for (let column = x; column < x + width; column += 1) {
+          const at = (row * side + column) * 4
+          data[at] = data[at + 1] = data[at + 2] = colour
+          data[at + 3] = 255
+        }
+    },
+    clearRect: () => undefined,
+    setTransform: () => undefined,
+  }
+  return { context, data }
+}
+
+async function flush() {
+  await act(async () => {
+    await Promise.resolve()
+    await Promise.resolve()
+  })
+}
+
+describe('the 授权 form rules', () => {
+  it('ticks the images and the report, but a private report only when it is the one shown', () => {
+    const open = choicesOf(SUBJECT)
+    expect(initialForm(open).picked).toEqual(['x1', 'r1'])
+    const secret = choicesOf(PRIVATE)
+    expect(secret[1]?.note).toContain('隐私')
+    expect(initialForm(secret).picked).toEqual(['x1'])
+    expect(initialForm(secret, 'r1').picked).toEqual(['x1', 'r1'])
+    // An exam without images offers its report only.
+    expect(choicesOf({ ...SUBJECT, hasImages: false }).map((one) => one.kind)).toEqual(['report'])
+  })
+
+  it('turns the choices into createGrant input, or says what is missing', () => {
+    const choices = choicesOf(SUBJECT)
+    const form = initialForm(choices)
+    expect(toGrantInput(form, choices)).toEqual({
+      ok: true,
+      input: {
+        audience: 'link',
+        examIds: ['x1'],
+        reportIds: ['r1'],
+        duration: '24h',
+        pickupCode: true,
+      },
+    })
+    expect(toGrantInput({ ...form, picked: [] }, choices)).toEqual({
+      ok: false,
+      message: GRANT_MESSAGES.noRecords,
+    })
+    expect(toGrantInput({ ...form, maxViews: '0' }, choices)).toEqual({
+      ok: false,
+      message: GRANT_MESSAGES.maxViews,
+    })
+    expect(toGrantInput({ ...form, maxViews: '101' }, choices).ok).toBe(false)
+    expect(toGrantInput({ ...form, maxViews: ' 3 ', picked: ['x1'] }, choices, 'p9')).toEqual({
+      ok: true,
+      input: {
+        audience: 'link',
+        examIds: ['x1'],
+        reportIds: [],
+        duration: '24h',
+        pickupCode: true,
+        maxViews: 3,
+        personId: 'p9',
+      },
+    })
+    const account = { ...form, audience: 'account' as const, maxViews: '5' }
+    expect(toGrantInput(account, choices)).toEqual({
+      ok: false,
+      message: GRANT_MESSAGES.mobileRequired,
+    })
+    expect(toGrantInput({ ...account, mobile: '1380000' }, choices)).toEqual({
+      ok: false,
+      message: '请输入正确的手机号',
+    })
+    // An account grant carries neither 提取码 nor a view limit (the server refuses them).
+    expect(toGrantInput({ ...account, mobile: '13900000002' }, choices)).toEqual({
+      ok: true,
+      input: {
+        audience: 'account',
+        examIds: ['x1'],
+        reportIds: ['r1'],
+        duration: '24h',
+        mobile: '13900000002',
+      },
+    })
+  })
+
+  it('copies the link with its 提取码 on its own line', () => {
+    expect(copyText({ url: 'https://a/b', pickupCode: '0123' })).toBe('https://a/b\n提取码：0123')
+    expect(copyText({ url: 'https://a/b', pickupCode: null })).toBe('https://a/b')
+  })
+})
+
+describe('GrantSheet', () => {
+  let clipboard: jest.SpyInstance
+  let painted: ReturnType<typeof pixelContext> | null
+  beforeEach(() => {
+    jest.clearAllMocks()
+    painted = null
+    surface.mockImplementation(async (_id, width) => {
+      painted = pixelContext(width)
+      return { context: painted.context, width, height: width }
+    })
+    clipboard = jest
+      .spyOn(Taro, 'setClipboardData')
+      .mockResolvedValue({ errMsg: 'setClipboardData:ok', data: '' })
+  })
+  afterEach(() => clipboard.mockRestore())
+
+  it('makes a link with 提取码 and shows it once, to copy and as a QR code', async () => {
+    create.mockResolvedValue(created({ maxViews: 5 }))
+    await renderComponent(
+      <GrantSheet visible subject={PRIVATE} onClose={jest.fn()} onOpenList={jest.fn()} />,
+    )
+    // The private report is offered, marked, and not ticked.
+    expect(screen.getByText('隐私')).toBeTruthy()
+    fireEvent.click(screen.getByRole('radio', { name: '7 天' }))
+    await inputsDrawn()
+    typeInto('不限', '5')
+    fireEvent.click(screen.getByText('生成链接'))
+    await flush()
+    expect(create).toHaveBeenCalledWith({
+      audience: 'link',
+      examIds: ['x1'],
+      reportIds: [],
+      duration: '7d',
+      pickupCode: true,
+      maxViews: 5,
+    })
+    expect(
+      screen.getByText('链接和提取码只显示这一次，关闭后无法再查看，请现在复制或分享'),
+    ).toBeTruthy()
+    expect(screen.getByText('http://127.0.0.1:8080/pages/share/share?token=tok123')).toBeTruthy()
+    expect(screen.getByText('4821')).toBeTruthy()
+    expect(document.body.textContent).toContain('最多打开 5 次')
+    fireEvent.click(screen.getByText('复制链接和提取码'))
+    expect(clipboard).toHaveBeenCalledWith({
+      data: 'http://127.0.0.1:8080/pages/share/share?token=tok123\n提取码：4821',
+    })
+    // The QR code drawn is the link itself.
+    await waitFor(() => expect(surface).toHaveBeenCalled())
+    await flush()
+    const drawn = painted!
+    const side = surface.mock.calls[0]![1]
+    expect(jsQR(drawn.data, side, side)?.data).toBe(
+      'http://127.0.0.1:8080/pages/share/share?token=tok123',
+    )
+  })
+
+  it('grants to an account by phone number and says why the server refused', async () => {
+    await renderComponent(
+      <GrantSheet visible subject={SUBJECT} onClose={jest.fn()} onOpenList={jest.fn()} />,
+    )
+    fireEvent.click(screen.getByRole('radio', { name: '医生 / 亲友账号' }))
+    // No 提取码 or view limit for an account.
+    expect(screen.queryByText('最多打开次数')).toBeNull()
+    fireEvent.click(screen.getByText('确认授权'))
+    expect(screen.getByRole('alert').textContent).toBe(GRANT_MESSAGES.mobileRequired)
+    expect(create).not.toHaveBeenCalled()
+    await inputsDrawn()
+    typeInto('对方注册时用的手机号', '13700000009')
+    create.mockRejectedValueOnce(refusal(400, GRANT_MESSAGES.noAccount))
+    fireEvent.click(screen.getByText('确认授权'))
+    await flush()
+    expect(screen.getByRole('alert').textContent).toBe(GRANT_MESSAGES.noAccount)
+    create.mockResolvedValueOnce({
+      grant: created({
+        audience: 'account',
+        pickupCode: false,
+        grantee: { userId: 'u2', nameMasked: '李*', mobileMasked: '137****0009', role: 'expert' },
+      }).grant,
+      link: null,
+    })
+    fireEvent.click(screen.getByText('确认授权'))
+    await flush()
+    expect(create).toHaveBeenLastCalledWith({
+      audience: 'account',
+      examIds: ['x1'],
+      reportIds: ['r1'],
+      duration: '24h',
+      mobile: '13700000009',
+    })
+    expect(screen.getByText('授权成功')).toBeTruthy()
+    expect(document.body.textContent).toContain('医生/专家 李* 137****0009')
+    expect(screen.queryByText('复制链接')).toBeNull()
+  })
+
+  it('asks for at least one record', async () => {
+    await renderComponent(
+      <GrantSheet visible subject={PRIVATE} onClose={jest.fn()} onOpenList={jest.fn()} />,
+    )
+    fireEvent.click(screen.getByText('影像 · 胸部 CT 平扫'))
+    fireEvent.click(screen.getByText('生成链接'))
+    expect(screen.getByRole('alert').textContent).toBe(GRANT_MESSAGES.noRecords)
+    expect(create).not.toHaveBeenCalled()
+  })
+})

@@ -1,0 +1,129 @@
+import {
+  GRANT_MAX_VIEWS_MAX,
+  GRANT_MESSAGES,
+  type GrantAudience,
+  type GrantDuration,
+  type NewGrant,
+} from '@/services/grants'
+import { mobile as isMobile } from '@/utils/validators'
+
+/**
+ * What the 授权 sheet offers and collects, kept apart from the sheet so its rules are tested
+ * directly: which records are ticked at first, and what the chosen values become as createGrant's
+ * input (or the message that says why not).
+ */
+
+/** One record the sheet offers: the exam's images, or its report. */
+export interface GrantChoice {
+  kind: 'exam' | 'report'
+  id: string
+  /** 影像 · 胸部 CT 平扫 */
+  label: string
+  /** Under the label: 正式报告, 3 个序列 ... */
+  note: string
+  private: boolean
+}
+
+export interface GrantFormState {
+  /** Ids of the ticked choices. */
+  picked: string[]
+  audience: GrantAudience
+  mobile: string
+  duration: GrantDuration
+  pickupCode: boolean
+  /** '' = no limit. */
+  maxViews: string
+}
+
+/** What a detail page knows of the exam and its report. */
+export interface GrantSubject {
+  examId: string
+  title: string
+  /** Nothing to share as images (an upload still being read, a failed one). */
+  hasImages: boolean
+  seriesCount: number
+  report: { id: string; statusLabel: string; private: boolean } | null
+}
+
+export function choicesOf(subject: GrantSubject): GrantChoice[] {
+  const choices: GrantChoice[] = []
+  if (subject.hasImages) {
+    choices.push({
+      kind: 'exam',
+      id: subject.examId,
+      label: `影像 · ${subject.title || '未命名检查'}`,
+      note: `${subject.seriesCount} 个序列`,
+      private: false,
+    })
+  }
+  if (subject.report) {
+    choices.push({
+      kind: 'report',
+      id: subject.report.id,
+      label: `报告 · ${subject.title || '未命名检查'}`,
+      note: subject.report.private
+        ? `${subject.report.statusLabel} · 隐私报告，仅在勾选时授权`
+        : subject.report.statusLabel,
+      private: subject.report.private,
+    })
+  }
+  return choices
+}
+
+/**
+ * The images, and the report unless it is private: a private report goes only when the person
+ * ticks it themselves. `focus` (the report page) ticks that record even when private: the person
+ * is sharing the report they are looking at.
+ */
+export function initialForm(choices: GrantChoice[], focus?: string): GrantFormState {
+  return {
+    picked: choices
+      .filter((choice) => choice.id === focus || !choice.private)
+      .map((choice) => choice.id),
+    audience: 'link',
+    mobile: '',
+    duration: '24h',
+    pickupCode: true,
+    maxViews: '',
+  }
+}
+
+export type GrantFormResult = { ok: true; input: NewGrant } | { ok: false; message: string }
+
+export function toGrantInput(
+  state: GrantFormState,
+  choices: GrantChoice[],
+  personId?: string,
+): GrantFormResult {
+  const picked = choices.filter((choice) => state.picked.includes(choice.id))
+  if (picked.length === 0) return { ok: false, message: GRANT_MESSAGES.noRecords }
+  const input: NewGrant = {
+    audience: state.audience,
+    examIds: picked.filter((one) => one.kind === 'exam').map((one) => one.id),
+    reportIds: picked.filter((one) => one.kind === 'report').map((one) => one.id),
+    duration: state.duration,
+  }
+  if (personId) input.personId = personId
+  if (state.audience === 'account') {
+    const phone = state.mobile.trim()
+    if (phone === '') return { ok: false, message: GRANT_MESSAGES.mobileRequired }
+    if (!isMobile(phone)) return { ok: false, message: '请输入正确的手机号' }
+    input.mobile = phone
+    return { ok: true, input }
+  }
+  input.pickupCode = state.pickupCode
+  const limit = state.maxViews.trim()
+  if (limit !== '') {
+    const views = Number(limit)
+    if (!/^\d+$/.test(limit) || views < 1 || views > GRANT_MAX_VIEWS_MAX) {
+      return { ok: false, message: GRANT_MESSAGES.maxViews }
+    }
+    input.maxViews = views
+  }
+  return { ok: true, input }
+}
+
+/** What 复制链接 puts on the clipboard: the link, and the code on its own line when there is one. */
+export function copyText(link: { url: string; pickupCode: string | null }): string {
+  return link.pickupCode ? `${link.url}\n提取码：${link.pickupCode}` : link.url
+}
