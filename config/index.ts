@@ -2,6 +2,7 @@ import path from 'node:path'
 import { defineConfig, type UserConfigExport } from '@tarojs/cli'
 import type { IProjectConfig } from '@tarojs/taro/types/compile'
 import { appEnv } from './app-env'
+import { ComponentsPerFilePlugin } from './components-per-file'
 import devConfig from './dev'
 import { H5_MAX_WIDTH, PageFramePlugin } from './h5-plugins'
 import prodConfig from './prod'
@@ -101,6 +102,8 @@ export default defineConfig<'webpack5'>(async (merge) => {
     webpackChain(chain, webpack) {
       modeChain?.(chain, webpack)
       chain.plugin('page-frame').use(PageFramePlugin, [H5_MAX_WIDTH])
+      // Each page chunk keeps only the Taro components its files use (config/components-per-file.ts).
+      chain.plugin('components-per-file').use(ComponentsPerFilePlugin)
     },
   }
   return config

@@ -1,5 +1,6 @@
 import path from 'node:path'
 import type { UserConfigExport } from '@tarojs/cli'
+import { BundleStatsPlugin } from './bundle-stats'
 import { FirstPaintPlugin } from './first-paint'
 import {
   FirstScreenPlugin,
@@ -26,6 +27,8 @@ export default {
         .use(FirstPaintPlugin, [
           { homePage: homePageOf(path.resolve(__dirname, '..'), 'src'), maxWidth: H5_MAX_WIDTH },
         ])
+      // What the chunks are made of, on request (config/bundle-stats.ts).
+      if (process.env.BUNDLE_STATS === '1') chain.plugin('bundle-stats').use(BundleStatsPlugin)
     },
   },
 } satisfies UserConfigExport<'webpack5'>
