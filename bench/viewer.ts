@@ -159,7 +159,7 @@ export interface RendererFigures {
   distinctCentre: number
   /** Ours only: the core's render() alone, no canvas, ms. */
   coreMedianMs?: number
-  /** Ours only: medians of each stage of a canvas render, ms. */
+  /** Ours only: medians of each stage of a canvas render (render(), putImageData, read-back), ms. */
   stages?: { render: number; put: number; draw: number }
 }
 
@@ -255,7 +255,8 @@ export function describeComparison(result: RenderComparison): string {
     `| ${name} | ${ms(figures.medianMs)} | ${ms(figures.p90Ms)} | ${figures.distinctCentre} |`
   return [
     `W/L re-render of a ${result.sample}, Chromium ${result.slowdown}× CPU slowdown, ` +
-      `median of ${RENDERS} (after ${WARM_UP} warm-up), each at a new window, to pixels on a 390² canvas ` +
+      `median of ${RENDERS} (after ${WARM_UP} warm-up), each at a new window, to pixels on the canvas ` +
+      `shown at 390² (ours: the image's own size scaled by CSS, as the app; dwv: its own way) ` +
       `(load average ${result.load.toFixed(1)})`,
     '',
     '| renderer | median | p90 | distinct centre greys |',
@@ -269,7 +270,7 @@ export function describeComparison(result: RenderComparison): string {
     ...(result.ours.stages
       ? [
           `ours by stage (medians): render() ${ms(result.ours.stages.render)}, putImageData ` +
-            `${ms(result.ours.stages.put)}, drawImage to the screen canvas + read-back ` +
+            `${ms(result.ours.stages.put)}, read-back of one pixel ` +
             `${ms(result.ours.stages.draw)}`,
         ]
       : []),

@@ -1,9 +1,11 @@
 /**
  * Our viewer's window/level re-render (src/features/viewer/core, the code the app ships), timed the
- * way the H5 viewer draws: the core's renderer writes RGBA into the ImageData of a backing canvas of
- * the image's size, putImageData puts it there, and drawImage scales it onto the canvas on screen
- * (what dwv does too). Input: the instance's DICOM JSON (WADO-RS /metadata) and the frame's bytes
- * (one part of a WADO-RS /frames answer), made by bench/viewer.ts with the server's own code.
+ * way the H5 viewer draws (src/features/viewer/components/painter.ts): the core's renderer writes
+ * RGBA into the ImageData of the canvas on screen, which has the image's own size, and
+ * putImageData puts it there; the canvas is shown at the screen's size by CSS (the app places it
+ * with a CSS transform), so no drawImage. dwv draws its own way. Input: the instance's DICOM JSON
+ * (WADO-RS /metadata) and the frame's bytes (one part of a WADO-RS /frames answer), made by
+ * bench/viewer.ts with the server's own code.
  */
 import { createRenderer, framePixels, parseInstanceMetadata } from '../../src/features/viewer/core'
 import { DISPLAY_SIZE, timeRenders, windowAt } from './timing'
@@ -14,7 +16,7 @@ declare global {
   interface Window {
     /** The core's render() alone (no canvas), for the same windows. */
     __viewerBenchCore?: (renders: number, warmUp: number) => number[]
-    /** Where the time of one canvas render goes: render(), putImageData, drawImage + read-back. */
+    /** Where the time of one canvas render goes: render(), putImageData, read-back. */
     __viewerBenchStages?: (renders: number, warmUp: number) => Record<Stage, number[]>
   }
 }
@@ -28,26 +30,23 @@ async function start(): Promise<void> {
   const pixels = framePixels(info, frame)
   const renderer = createRenderer(info)
 
-  const backing = document.createElement('canvas')
-  backing.width = info.columns
-  backing.height = info.rows
-  const backingContext = backing.getContext('2d')!
-  const image = backingContext.createImageData(info.columns, info.rows)
-
+  // The canvas on screen: the image's pixels, scaled to DISPLAY_SIZE CSS pixels by the browser.
   const screen = document.createElement('canvas')
-  screen.width = DISPLAY_SIZE
-  screen.height = DISPLAY_SIZE
+  screen.width = info.columns
+  screen.height = info.rows
+  const scale = Math.min(DISPLAY_SIZE / info.columns, DISPLAY_SIZE / info.rows)
+  screen.style.cssText =
+    `position:absolute;left:0;top:0;width:${info.columns}px;height:${info.rows}px;` +
+    `transform-origin:0 0;transform:matrix(${scale},0,0,${scale},0,0)`
   document.body.appendChild(screen)
   const display = screen.getContext('2d')!
-  const scale = Math.min(DISPLAY_SIZE / info.columns, DISPLAY_SIZE / info.rows)
+  const image = display.createImageData(info.columns, info.rows)
 
   window.__viewerBench = (renders, warmUp) =>
     timeRenders(
       (i) => {
         renderer.render(pixels, windowAt(i), false, image.data)
-        backingContext.putImageData(image, 0, 0)
-        display.setTransform(scale, 0, 0, scale, 0, 0)
-        display.drawImage(backing, 0, 0)
+        display.putImageData(image, 0, 0)
       },
       display,
       renders,
@@ -69,11 +68,9 @@ async function start(): Promise<void> {
       const t0 = performance.now()
       renderer.render(pixels, { center: 40 - i, width: 80 + i }, false, image.data)
       const t1 = performance.now()
-      backingContext.putImageData(image, 0, 0)
+      display.putImageData(image, 0, 0)
       const t2 = performance.now()
-      display.setTransform(scale, 0, 0, scale, 0, 0)
-      display.drawImage(backing, 0, 0)
-      display.getImageData(DISPLAY_SIZE / 2, DISPLAY_SIZE / 2, 1, 1)
+      display.getImageData(info.columns / 2, info.rows / 2, 1, 1)
       const t3 = performance.now()
       if (i < warmUp) continue
       stages.render.push(t1 - t0)

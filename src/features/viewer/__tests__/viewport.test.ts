@@ -1,4 +1,5 @@
 import {
+  clientToStage,
   fit,
   fitScale,
   flipHorizontal,
@@ -112,5 +113,21 @@ describe('viewport', () => {
     expect(scaleBar(0.7, 0.76, 120)?.mm).toBe(100)
     expect(scaleBar(null, 1, 100)).toBeNull()
     expect(scaleBar(0.5, 1, 1)).toBeNull()
+  })
+
+  it('maps a client point into the stage, upright and turned 90° clockwise (横屏全屏 by CSS)', () => {
+    // Upright: the stage's box at (10, 80).
+    expect(
+      clientToStage({ x: 30, y: 100 }, { left: 10, top: 80, width: 390, height: 500 }, false),
+    ).toEqual({ x: 20, y: 20 })
+    // Turned on a 390×844 window: the stage (844 wide, 300 high in its own pixels) shows as a box
+    // 300 wide and 844 high at the window's right edge; its top left corner is the box's top right.
+    const box = { left: 90, top: 0, width: 300, height: 844 }
+    expect(clientToStage({ x: 390, y: 0 }, box, true)).toEqual({ x: 0, y: 0 })
+    // Down the screen is along the stage's x; leftwards is along its y.
+    expect(clientToStage({ x: 390, y: 600 }, box, true)).toEqual({ x: 600, y: 0 })
+    expect(clientToStage({ x: 140, y: 0 }, box, true)).toEqual({ x: 0, y: 250 })
+    // The stage's far corner (844, 300) is the box's bottom left.
+    expect(clientToStage({ x: 90, y: 844 }, box, true)).toEqual({ x: 844, y: 300 })
   })
 })

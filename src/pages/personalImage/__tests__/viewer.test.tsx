@@ -254,6 +254,33 @@ describe('影像查看 (personalImage/viewer)', () => {
     expect(canvas.puts[canvas.puts.length - 1]![4]).toBe(255)
   })
 
+  it('paints a cached slice in the wheel event itself, once, before React renders', async () => {
+    const canvas = fakeCanvas()
+    frames.mockImplementation(async (_study, _series, sop) =>
+      frameAnswer(Array.from({ length: ROWS * COLUMNS }, () => (sop === '1.2.9.3' ? 2000 : 1064))),
+    )
+    const page = await openViewer()
+    await waitFor(() => expect(canvas.puts.length).toBeGreaterThan(0))
+    // The neighbours are fetched ahead and arrive in the cache.
+    await waitFor(() => expect(frames).toHaveBeenCalledTimes(3))
+    await act(async () => new Promise((resolve) => setTimeout(resolve, 50)))
+    const before = canvas.puts.length
+    const stage = page.element.querySelector('#image-viewer-stage')!
+    // Not through fireEvent (act would flush React's work): the paint must not wait for it. React
+    // then schedules its render as in a browser (no act environment, no warning).
+    const actEnvironment = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }
+    actEnvironment.IS_REACT_ACT_ENVIRONMENT = false
+    stage.dispatchEvent(new WheelEvent('wheel', { deltaY: 100, bubbles: true, cancelable: true }))
+    actEnvironment.IS_REACT_ACT_ENVIRONMENT = true
+    expect(canvas.puts.length).toBe(before + 1)
+    // Slice 3 (all 2000 = 976 HU, far above the 40 ± 200 window): white.
+    expect(canvas.puts[before]![4]).toBe(255)
+    await waitFor(() => expect(screen.getByText('图像 3/3')).toBeTruthy())
+    await act(async () => new Promise((resolve) => setTimeout(resolve, 50)))
+    // React's commit did not draw the same frame again.
+    expect(canvas.puts.length).toBe(before + 1)
+  })
+
   it('keeps the rotation when the stage is made again (横屏全屏)', async () => {
     const canvas = fakeCanvas()
     await openViewer()
