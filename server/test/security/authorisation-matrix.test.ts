@@ -2,8 +2,9 @@ import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { before, describe, test } from 'node:test'
 import { encodePng } from '../../src/dicom/png'
+import { createMessage } from '../../src/domain/messages'
 import { EXAM_NOT_FOUND } from '../../src/domain/records/access'
-import { bearer } from '../domain/profile/support'
+import { bearer, signUp, validIdNumber } from '../domain/profile/support'
 import { freshUid, ID_A, personInstance, readWorld, type ReadWorld } from '../dicomweb/read-support'
 import { diagnosticReport, fhirHeaders } from '../fhir/support'
 
@@ -34,6 +35,10 @@ interface Fixture {
   bookmark: string
   photo: string
   uploadSession: string
+  /** Alice's message, the link of the child she manages, and the link of someone managing her. */
+  message: string
+  memberLink: string
+  managerLink: string
   study: { study: string; series: string; sop: string }
   uploadStudy: { study: string; series: string; sop: string }
 }
@@ -68,6 +73,9 @@ function recordParams(f: Fixture, path: string): Record<string, string>[] {
       bookmarkId: f.bookmark,
       fileId: f.photo,
       uploadId: f.uploadSession,
+      messageId: f.message,
+      memberId: f.memberLink,
+      managerLinkId: f.managerLink,
     },
   ]
 }
@@ -79,6 +87,9 @@ const RECORD_PARAM_NAMES = new Set([
   'bookmarkId',
   'fileId',
   'uploadId',
+  'messageId',
+  'memberId',
+  'managerLinkId',
 ])
 
 /** Operations with a path parameter that is not a patient's record, and why. */
@@ -230,7 +241,37 @@ describe('the authorisation matrix: only the right callers get a record', async 
     })
     assert.equal(session.statusCode, 200, session.body)
 
+    const message = await createMessage(
+      app.db,
+      { userId: alice.user.id, kind: 'system', title: '矩阵消息', body: '只给张三', link: null },
+      app.now(),
+    )
+    const child = await asAlice({
+      method: 'POST',
+      url: '/main/family/children',
+      payload: { name: '张小明', idNumber: validIdNumber('20200101', 77), guardianConfirmed: true },
+    })
+    assert.equal(child.statusCode, 200, child.body)
+    // Someone other than bob manages alice (bob must stay a stranger to her records).
+    const carol = await signUp(app.db, app.now())
+    const managerLink = randomUUID()
+    await app.db
+      .insertInto('family_links')
+      .values({
+        id: managerLink,
+        manager_user_id: carol.user.id,
+        member_user_id: alice.user.id,
+        kind: 'adult',
+        relation: 'spouse',
+        created_at: app.now().toISOString(),
+        ended_at: null,
+      })
+      .execute()
+
     f = {
+      message,
+      memberLink: (child.json() as { data: { id: string } }).data.id,
+      managerLink,
       hospitalExam: hospitalExam.id,
       hospitalSeries: (await seriesOf(hospitalExam.id)).id,
       uploadExam: uploadExam.id,
@@ -257,6 +298,9 @@ describe('the authorisation matrix: only the right callers get a record', async 
       f.bookmark,
       f.photo,
       f.uploadSession,
+      f.message,
+      f.memberLink,
+      f.managerLink,
       study.study,
       uploadStudy.study,
       '矩阵测试专用结论',
