@@ -311,6 +311,72 @@ describe('the DICOM viewer', () => {
     await screenshot(page, 'viewer-ct-key-image')
   })
 
+  it('横屏全屏 without the Fullscreen API or an orientation lock turns the viewer with CSS', async () => {
+    // iOS Safari and WeChat's browser: neither API. The page is loaded again without them.
+    await page.addInitScript(() => {
+      delete (Element.prototype as { requestFullscreen?: unknown }).requestFullscreen
+      delete (Document.prototype as { exitFullscreen?: unknown }).exitFullscreen
+      if (typeof ScreenOrientation !== 'undefined')
+        delete (ScreenOrientation.prototype as { lock?: unknown }).lock
+    })
+    await page.reload()
+    await view(page).getByTestId('viewer-overlay').waitFor({ timeout: 30_000 })
+    await page.waitForFunction(() => performance.getEntriesByName('viewer-render').length > 0)
+    assert.equal(
+      await page.evaluate(() => typeof document.documentElement.requestFullscreen),
+      'undefined',
+    )
+    const stageSize = () =>
+      page.evaluate(() => {
+        const stage = document.getElementById('image-viewer-stage')!
+        const box = stage.getBoundingClientRect()
+        // Its own (layout) size, and the box it covers on screen.
+        return {
+          width: stage.offsetWidth,
+          height: stage.offsetHeight,
+          box: [box.width, box.height],
+        }
+      })
+    const upright = await stageSize()
+    assert.ok(upright.width < upright.height, `upright first: ${JSON.stringify(upright)}`)
+
+    await view(page).getByText('横屏全屏', { exact: true }).click()
+    await view(page).getByText('退出全屏').waitFor()
+    // The stage is landscape in its own pixels (the window's height wide), and covers the
+    // portrait window turned: 844 high on screen, at most the window's 390 wide.
+    const turned = await changed(stageSize, upright, 'the stage size')
+    assert.ok(turned.width > turned.height, `landscape: ${JSON.stringify(turned)}`)
+    assert.ok(turned.width >= 840, `the window's height wide: ${JSON.stringify(turned)}`)
+    assert.ok(turned.box[1]! >= 840 && turned.box[0]! <= 390, `turned: ${JSON.stringify(turned)}`)
+    // The new stage is drawn: wait for the painter's next render, then the picture.
+    await page.waitForTimeout(300)
+    await screenshot(page, 'viewer-ct-turned')
+
+    // A finger drawn down the screen moves along the turned stage's x: the width changes only.
+    const box = await stageBox(page)
+    const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 }
+    const before = await windowOf(page)
+    await touchGesture(cdp, [centre], [{ x: centre.x, y: centre.y + 120 }])
+    const dragged = await changed(() => windowOf(page), before, 'the window after a turned drag')
+    assert.ok(dragged.width > before.width, `down the screen widens: ${JSON.stringify(dragged)}`)
+    assert.equal(dragged.center, before.center, 'and leaves the centre')
+    // The mouse too: right on the screen is up the turned stage (its −y): the centre only. (Mouse
+    // events within a second of a touch are taken as the touch's own and ignored.)
+    await page.waitForTimeout(1100)
+    await page.mouse.move(centre.x, centre.y)
+    await page.mouse.down()
+    for (let step = 1; step <= 10; step++) await page.mouse.move(centre.x + step * 8, centre.y)
+    await page.mouse.up()
+    const moused = await changed(() => windowOf(page), dragged, 'the window after a mouse drag')
+    assert.equal(moused.width, dragged.width, 'a mouse drag across the screen keeps the width')
+    assert.ok(moused.center < dragged.center, `and lowers the centre: ${JSON.stringify(moused)}`)
+
+    await view(page).getByText('退出全屏').click()
+    const back = await changed(stageSize, turned, 'the stage size after 退出全屏')
+    assert.ok(back.width < back.height, `upright again: ${JSON.stringify(back)}`)
+    assert.equal(Math.round(back.box[0]!), back.width, 'and not turned')
+  })
+
   it('logged no console errors', () => {
     assert.deepEqual(phone.errors, [])
   })
