@@ -4,7 +4,7 @@
  * loaded with import() as Taro's router loads them (async chunks, which Taro does not split).
  */
 import assert from 'node:assert/strict'
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, describe, test } from 'node:test'
@@ -70,6 +70,7 @@ describe('Taro components per file (H5)', () => {
   test("the library's layout is the one the plugin knows (else it would leave the build as it is)", () => {
     const wrapper = wrapperModule()
     assert.ok(wrapper?.endsWith(path.join('lib', 'react', 'components.js')), String(wrapper))
+    if (!wrapper) return
     const request = perFileRequest(wrapper, path.join(ROOT, 'src/pages/main/main.tsx'), ROOT)
     assert.match(request, /components\.js\?importer=[0-9a-f]{10}$/)
     assert.notEqual(
