@@ -94,12 +94,7 @@ const TABLE = [
   { name: 'reportDetail2', path: 'pages/personalReport/detail2', title: '报告详情' },
   { name: 'reportDetailYs', path: 'pages/personalReport/detail-ys', title: '报告详情' },
   { name: 'myReports', path: 'pages/personalReport/index-ys', title: '我的报告' },
-  {
-    name: 'grantList',
-    path: 'pages/personalReport/shouquan-list',
-    title: '授权记录',
-    issue: LATER,
-  },
+  { name: 'grantList', path: 'pages/personalReport/shouquan-list', title: '授权记录' },
   { name: 'personalImage', path: 'pages/personalImage/index', title: '个人影像' },
   { name: 'imageQuery', path: 'pages/personalImage/index-weixin', title: '影像查询' },
   {
