@@ -93,6 +93,26 @@ function isAppNavigation(request: FastifyRequest): boolean {
   return !last.includes('.') || last.endsWith('.html')
 }
 
+/** Whether `file` (relative, from the URL) is a file inside `root`. */
+function isFileIn(root: string, file: string): boolean {
+  const base = path.resolve(root)
+  const full = path.resolve(base, file)
+  if (!full.startsWith(base + path.sep)) return false
+  try {
+    return statSync(full).isFile()
+  } catch {
+    return false
+  }
+}
+
+/** index.html, revalidated on every visit (a deploy changes it). Not awaited: see the route. */
+function sendApp(reply: FastifyReply, csp: string): void {
+  void reply
+    .header('cache-control', 'no-cache')
+    .header('content-security-policy', csp)
+    .sendFile('index.html')
+}
+
 /**
  * Serves the built H5 app from WEB_ROOT with history-routing fallback, and answers every unknown path
  * that is not such a navigation (unknown API paths included) with the JSON 404 envelope.
@@ -128,10 +148,17 @@ export async function registerWeb(app: FastifyInstance, webRoot: string): Promis
       url: '/*',
       compress: false,
       schema: { hide: true },
+      // Nothing is returned or awaited here: a Fastify reply is a thenable, and each await on it adds
+      // two 'close' listeners to the response (MaxListenersExceededWarning once they pass 10).
       handler: (request: FastifyRequest<{ Params: { '*': string } }>, reply) => {
         const file = request.params['*'] || 'index.html'
-        if (file === 'index.html') reply.header('content-security-policy', csp())
-        return reply.sendFile(file)
+        // A page address (history routing) names no file: index.html at once, instead of looking for
+        // the page as .br, .gz and as is before the not-found handler sends it.
+        if (file === 'index.html' || (isAppNavigation(request) && !isFileIn(webRoot, file))) {
+          sendApp(reply, csp())
+          return
+        }
+        void reply.sendFile(file)
       },
     })
   } else {
@@ -145,11 +172,10 @@ export async function registerWeb(app: FastifyInstance, webRoot: string): Promis
 
   app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
     if (isAppNavigation(request)) {
-      if (ready)
-        return reply
-          .header('cache-control', 'no-cache')
-          .header('content-security-policy', csp())
-          .sendFile('index.html')
+      if (ready) {
+        sendApp(reply, csp())
+        return
+      }
       return reply
         .code(404)
         .header('content-security-policy', NOT_BUILT_CSP)
