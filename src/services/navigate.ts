@@ -21,8 +21,20 @@ export interface RouteParams {
   pwd: { mode?: 'forgot' }
   scanLogin: { id: string }
   privacyPolicy: { consent?: 1; version?: string; blocked?: 'proxy' | 'refused' }
-  /** `frame` is 1-based; `t` is Date.now() at the tap, for the viewer-first-pixels timing. */
-  imageViewer: { examId: string; seriesUid?: string; sop?: string; frame?: number; t?: number }
+  /**
+   * `frame` is 1-based; `t` is Date.now() at the tap, for the viewer-first-pixels timing. What the
+   * opener already has lets the viewer start before the exam answers: `studyUid` (metadata fetched
+   * at once) and `thumb`, the series' thumbnail path the opener shows (painted as the first preview).
+   */
+  imageViewer: {
+    examId: string
+    seriesUid?: string
+    sop?: string
+    frame?: number
+    t?: number
+    studyUid?: string
+    thumb?: string
+  }
 }
 
 /** Tab pages take no query (Taro's switchTab drops it); declared pages take theirs; others any. */

@@ -35,6 +35,9 @@ function ExamDetailContent({ examId }: { examId: string }) {
             examId: data.id,
             seriesUid: series.seriesUid,
             t: Date.now(),
+            // What this page already has: the viewer paints this thumbnail before anything answers.
+            ...(data.studyUid ? { studyUid: data.studyUid } : {}),
+            ...(series.thumbnailPath ? { thumb: series.thumbnailPath } : {}),
           })
         }
         onOpenReport={(reportId) => void navigate('reportDetail', { id: reportId })}

@@ -1,16 +1,34 @@
+import { Image, View } from '@tarojs/components'
 import { useRouter } from '@tarojs/taro'
 import { useMemo, useRef, useState } from 'react'
 import { PageState } from '../../components/page-state'
 import { RequireLogin } from '../../components/require-login'
 import { createFrameCache, ImageViewer } from '../../features/viewer/components/image-viewer'
-import { tapOnTimeline, timelineNow } from '../../features/viewer/hooks/timing'
-import { useAuthorisedImageSrc, useViewerData } from '../../features/viewer/hooks/use-viewer-data'
+import { recordFirstPixels, tapOnTimeline, timelineNow } from '../../features/viewer/hooks/timing'
+import {
+  handedOverThumbnail,
+  useAuthorisedImageSrc,
+  useViewerData,
+} from '../../features/viewer/hooks/use-viewer-data'
 
 interface Target {
   seriesUid?: string
   sop?: string
   frame?: number
+  /** What the opener handed over (only for the series it opened). */
+  studyUid?: string
+  thumb?: string
 }
+
+// The viewer's own black stage, before ImageViewer (and its stylesheet) has mounted.
+const HANDOFF_STAGE = {
+  position: 'fixed',
+  inset: 0,
+  background: '#000',
+  display: 'flex',
+  alignItems: 'center',
+  justifyContent: 'center',
+} as const
 
 function positive(value: string | undefined): number | undefined {
   const n = Number(value)
@@ -33,14 +51,30 @@ function ViewerContent({
   const pageStart = useRef(timelineNow())
   const firstPixelsFrom = useMemo(() => tapOnTimeline(tapAt) ?? pageStart.current, [tapAt])
   const data = useViewerData({ examId, ...target }, attempt)
-  const previewSrc = useAuthorisedImageSrc(data.status === 'error' ? null : data.previewPath)
+  // Progressive: the opener's thumbnail (already here, shared with the page below), then the
+  // server's full rendering, then ImageViewer's raw frames.
+  const thumbSrc = useAuthorisedImageSrc(handedOverThumbnail({ examId, ...target }))
+  const renderedSrc = useAuthorisedImageSrc(data.status === 'error' ? null : data.previewPath)
+  const previewSrc = renderedSrc ?? thumbSrc
 
   if (data.status === 'error') {
     return (
       <PageState status="error" message={data.message} onRetry={() => setAttempt((n) => n + 1)} />
     )
   }
-  if (data.status === 'loading') return <PageState status="loading" />
+  if (data.status === 'loading') {
+    if (!previewSrc) return <PageState status="loading" />
+    return (
+      <View style={HANDOFF_STAGE}>
+        <Image
+          src={previewSrc}
+          mode="aspectFit"
+          style={{ width: '100%', height: '100%' }}
+          onLoad={() => recordFirstPixels(firstPixelsFrom)}
+        />
+      </View>
+    )
+  }
   return (
     <ImageViewer
       key={data.series.seriesUid}
@@ -52,14 +86,25 @@ function ViewerContent({
       previewSrc={previewSrc}
       firstPixelsFrom={firstPixelsFrom}
       cache={cache}
+      // Another series: the handed-over study and thumbnail were this one's, so they go.
       onSwitchSeries={(seriesUid, sop, frame) => setTarget({ seriesUid, sop, frame })}
     />
   )
 }
 
+/** A path from the query: WeChat hands query values over still percent-encoded, H5 decoded. */
+function pathParam(value: string | undefined): string | undefined {
+  if (!value || value.startsWith('/')) return value
+  try {
+    return decodeURIComponent(value)
+  } catch {
+    return undefined
+  }
+}
+
 /** 影像查看: the DICOM viewer of one exam's series (issue 8; not in SPEC's route table). */
 export default function ImageViewerPage() {
-  const { examId, seriesUid, sop, frame, t } = useRouter().params
+  const { examId, seriesUid, sop, frame, t, studyUid, thumb } = useRouter().params
   return (
     <RequireLogin text="登录后才能查看影像">
       {examId ? (
@@ -69,6 +114,8 @@ export default function ImageViewerPage() {
             ...(seriesUid ? { seriesUid } : {}),
             ...(sop ? { sop } : {}),
             ...(positive(frame) ? { frame: positive(frame) } : {}),
+            ...(studyUid ? { studyUid } : {}),
+            ...(pathParam(thumb) ? { thumb: pathParam(thumb) } : {}),
           }}
           tapAt={positive(t)}
         />

@@ -147,6 +147,9 @@ function DetailYs({ exam, reload }: { exam: ExamDetail; reload: () => void }) {
               examId: exam.id,
               seriesUid: series.seriesUid,
               t: Date.now(),
+              // What this page already has: the viewer paints this thumbnail before anything answers.
+              ...(exam.studyUid ? { studyUid: exam.studyUid } : {}),
+              ...(series.thumbnailPath ? { thumb: series.thumbnailPath } : {}),
             })
           }
         />

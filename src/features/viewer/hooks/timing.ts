@@ -41,7 +41,14 @@ function measure(name: string, start: number): void {
   }
 }
 
+// The start each opening's first pixels were recorded from: the page (painting the handed-over
+// thumbnail) and ImageViewer (its preview or first frame) both report, and only the first counts.
+let firstPixelsRecordedFrom: number | null = null
+
+/** Records tap → first pixels once per opening (one `start`); later calls are no-ops. */
 export function recordFirstPixels(start: number): void {
+  if (firstPixelsRecordedFrom === start) return
+  firstPixelsRecordedFrom = start
   measure('viewer-first-pixels', start)
 }
 

@@ -3,7 +3,7 @@ import { describeError } from '@/services/api'
 import { HttpError } from '@/services/http'
 import { useAuthorisedImage } from '@/components/authorised-image/use-authorised-image'
 import { getExamDetail, type ExamDetail, type SeriesSummary } from '@/services/records'
-import { fetchSeriesMetadata, renderedPath } from '@/services/viewer'
+import { fetchSeriesMetadata, renderedPath, seriesPath } from '@/services/viewer'
 import {
   NO_IMAGE,
   UNSUPPORTED_IMAGE,
@@ -20,6 +20,10 @@ export interface ViewerRequest {
   sop?: string
   /** 1-based */
   frame?: number
+  /** Handed over by the opener: the exam's study, so the metadata is asked for at once. */
+  studyUid?: string
+  /** Handed over by the opener: the thumbnail it shows of this series (see handedOverThumbnail). */
+  thumb?: string
 }
 
 export interface ViewerSeries {
@@ -67,6 +71,25 @@ export function previewPathOf(
   return series.thumbnailPath.replace(/\/thumbnail$/, '/rendered')
 }
 
+/**
+ * The opener's thumbnail when it is an image of the series asked for (a hand-edited or stale link
+ * could name any address), else null: the viewer paints it before anything else has answered.
+ */
+export function handedOverThumbnail(request: ViewerRequest): string | null {
+  const { studyUid, seriesUid, thumb } = request
+  if (!studyUid || !seriesUid || !thumb) return null
+  const prefix = `${seriesPath(studyUid, seriesUid)}/instances/`
+  const sop = thumb.startsWith(prefix) ? thumb.slice(prefix.length, -'/thumbnail'.length) : ''
+  return thumb.endsWith('/thumbnail') && sop.length > 0 && !sop.includes('/') ? thumb : null
+}
+
+/** The preview path known before the exam answers: from the handed-over study, else null. */
+export function earlyPreviewPath(request: ViewerRequest): string | null {
+  const { studyUid, seriesUid, sop, frame } = request
+  if (studyUid && seriesUid && sop) return renderedPath(studyUid, seriesUid, sop, frame ?? 1)
+  return handedOverThumbnail(request)?.replace(/\/thumbnail$/, '/rendered') ?? null
+}
+
 /** Parses every instance; those that cannot be shown are left out unless none can. */
 export function parseSeries(datasets: Record<string, unknown>[]): ImageInfo[] {
   const infos: ImageInfo[] = []
@@ -94,14 +117,25 @@ export function startIndexOf(slices: Slice[], sop?: string, frame?: number): num
   return Math.floor((slices.length - 1) / 2)
 }
 
-/** Exam detail → series → its WADO metadata, parsed and in display order. */
+/**
+ * Exam detail → series → its WADO metadata, parsed and in display order. When the opener handed
+ * over the study, the metadata is fetched alongside the exam instead of after it (used only if the
+ * exam confirms that study and series).
+ */
 export function useViewerData(request: ViewerRequest, attempt: number): ViewerData {
-  const { examId, seriesUid, sop, frame } = request
-  const [data, setData] = useState<ViewerData>({ status: 'loading', previewPath: null })
+  const { examId, seriesUid, sop, frame, studyUid: givenStudy, thumb } = request
+  const [data, setData] = useState<ViewerData>(() => ({
+    status: 'loading',
+    previewPath: earlyPreviewPath(request),
+  }))
 
   useEffect(() => {
     let live = true
-    setData({ status: 'loading', previewPath: null })
+    const early = { examId, seriesUid, sop, frame, studyUid: givenStudy, thumb }
+    setData({ status: 'loading', previewPath: earlyPreviewPath(early) })
+    const ahead = givenStudy && seriesUid ? fetchSeriesMetadata(givenStudy, seriesUid) : null
+    // Awaited only when used; a failure then is the exam's answer to give, not an unhandled one.
+    ahead?.catch(() => undefined)
     void (async () => {
       try {
         const exam = await getExamDetail(examId)
@@ -115,7 +149,10 @@ export function useViewerData(request: ViewerRequest, attempt: number): ViewerDa
         const previewPath = previewPathOf(studyUid, series, sop, frame)
         if (!live) return
         setData({ status: 'loading', previewPath })
-        const infos = parseSeries(await fetchSeriesMetadata(studyUid, series.seriesUid))
+        const confirmed = ahead && givenStudy === studyUid && seriesUid === series.seriesUid
+        const infos = parseSeries(
+          await (confirmed ? ahead : fetchSeriesMetadata(studyUid, series.seriesUid)),
+        )
         const slices = slicesOf(infos)
         if (!live) return
         setData({
@@ -134,7 +171,7 @@ export function useViewerData(request: ViewerRequest, attempt: number): ViewerDa
     return () => {
       live = false
     }
-  }, [examId, seriesUid, sop, frame, attempt])
+  }, [examId, seriesUid, sop, frame, givenStudy, thumb, attempt])
 
   return data
 }
