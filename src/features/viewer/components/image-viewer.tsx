@@ -418,41 +418,54 @@ export function ImageViewer(props: ImageViewerProps) {
    * slider event, and React then only updates the overlay text (a render of this component costs
    * more than the drawing). A frame not here yet is loaded and drawn by the effects.
    */
+  /**
+   * Draws a frame at once, outside React (a wheel step, a W/L drag): the overlay text follows with
+   * React's next render, whose effect then finds it drawn. Answers whether it could: a frame of
+   * another size waits for its painter, a grey one for its window.
+   */
+  const drawNow = useCallback(
+    (frame: PixelData, frameInfo: ImageInfo, at: WindowLevel | null, inverted: boolean) => {
+      const current = painter.current
+      if (
+        !current ||
+        !state.current.viewport ||
+        frameInfo.columns !== current.image.width ||
+        frameInfo.rows !== current.image.height ||
+        frame.length < frameInfo.rows * frameInfo.columns * frameInfo.samplesPerPixel ||
+        (at === null && isGrey(frameInfo))
+      )
+        return false
+      const started = timelineNow()
+      const renderer = renderers.current.get(frameInfo)
+      current.renderFrame(renderer, frame, at ?? { center: 128, width: 256 }, inverted)
+      recordRender(started)
+      drawn.current = { painter: current, pixels: frame, window: at, invert: inverted, renderer }
+      return true
+    },
+    [],
+  )
+
+  /**
+   * Shows slice `next`: a frame already in the cache is drawn right here, in the wheel, swipe or
+   * slider event, and React then only updates the overlay text (a render of this component costs
+   * more than the drawing). A frame not here yet is loaded and drawn by the effects.
+   */
   const stepTo = useCallback(
     (next: number) => {
       const s = state.current
       const to = Math.max(0, Math.min(slices.length - 1, Math.round(next)))
       if (to === s.index) return
-      const current = painter.current
       const target = slices[to]
       const cached = loader.current?.peek(to)
-      if (
-        current &&
-        target &&
-        cached &&
-        s.viewport &&
-        target.info.columns === current.image.width &&
-        target.info.rows === current.image.height &&
-        cached.length >= target.info.rows * target.info.columns * target.info.samplesPerPixel &&
-        (s.window !== null || !isGrey(target.info))
-      ) {
-        const renderer = renderers.current.get(target.info)
-        const started = timelineNow()
-        current.renderFrame(renderer, cached, s.window ?? { center: 128, width: 256 }, s.invert)
-        recordRender(started)
-        drawn.current = {
-          painter: current,
-          pixels: cached,
-          window: s.window,
-          invert: s.invert,
-          renderer,
-        }
-      }
-      // The next step of a fast wheel starts from here, before React has rendered this one.
+      if (target && cached) drawNow(cached, target.info, s.window, s.invert)
+      // The next step of a fast wheel, or a drag, starts from here, before React has rendered this
+      // one (a drag must not draw the last slice's pixels under this one's name).
       s.index = to
+      s.pixels = cached ?? null
+      if (target) s.info = target.info
       setIndex(to)
     },
-    [slices],
+    [slices, drawNow],
   )
   const goTo = stepTo
 
@@ -522,6 +535,8 @@ export function ImageViewer(props: ImageViewerProps) {
                 center: s.window.center + action.dy * k,
               }
               s.window = next
+              // Drawn in the move event itself; React follows with the 窗宽/窗位 text.
+              if (s.pixels) drawNow(s.pixels, s.info, next, s.invert)
               setWindow(next)
             }
             break
@@ -586,7 +601,7 @@ export function ImageViewer(props: ImageViewerProps) {
         }
       }
     },
-    [slices, stepTo],
+    [slices, stepTo, drawNow],
   )
 
   const clearLongPress = () => {

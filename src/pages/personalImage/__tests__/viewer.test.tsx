@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor } from '@testing-library/react'
+import { act, createEvent, fireEvent, screen, waitFor } from '@testing-library/react'
 import { profile } from '@/services/__tests__/account-fixtures'
 import { downloadAuthorisedImage, getExamDetail } from '@/services/records'
 import { fetchFrame, fetchSeriesMetadata } from '@/services/viewer'
@@ -278,6 +278,26 @@ describe('影像查看 (personalImage/viewer)', () => {
     await waitFor(() => expect(screen.getByText('图像 3/3')).toBeTruthy())
     await act(async () => new Promise((resolve) => setTimeout(resolve, 50)))
     // React's commit did not draw the same frame again.
+    expect(canvas.puts.length).toBe(before + 1)
+  })
+
+  it('paints a W/L drag in the touch move itself, once, before React renders', async () => {
+    const canvas = fakeCanvas()
+    const page = await openViewer()
+    await waitFor(() => expect(canvas.puts.length).toBeGreaterThan(0))
+    const stage = page.element.querySelector('#image-viewer-stage')!
+    const at = (x: number) => ({ touches: [{ identifier: 0, clientX: x, clientY: 250 }] })
+    fireEvent.touchStart(stage, at(100))
+    const before = canvas.puts.length
+    const actEnvironment = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }
+    actEnvironment.IS_REACT_ACT_ENVIRONMENT = false
+    // Far to the right: a much wider window (the bright pixel of 2000 stays white, 40 HU grey).
+    stage.dispatchEvent(createEvent.touchMove(stage, at(250)))
+    actEnvironment.IS_REACT_ACT_ENVIRONMENT = true
+    expect(canvas.puts.length).toBe(before + 1)
+    fireEvent.touchEnd(stage, { touches: [] })
+    await waitFor(() => expect(screen.queryByText('窗宽 400 窗位 40')).toBeNull())
+    await act(async () => new Promise((resolve) => setTimeout(resolve, 50)))
     expect(canvas.puts.length).toBe(before + 1)
   })
 
