@@ -5,6 +5,7 @@ import {
   type GrantDuration,
   type NewGrant,
 } from '@/services/grants'
+import type { ExamDetail, ReportDetail } from '@/services/records'
 import { mobile as isMobile } from '@/utils/validators'
 
 /**
@@ -41,8 +42,33 @@ export interface GrantSubject {
   title: string
   /** Nothing to share as images (an upload still being read, a failed one). */
   hasImages: boolean
-  seriesCount: number
+  /** null where the page does not know (the report page). */
+  seriesCount: number | null
   report: { id: string; statusLabel: string; private: boolean } | null
+}
+
+/** 影像详情's exam: images once they can be viewed, and its report. */
+export function subjectOfExam(exam: ExamDetail): GrantSubject {
+  return {
+    examId: exam.id,
+    title: exam.title,
+    hasImages: exam.status === 'ready' && exam.seriesCount > 0,
+    seriesCount: exam.seriesCount,
+    report: exam.report
+      ? { id: exam.report.id, statusLabel: exam.report.statusLabel, private: exam.report.private }
+      : null,
+  }
+}
+
+/** 报告详情's report and the images of its exam (the server refuses them if none arrived). */
+export function subjectOfReport(report: ReportDetail): GrantSubject {
+  return {
+    examId: report.examId,
+    title: report.title,
+    hasImages: true,
+    seriesCount: null,
+    report: { id: report.id, statusLabel: report.statusLabel, private: report.private },
+  }
 }
 
 export function choicesOf(subject: GrantSubject): GrantChoice[] {
@@ -52,7 +78,7 @@ export function choicesOf(subject: GrantSubject): GrantChoice[] {
       kind: 'exam',
       id: subject.examId,
       label: `影像 · ${subject.title || '未命名检查'}`,
-      note: `${subject.seriesCount} 个序列`,
+      note: subject.seriesCount ? `${subject.seriesCount} 个序列` : '本次检查的全部影像',
       private: false,
     })
   }

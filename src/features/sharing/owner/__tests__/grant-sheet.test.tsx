@@ -6,8 +6,17 @@ import { canvasSurface } from '@/platform/canvas'
 import { createGrant, GRANT_MESSAGES } from '@/services/grants'
 import { HttpError } from '@/services/http'
 import { inputsDrawn, typeInto } from '@/components/form/__tests__/inputs'
+import type { ExamDetail, ReportDetail } from '@/services/records'
 import { GrantSheet } from '../components/grant-sheet'
-import { choicesOf, copyText, initialForm, toGrantInput, type GrantSubject } from '../grant-form'
+import {
+  choicesOf,
+  copyText,
+  initialForm,
+  subjectOfExam,
+  subjectOfReport,
+  toGrantInput,
+  type GrantSubject,
+} from '../grant-form'
 import { renderComponent } from '../../../../../jest/taro-render'
 import { created } from './fixtures'
 
@@ -137,6 +146,34 @@ describe('the 授权 form rules', () => {
         mobile: '13900000002',
       },
     })
+  })
+
+  // Only the fields the subject reads (features do not share test fixtures).
+  const REPORT = { id: 'r1', statusLabel: '正式报告', private: false }
+  const examDetail = (overrides: Partial<ExamDetail> = {}) =>
+    ({
+      id: 'x1',
+      title: '胸部 CT 平扫',
+      status: 'ready',
+      seriesCount: 2,
+      report: REPORT,
+      ...overrides,
+    }) as ExamDetail
+  const reportDetail = (overrides: Partial<ReportDetail> = {}) =>
+    ({ ...REPORT, examId: 'x1', title: '胸部 CT 平扫', ...overrides }) as ReportDetail
+
+  it('offers images only once they can be viewed, and the report page its exam’s images', () => {
+    const ready = subjectOfExam(examDetail())
+    expect(ready).toMatchObject({ examId: 'x1', hasImages: true, report: { id: 'r1' } })
+    const reading = subjectOfExam(
+      examDetail({ status: 'processing', statusLabel: '解析中', report: null }),
+    )
+    expect(choicesOf(reading)).toEqual([])
+    const fromReport = subjectOfReport(reportDetail({ private: true }))
+    expect(choicesOf(fromReport).map((one) => [one.kind, one.note])).toEqual([
+      ['exam', '本次检查的全部影像'],
+      ['report', '正式报告 · 隐私报告，仅在勾选时授权'],
+    ])
   })
 
   it('copies the link with its 提取码 on its own line', () => {

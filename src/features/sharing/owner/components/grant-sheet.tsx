@@ -2,6 +2,7 @@ import { Text, View } from '@tarojs/components'
 import { Button, Checkbox, Input, Popup, Switch } from '@nutui/nutui-react-taro'
 import { useEffect, useMemo, useState } from 'react'
 import { describeError } from '@/services/api'
+import { navigate } from '@/services/navigate'
 import {
   createGrant,
   GRANT_DURATION_LABELS,
@@ -26,8 +27,8 @@ export interface GrantSheetProps {
   focus?: string
   /** A family member's records: the grant is theirs. */
   personId?: string
-  /** 查看授权记录 after a grant is made. */
-  onOpenList: () => void
+  /** 查看授权记录 after a grant is made; default: 授权记录 of this exam. */
+  onOpenList?: () => void
 }
 
 const AUDIENCES: readonly { value: GrantAudience; text: string }[] = [
@@ -102,7 +103,15 @@ export function GrantSheet({
     >
       <View className="grant-sheet">
         {created ? (
-          <GrantResult created={created} onDone={onClose} onOpenList={onOpenList} />
+          <GrantResult
+            created={created}
+            onDone={onClose}
+            onOpenList={() => {
+              onClose()
+              if (onOpenList) onOpenList()
+              else void navigate('grantList', { examId: subject.examId })
+            }}
+          />
         ) : (
           <>
             <Text className="grant-sheet__heading">授权内容</Text>

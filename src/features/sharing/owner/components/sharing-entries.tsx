@@ -1,0 +1,26 @@
+import { Text, View } from '@tarojs/components'
+import { Button } from '@nutui/nutui-react-taro'
+import { navigate } from '@/services/navigate'
+import './sharing-entries.scss'
+
+/** The 授权 button of a detail page's header or action bar. */
+export function ShareButton({ onClick }: { onClick: () => void }) {
+  return (
+    <Button className="share-button" size="small" type="primary" onClick={onClick}>
+      授权
+    </Button>
+  )
+}
+
+/** 谁看过: the exam's views through any grant, and its grants (授权记录 narrowed to it). */
+export function WhoViewedEntry({ examId, personId }: { examId: string; personId?: string }) {
+  return (
+    <View
+      className="who-viewed"
+      onClick={() => void navigate('grantList', { examId, ...(personId ? { personId } : {}) })}
+    >
+      <Text className="who-viewed__title">谁看过</Text>
+      <Text className="who-viewed__hint">授权与查看记录 ›</Text>
+    </View>
+  )
+}
