@@ -497,6 +497,55 @@ export interface MessagesTable {
   created_at: string
 }
 
+/** A grant of a person's records (0014): to an account, or to whoever holds a link. */
+export interface GrantsTable {
+  id: string
+  person_user_id: string
+  created_by_user_id: string | null
+  audience: 'account' | 'link'
+  grantee_user_id: string | null
+  token_hash: string | null
+  pickup_hash: string | null
+  max_views: number | null
+  opens: number
+  created_at: string
+  expires_at: string
+  revoked_at: string | null
+  first_viewed_at: string | null
+}
+
+/** What a grant covers (0014): an exam's images or one report, with the exam it hangs on. */
+export interface GrantRecordsTable {
+  grant_id: string
+  kind: 'exam' | 'report'
+  record_id: string
+  exam_id: string
+  private: number
+}
+
+/** One view (0014): one viewer session on one record of a grant. */
+export interface GrantViewsTable {
+  id: string
+  grant_id: string
+  viewer_session: string
+  viewer_user_id: string | null
+  record_kind: 'exam' | 'report'
+  record_id: string
+  exam_id: string
+  place: string
+  first_at: string
+  last_at: string
+}
+
+/** A link visitor's session (0014): the `yxs_` token's SHA-256. */
+export interface ShareSessionsTable {
+  id: string
+  grant_id: string
+  token_hash: string
+  created_at: string
+  expires_at: string
+}
+
 export interface Database {
   policy_documents: PolicyDocumentsTable
   seed_runs: SeedRunsTable
@@ -535,6 +584,10 @@ export interface Database {
   id_card_appeals: IdCardAppealsTable
   family_links: FamilyLinksTable
   messages: MessagesTable
+  grants: GrantsTable
+  grant_records: GrantRecordsTable
+  grant_views: GrantViewsTable
+  share_sessions: ShareSessionsTable
 }
 
 export type DB = Kysely<Database>

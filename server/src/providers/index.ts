@@ -11,6 +11,7 @@ import {
   unconfiguredSmsProvider,
 } from './sms'
 import { type RealNameProvider, unconfiguredRealNameProvider } from './real-name'
+import { type SubscribeMessageProvider, unconfiguredSubscribeMessages } from './subscribe-message'
 import { unconfiguredWechatAuth } from './wechat'
 
 /** Outside services behind interfaces; the app decorates itself with one set (app.providers). */
@@ -21,6 +22,8 @@ export interface Providers {
   wechat: WechatAuth
   /** Real-name verification of an ID card; unconfigured (未配置实名核验) until an adapter is added. */
   realName: RealNameProvider
+  /** WeChat subscribe messages (a grant first viewed); unconfigured (未配置) until an adapter is added. */
+  subscribe: SubscribeMessageProvider
 }
 
 /**
@@ -37,5 +40,11 @@ export function createProviders(
   const outbox = config.demoMode || config.smsProvider === 'outbox'
   const sms = outbox ? outboxSmsProvider(db, log, now) : unconfiguredSmsProvider(log)
   const smsNotices = outbox ? outboxSmsNotifier(db, log, now) : unconfiguredSmsNotifier(log)
-  return { sms, smsNotices, wechat: unconfiguredWechatAuth, realName: unconfiguredRealNameProvider }
+  return {
+    sms,
+    smsNotices,
+    wechat: unconfiguredWechatAuth,
+    realName: unconfiguredRealNameProvider,
+    subscribe: unconfiguredSubscribeMessages(log),
+  }
 }

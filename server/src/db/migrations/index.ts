@@ -12,6 +12,7 @@ import { bookmarks } from './0010-bookmarks'
 import { recordGenerations } from './0011-record-generations'
 import { recordGenerationOrder } from './0012-record-generation-order'
 import { familyMessages } from './0013-family-messages'
+import { grants } from './0014-grants'
 
 /**
  * Every migration, in order. Names sort lexicographically (Kysely runs them in that order), so keep
@@ -31,6 +32,7 @@ export const migrations: Record<string, Migration> = {
   '0011-record-generations': recordGenerations,
   '0012-record-generation-order': recordGenerationOrder,
   '0013-family-messages': familyMessages,
+  '0014-grants': grants,
 }
 
 /** In-code provider: migrations travel with the bundle instead of being read from a folder at runtime. */
