@@ -75,8 +75,15 @@ export function listPersonalReports(query: ReportListQuery): Promise<ReportListP
   return callEndpoint(listPersonalReportsEndpoint, query, QUIET)
 }
 
-export function listMyImages(hospitalIds?: readonly string[]): Promise<ImageGroup[]> {
-  const input = hospitalIds && hospitalIds.length > 0 ? { hospitalIds: hospitalIds.join(',') } : {}
+/** `personId`: 当前就诊人 when a family member (absent: the caller). */
+export function listMyImages(
+  hospitalIds?: readonly string[],
+  personId?: string,
+): Promise<ImageGroup[]> {
+  const input = {
+    ...(hospitalIds && hospitalIds.length > 0 ? { hospitalIds: hospitalIds.join(',') } : {}),
+    ...(personId ? { personId } : {}),
+  }
   return callEndpoint(listMyImagesEndpoint, input, QUIET)
 }
 
@@ -84,8 +91,8 @@ export function listExams(query: ExamListQuery): Promise<ExamListPage> {
   return callEndpoint(listExamsEndpoint, query, QUIET)
 }
 
-export function listMyHospitals(): Promise<MyHospital[]> {
-  return callEndpoint(listMyHospitalsEndpoint, {}, QUIET)
+export function listMyHospitals(personId?: string): Promise<MyHospital[]> {
+  return callEndpoint(listMyHospitalsEndpoint, personId ? { personId } : {}, QUIET)
 }
 
 export function getExamDetail(examId: string): Promise<ExamDetail> {

@@ -1,6 +1,7 @@
 import { Text, View } from '@tarojs/components'
 import { useState } from 'react'
 import { RefreshList } from '@/components/refresh-list'
+import { PersonSwitcher } from '@/components/person-switcher'
 import type { ExamSummary, ImageGroup } from '@/services/records'
 import { UPLOADS_GROUP, type MyImages } from '../hooks/use-my-images'
 import { HospitalGroup } from './hospital-group'
@@ -43,6 +44,7 @@ export function MyImagesView({
 
   return (
     <View className="my-images">
+      <PersonSwitcher />
       <View className="my-images__bar">
         <Text className="my-images__scope">
           {images.selected.length === 0 ? '全部医院' : `已选：${chosenNames.join('、')}`}

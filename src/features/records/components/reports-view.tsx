@@ -1,6 +1,7 @@
 import { Text, View } from '@tarojs/components'
 import { Switch } from '@nutui/nutui-react-taro'
 import { RefreshList } from '@/components/refresh-list'
+import { PersonSwitcher } from '@/components/person-switcher'
 import type { ReportListItem } from '@/services/records'
 import { DATE_PRESETS } from '../filters'
 import type { Reports } from '../hooks/use-reports'
@@ -25,6 +26,7 @@ export function ReportsView({ reports, onOpen, banner }: ReportsViewProps) {
   const filtered = filters.hospitalId !== '' || filters.date !== '' || filters.unreadOnly
   return (
     <View className="reports">
+      <PersonSwitcher />
       {banner}
       <View className="reports__filters">
         <View className="reports__summary">
@@ -37,7 +39,7 @@ export function ReportsView({ reports, onOpen, banner }: ReportsViewProps) {
           >
             只看未读
           </Text>
-          {reports.unread > 0 && (
+          {reports.unread > 0 && !reports.personId && (
             <Text className="reports__action" onClick={() => void reports.markAllRead()}>
               全部已读
             </Text>

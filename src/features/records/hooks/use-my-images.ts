@@ -2,8 +2,11 @@ import { useCallback, useEffect, useRef, useState } from 'react'
 import { UPLOADS_GROUP } from '@contract/main/records'
 import { usePagedList, type PagedList } from '@/components/refresh-list'
 import { listMyHospitals, listMyImages, type ImageGroup, type MyHospital } from '@/services/records'
+import { forPerson, useCurrentPerson } from '@/stores/person-store'
 
 export { UPLOADS_GROUP }
+
+const NONE: readonly string[] = []
 
 export interface MyImages {
   /** The groups as one list (all come in one answer), for pull-to-refresh and the list states. */
@@ -15,12 +18,23 @@ export interface MyImages {
   select: (ids: readonly string[]) => void
 }
 
-/** 我的影像: the person's exams grouped by hospital, optionally only some hospitals (选择). */
+/**
+ * 我的影像: the person's exams grouped by hospital, optionally only some hospitals (选择). The person
+ * is 当前就诊人 (本人 or a family member, features/family).
+ */
 export function useMyImages(): MyImages {
-  const [selected, setSelected] = useState<readonly string[]>([])
+  const personId = useCurrentPerson()?.personId
+  // A choice of hospitals belongs to the person it was made for: another person starts at 全部.
+  const [selection, setSelection] = useState<{ personId?: string; ids: readonly string[] }>({
+    ids: NONE,
+  })
+  const selected = selection.personId === personId ? selection.ids : NONE
   const [hospitals, setHospitals] = useState<MyHospital[] | null>(null)
   const groups = usePagedList<ImageGroup>(async () => {
-    const answer = await listMyImages(selected)
+    // 本人 is asked as before (no personId at all), a member by their personId.
+    const answer = await forPerson(
+      personId ? listMyImages(selected, personId) : listMyImages(selected),
+    )
     return { items: answer, total: answer.length }
   })
   const first = useRef(true)
@@ -31,14 +45,15 @@ export function useMyImages(): MyImages {
       return
     }
     void refresh()
-  }, [selected, refresh])
+  }, [selected, personId, refresh])
 
   const loadHospitals = useCallback(() => {
-    listMyHospitals().then(setHospitals, () => setHospitals((current) => current ?? []))
-  }, [])
+    const load = personId ? listMyHospitals(personId) : listMyHospitals()
+    load.then(setHospitals, () => setHospitals((current) => current ?? []))
+  }, [personId])
   useEffect(() => {
     loadHospitals()
   }, [loadHospitals])
 
-  return { groups, hospitals, selected, select: setSelected }
+  return { groups, hospitals, selected, select: (ids) => setSelection({ personId, ids }) }
 }

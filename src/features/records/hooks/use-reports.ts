@@ -7,6 +7,7 @@ import {
   type MyHospital,
   type ReportListItem,
 } from '@/services/records'
+import { forPerson, useCurrentPerson } from '@/stores/person-store'
 import { dateRangeOf, type DatePreset } from '../filters'
 
 export interface ReportFilters {
@@ -26,10 +27,13 @@ export interface Reports {
   filters: ReportFilters
   setFilters: (change: Partial<ReportFilters>) => void
   markAllRead: () => Promise<void>
+  /** 当前就诊人 when a family member; 全部已读 marks only the caller's own reports, so it is hidden then. */
+  personId?: string
 }
 
-/** 我的报告: newest first, unread marked, filtered by hospital and date. */
+/** 我的报告: newest first, unread marked, filtered by hospital and date, of 当前就诊人. */
 export function useReports(initial: Partial<ReportFilters> = {}): Reports {
+  const personId = useCurrentPerson()?.personId
   const [filters, setFiltersState] = useState<ReportFilters>({
     hospitalId: '',
     date: '',
@@ -40,14 +44,17 @@ export function useReports(initial: Partial<ReportFilters> = {}): Reports {
   const [unread, setUnread] = useState(0)
   const [hospitals, setHospitals] = useState<MyHospital[]>([])
   const list = usePagedList<ReportListItem>(async (page, pageSize) => {
-    const answer = await listPersonalReports({
-      page,
-      pageSize,
-      ...(filters.hospitalId ? { hospitalId: filters.hospitalId } : {}),
-      ...dateRangeOf(filters.date),
-      ...(filters.includePrivate ? { includePrivate: true } : {}),
-      ...(filters.unreadOnly ? { unreadOnly: true } : {}),
-    })
+    const answer = await forPerson(
+      listPersonalReports({
+        page,
+        pageSize,
+        ...(personId ? { personId } : {}),
+        ...(filters.hospitalId ? { hospitalId: filters.hospitalId } : {}),
+        ...dateRangeOf(filters.date),
+        ...(filters.includePrivate ? { includePrivate: true } : {}),
+        ...(filters.unreadOnly ? { unreadOnly: true } : {}),
+      }),
+    )
     if (page === 1) setUnread(answer.unread)
     return { items: answer.items, total: answer.total }
   })
@@ -59,11 +66,14 @@ export function useReports(initial: Partial<ReportFilters> = {}): Reports {
       return
     }
     void refresh()
-  }, [filters, refresh])
+  }, [filters, personId, refresh])
 
   useEffect(() => {
-    listMyHospitals().then(setHospitals, () => undefined)
-  }, [])
+    void (personId ? listMyHospitals(personId) : listMyHospitals()).then(
+      setHospitals,
+      () => undefined,
+    )
+  }, [personId])
 
   const markAllRead = useCallback(async () => {
     await markAllReportsRead()
@@ -77,5 +87,6 @@ export function useReports(initial: Partial<ReportFilters> = {}): Reports {
     filters,
     setFilters: (change) => setFiltersState((current) => ({ ...current, ...change })),
     markAllRead,
+    personId,
   }
 }
