@@ -1,7 +1,9 @@
+import { modalityValue } from './lut'
 import type { ImageInfo, PixelData, Point } from './types'
 
 /**
- * The modality value under image pixel (x, y): HU for CT (rescaled stored value); the stored
+ * The modality value under image pixel (x, y): HU for CT (through the modality LUT sequence or
+ * rescale); the stored
  * index for PALETTE COLOR; null outside the image and for RGB (no single value to give).
  */
 export function valueAt(
@@ -17,7 +19,7 @@ export function valueAt(
   const stored = pixels[row * info.columns + column]
   if (stored === undefined) return null
   if (info.photometric === 'PALETTE COLOR') return { value: stored, unit: '' }
-  const value = stored * info.rescaleSlope + info.rescaleIntercept
+  const value = modalityValue(info, stored)
   return { value, unit: info.modality?.toUpperCase() === 'CT' ? 'HU' : '' }
 }
 

@@ -1,5 +1,5 @@
 import { NO_IMAGE, UNSUPPORTED_IMAGE, ViewerError } from './errors'
-import type { ImageInfo, Palette, Photometric } from './types'
+import type { ImageInfo, Lut, Palette, Photometric, VoiFunction } from './types'
 
 /*
  * DICOM JSON (PS3.18 Annex F) → ImageInfo. Our server describes /frames as served (decoded,
@@ -148,12 +148,75 @@ function readPalette(dataset: Record<string, unknown>): Palette {
   return { firstMapped: red.firstMapped, red: red.values, green: green.values, blue: blue.values }
 }
 
+/** 32-bit FNV-1a over a table, so renderers are shared only by instances with equal tables. */
+function fingerprint(first: number, data: Uint16Array, max: number): string {
+  let h = 0x811c9dc5
+  for (let i = 0; i < data.length; i++) {
+    h = Math.imul(h ^ data[i]!, 0x01000193) >>> 0
+  }
+  return `${first}:${data.length}:${max}:${h.toString(16)}`
+}
+
+/**
+ * One item of a Modality or VOI LUT Sequence (PS3.3 C.11.1.1.1 / C.11.2.1.1); null when its data
+ * is only behind a BulkDataURI (or missing). `signedInput`: the first mapped value, sent as US,
+ * is read as a signed 16-bit number (inputs can be negative).
+ */
+function readLut(item: Record<string, unknown>, signedInput: boolean): Lut | null {
+  const descriptorElement = element(item, '00283002')
+  let descriptor = numbers(item, '00283002')
+  // A server without the tag in its dictionary sends the descriptor as UN bytes.
+  if (descriptor.length < 3 && typeof descriptorElement?.InlineBinary === 'string') {
+    const bytes = decodeBase64(descriptorElement.InlineBinary)
+    descriptor = []
+    for (let i = 0; i + 1 < bytes.length && descriptor.length < 3; i += 2) {
+      descriptor.push(bytes[i]! | (bytes[i + 1]! << 8))
+    }
+  }
+  if (descriptor.length < 3) return null
+  // 0 entries means 65 536 (the count does not fit in 16 bits).
+  const entries = descriptor[0] === 0 ? 65536 : descriptor[0]!
+  let firstMapped = descriptor[1]!
+  if (descriptorElement?.vr !== 'SS' && signedInput && firstMapped > 32767) firstMapped -= 65536
+  const bits = Math.min(16, Math.max(1, descriptor[2]!))
+  const data = new Uint16Array(entries)
+  const source = element(item, '00283006')
+  if (Array.isArray(source?.Value) && source.Value.length >= entries) {
+    for (let i = 0; i < entries; i++) data[i] = (toNumber(source.Value[i]) ?? 0) & 0xffff
+  } else if (typeof source?.InlineBinary === 'string') {
+    const bytes = decodeBase64(source.InlineBinary)
+    if (bytes.length >= entries * 2) {
+      // OW (or US) words, little endian: one entry per word, 8-bit entries included.
+      for (let i = 0; i < entries; i++) data[i] = bytes[i * 2]! | (bytes[i * 2 + 1]! << 8)
+    } else if (bits <= 8 && bytes.length >= entries) {
+      // 8-bit entries packed one per byte ("equivalent to 8 bits allocated").
+      data.set(bytes.subarray(0, entries))
+    } else return null
+  } else return null
+  let max = 2 ** bits - 1
+  let highest = 0
+  for (let i = 0; i < entries; i++) if (data[i]! > highest) highest = data[i]!
+  // Files that say 8 or 12 bits and hold larger values exist; their data is what is shown.
+  while (highest > max) max = max * 2 + 1
+  const label = stringOf(item, '00283003')
+  return { firstMapped, data, max, label, key: fingerprint(firstMapped, data, max) }
+}
+
+function sequenceItems(dataset: Record<string, unknown>, tag: string): Record<string, unknown>[] {
+  return values(dataset, tag).filter(
+    (item): item is Record<string, unknown> => item !== null && typeof item === 'object',
+  )
+}
+
+const VOI_FUNCTIONS: VoiFunction[] = ['LINEAR', 'LINEAR_EXACT', 'SIGMOID']
+
 const PHOTOMETRICS: Photometric[] = [
   'MONOCHROME1',
   'MONOCHROME2',
   'RGB',
   'PALETTE COLOR',
   'YBR_FULL',
+  'YBR_FULL_422',
 ]
 
 /** Throws ViewerError (a Chinese `message` fit to show) for what cannot be displayed. */
@@ -167,14 +230,19 @@ export function parseInstanceMetadata(dataset: Record<string, unknown>): ImageIn
   }
   const photometric = (stringOf(dataset, '00280004') ?? 'MONOCHROME2').toUpperCase() as Photometric
   if (!PHOTOMETRICS.includes(photometric)) throw new ViewerError(UNSUPPORTED_IMAGE)
-  const colour = photometric === 'RGB' || photometric === 'YBR_FULL'
+  const colour = photometric === 'RGB' || photometric.startsWith('YBR_FULL')
   const samplesPerPixel = numberOf(dataset, '00280002') ?? (colour ? 3 : 1)
   const bitsAllocated = numberOf(dataset, '00280100') ?? 16
   const bitsStored = numberOf(dataset, '00280101') ?? bitsAllocated
   const highBit = numberOf(dataset, '00280102') ?? bitsStored - 1
   const pixelRepresentation = numberOf(dataset, '00280103') === 1 ? 1 : 0
+  // Colour of 16 bits (RGB, YBR_FULL) is reduced to 8 for display by framePixels; subsampled
+  // YBR_FULL_422 exists only with 8 bits.
   const layoutOk = colour
-    ? samplesPerPixel === 3 && bitsAllocated === 8 && bitsStored === 8
+    ? samplesPerPixel === 3 &&
+      (bitsAllocated === 8 || (bitsAllocated === 16 && photometric !== 'YBR_FULL_422')) &&
+      bitsStored >= 1 &&
+      bitsStored <= bitsAllocated
     : samplesPerPixel === 1 &&
       (bitsAllocated === 8 || bitsAllocated === 16) &&
       bitsStored >= 1 &&
@@ -185,13 +253,32 @@ export function parseInstanceMetadata(dataset: Record<string, unknown>): ImageIn
   const palette = photometric === 'PALETTE COLOR' ? readPalette(dataset) : null
 
   const slope = numberOf(dataset, '00281053')
+  const intercept = numberOf(dataset, '00281052') ?? 0
+  const functionText = (stringOf(dataset, '00281056') ?? 'LINEAR').toUpperCase() as VoiFunction
+  const voiFunction = VOI_FUNCTIONS.includes(functionText) ? functionText : 'LINEAR'
+  let modalityLut: Lut | null = null
+  const modalityItem = colour ? undefined : sequenceItems(dataset, '00283000')[0]
+  if (modalityItem) {
+    modalityLut = readLut(modalityItem, pixelRepresentation === 1)
+    // Without its table every value (and HU) would be wrong: refused, not guessed.
+    if (!modalityLut) throw new ViewerError(UNSUPPORTED_IMAGE)
+  }
+  // The VOI input is the modality output: negative only from rescale (a modality LUT's is not).
+  const signedVoiInput =
+    !modalityLut && (pixelRepresentation === 1 || intercept < 0 || (slope ?? 1) < 0)
+  const voiLuts = colour
+    ? []
+    : sequenceItems(dataset, '00283010')
+        .map((item) => readLut(item, signedVoiInput))
+        .filter((lut): lut is Lut => lut !== null)
   const centers = numbers(dataset, '00281050')
   const widths = numbers(dataset, '00281051')
   const explanations = values(dataset, '00281055')
   const windows: ImageInfo['windows'] = []
   for (let i = 0; i < Math.min(centers.length, widths.length); i++) {
-    // PS3.3 C.11.2.1.2: a width below 1 is not a window; skip it rather than divide by it.
-    if (!(widths[i]! >= 1)) continue
+    // PS3.3 C.11.2.1.2: a width below 1 is not a window (above 0 for LINEAR_EXACT and SIGMOID);
+    // skip it rather than divide by it.
+    if (!(voiFunction === 'LINEAR' ? widths[i]! >= 1 : widths[i]! > 0)) continue
     const label = explanations[i]
     windows.push({
       center: centers[i]!,
@@ -230,7 +317,7 @@ export function parseInstanceMetadata(dataset: Record<string, unknown>): ImageIn
     numberOfFrames: Math.max(1, Math.floor(numberOf(dataset, '00280008') ?? 1)),
     frameTimeMs,
     rescaleSlope: slope !== null && slope !== 0 ? slope : 1,
-    rescaleIntercept: numberOf(dataset, '00281052') ?? 0,
+    rescaleIntercept: intercept,
     modality: stringOf(dataset, '00080060'),
     windows,
     pixelSpacing: pixel
@@ -250,6 +337,9 @@ export function parseInstanceMetadata(dataset: Record<string, unknown>): ImageIn
         ? (orientation.slice(0, 6) as [number, number, number, number, number, number])
         : null,
     palette,
+    modalityLut,
+    voiLuts,
+    voiFunction,
   }
 }
 

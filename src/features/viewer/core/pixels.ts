@@ -1,13 +1,18 @@
 import { BROKEN_DATA, ViewerError } from './errors'
 import type { ImageInfo, PixelData } from './types'
 
-/** Bytes of one frame as the metadata describes it. */
+/**
+ * Bytes of one frame as the metadata describes it. YBR_FULL_422 is counted at 2 bytes per pixel
+ * (Y1 Y2 Cb Cr per pair, as stored natively); framePixels also accepts it at 3 (a server that
+ * decoded it to full-resolution YBR without changing the metadata).
+ */
 export function frameByteLength(info: ImageInfo): number {
-  return info.rows * info.columns * info.samplesPerPixel * (info.bitsAllocated / 8)
+  const samples = info.photometric === 'YBR_FULL_422' ? 2 : info.samplesPerPixel
+  return info.rows * info.columns * samples * (info.bitsAllocated / 8)
 }
 
 function isColour(info: ImageInfo): boolean {
-  return info.photometric === 'RGB' || info.photometric === 'YBR_FULL'
+  return info.samplesPerPixel === 3
 }
 
 /**
@@ -58,31 +63,13 @@ function ybrToRgb(y: number, cb: number, cr: number, out: Uint8Array, at: number
  * YBR_FULL converted), which is what the renderer reads.
  */
 export function framePixels(info: ImageInfo, bytes: ArrayBuffer, frame = 1): PixelData {
+  if (isColour(info)) return colourPixels(info, bytes, frame)
   const length = frameByteLength(info)
   const whole = info.numberOfFrames > 1 && bytes.byteLength >= length * info.numberOfFrames
   if (whole && (frame < 1 || frame > info.numberOfFrames)) throw new ViewerError('该图像没有这一帧')
   const offset = whole ? (frame - 1) * length : 0
   if (bytes.byteLength < offset + length) throw new ViewerError(BROKEN_DATA)
   const count = info.rows * info.columns
-
-  if (isColour(info)) {
-    const source = new Uint8Array(bytes, offset, length)
-    if (info.photometric === 'RGB' && info.planarConfiguration === 0) return source
-    const out = new Uint8Array(length)
-    const planar = info.planarConfiguration === 1
-    for (let i = 0; i < count; i++) {
-      const a = planar ? source[i]! : source[i * 3]!
-      const b = planar ? source[count + i]! : source[i * 3 + 1]!
-      const c = planar ? source[2 * count + i]! : source[i * 3 + 2]!
-      if (info.photometric === 'YBR_FULL') ybrToRgb(a, b, c, out, i * 3)
-      else {
-        out[i * 3] = a
-        out[i * 3 + 1] = b
-        out[i * 3 + 2] = c
-      }
-    }
-    return out
-  }
 
   const signed = info.pixelRepresentation === 1
   const pixels =
@@ -95,4 +82,67 @@ export function framePixels(info: ImageInfo, bytes: ArrayBuffer, frame = 1): Pix
         : new Uint16Array(bytes, offset, count)
   normaliseStored(info, pixels)
   return pixels
+}
+
+/**
+ * Colour frames as interleaved 8-bit RGB: planar data interleaved, YBR_FULL (and YBR_FULL_422,
+ * subsampled or not) converted, 16-bit samples reduced to their top 8 stored bits for display
+ * (the colours are the file's; a window then applies per channel as for 8 bits).
+ */
+function colourPixels(info: ImageInfo, bytes: ArrayBuffer, frame: number): Uint8Array {
+  const count = info.rows * info.columns
+  const full = count * 3 * (info.bitsAllocated / 8)
+  const frames = info.numberOfFrames
+  // YBR_FULL_422 as described (2 bytes a pixel) or already expanded to 3 by a server that left
+  // the metadata alone: told by the size (one frame or all of them; an odd size padded by one).
+  const size = bytes.byteLength
+  const expanded = [full, full * frames].some((n) => size === n || size === n + 1)
+  const subsampled = info.photometric === 'YBR_FULL_422' && !expanded
+  const length = subsampled ? count * 2 : full
+  const whole = frames > 1 && bytes.byteLength >= length * frames
+  if (whole && (frame < 1 || frame > frames)) throw new ViewerError('该图像没有这一帧')
+  const offset = whole ? (frame - 1) * length : 0
+  if (bytes.byteLength < offset + length) throw new ViewerError(BROKEN_DATA)
+  const ybr = info.photometric === 'YBR_FULL' || info.photometric === 'YBR_FULL_422'
+
+  if (subsampled) {
+    const source = new Uint8Array(bytes, offset, length)
+    const out = new Uint8Array(count * 3)
+    for (let pixel = 0, at = 0; pixel < count; pixel += 2, at += 4) {
+      const cb = source[at + 2]!
+      const cr = source[at + 3]!
+      ybrToRgb(source[at]!, cb, cr, out, pixel * 3)
+      if (pixel + 1 < count) ybrToRgb(source[at + 1]!, cb, cr, out, pixel * 3 + 3)
+    }
+    return out
+  }
+
+  let samples: Uint8Array
+  if (info.bitsAllocated === 16) {
+    // Little-endian words, masked to BitsStored, top 8 of those bits kept.
+    const words = new DataView(bytes, offset, length)
+    const shift = Math.max(0, info.bitsStored - 8)
+    const mask = 2 ** info.bitsStored - 1
+    samples = new Uint8Array(count * 3)
+    for (let i = 0; i < count * 3; i++) {
+      samples[i] = ((words.getUint16(i * 2, true) & mask) >>> shift) & 0xff
+    }
+  } else {
+    samples = new Uint8Array(bytes, offset, length)
+  }
+  if (info.photometric === 'RGB' && info.planarConfiguration === 0) return samples
+  const out = new Uint8Array(count * 3)
+  const planar = info.planarConfiguration === 1
+  for (let i = 0; i < count; i++) {
+    const a = planar ? samples[i]! : samples[i * 3]!
+    const b = planar ? samples[count + i]! : samples[i * 3 + 1]!
+    const c = planar ? samples[2 * count + i]! : samples[i * 3 + 2]!
+    if (ybr) ybrToRgb(a, b, c, out, i * 3)
+    else {
+      out[i * 3] = a
+      out[i * 3 + 1] = b
+      out[i * 3 + 2] = c
+    }
+  }
+  return out
 }

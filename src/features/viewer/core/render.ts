@@ -1,9 +1,11 @@
+import { modalityValue, voiEdges, voiValue } from './lut'
 import type { ImageInfo, PixelData, WindowLevel } from './types'
 
 /*
- * Stored value → RGBA through one lookup table per (window, invert): the modality LUT (rescale),
- * the PS3.3 C.11.2.1.2.1 linear VOI and the MONOCHROME1 inversion are folded into it, so the
- * per-pixel work is one table read and one 32-bit write, with no allocation.
+ * Stored value → RGBA through one lookup table per (window, invert): the modality LUT (sequence
+ * or rescale), the VOI (LUT sequence, or the window under LINEAR, LINEAR_EXACT or SIGMOID) and
+ * the MONOCHROME1 inversion are folded into it (lut.ts), so the per-pixel work is one table read
+ * and one 32-bit write, with no allocation.
  */
 
 /** Packed RGBA words are written through a Uint32Array view; their byte order is the platform's. */
@@ -15,15 +17,7 @@ function pack(r: number, g: number, b: number): number {
     : ((r << 24) | (g << 16) | (b << 8) | 255) >>> 0
 }
 
-/** PS3.3 C.11.2.1.2.1 with output 0–255 (unrounded). */
-export function voiLinear(x: number, center: number, width: number): number {
-  if (width <= 1) return x > center - 0.5 ? 255 : 0
-  const lower = center - 0.5 - (width - 1) / 2
-  const upper = center - 0.5 + (width - 1) / 2
-  if (x <= lower) return 0
-  if (x > upper) return 255
-  return ((x - (center - 0.5)) / (width - 1) + 0.5) * 255
-}
+export { voiLinear } from './lut'
 
 /** Renders RGBA into `out` (length rows*columns*4); LUT cached per (window, invert). */
 export interface Renderer {
@@ -34,7 +28,8 @@ export interface Renderer {
 const LUTS_KEPT = 4
 
 function storedRange(info: ImageInfo): { min: number; size: number } {
-  const colour = info.photometric === 'RGB' || info.photometric === 'YBR_FULL'
+  // Colour reaches the renderer as 8-bit RGB whatever it was stored as (framePixels).
+  const colour = info.samplesPerPixel === 3
   const bits = colour ? 8 : info.bitsStored
   const size = 2 ** bits
   return { min: info.pixelRepresentation === 1 && !colour ? -(size / 2) : 0, size }
@@ -42,11 +37,12 @@ function storedRange(info: ImageInfo): { min: number; size: number } {
 
 export function createRenderer(info: ImageInfo): Renderer {
   const { min, size } = storedRange(info)
-  const colour = info.photometric === 'RGB' || info.photometric === 'YBR_FULL'
+  const colour = info.samplesPerPixel === 3
   const palette = info.photometric === 'PALETTE COLOR' ? (info.palette ?? null) : null
   const inverted = info.photometric === 'MONOCHROME1'
   const slope = info.rescaleSlope
   const intercept = info.rescaleIntercept
+  const modalityLut = info.modalityLut ?? null
   const count = info.rows * info.columns
 
   // Most recently used last; an evicted table's memory is reused for the next one, so dragging
@@ -56,7 +52,9 @@ export function createRenderer(info: ImageInfo): Renderer {
   let lastWords: Uint32Array | null = null
 
   function tableFor(window: WindowLevel, invert: boolean): Uint32Array {
-    const key = palette ? `p|${invert}` : `${window.center}|${window.width}|${invert}`
+    const key = palette
+      ? `p|${invert}`
+      : `${window.center}|${window.width}|${window.fn ?? ''}|${window.voiLut ?? ''}|${invert}`
     for (let i = luts.length - 1; i >= 0; i--) {
       const entry = luts[i]!
       if (entry.key !== key) continue
@@ -86,24 +84,25 @@ export function createRenderer(info: ImageInfo): Renderer {
       return
     }
     const flip = inverted !== invert
-    const { center, width } = window
     const entry = (i: number) => {
       // Colour samples are windowed as they are (no modality LUT for colour, PS3.3 C.7.6.3).
-      const x = colour ? i : (min + i) * slope + intercept
-      let y = Math.round(voiLinear(x, center, width))
+      const x = colour ? i : modalityValue(info, min + i)
+      let y = Math.round(voiValue(info, window, x))
       if (flip) y = 255 - y
       // Colour tables hold one channel's byte; grey tables a whole pixel.
       return colour ? y : pack(y, y, y)
     }
-    // The modality value is monotonic in the stored one, so outside the window's two edges (in
-    // stored units, a margin of 2 for rounding) the table is flat: filled natively, and only the
-    // window's own span is computed (a 65 536-entry table at W 400 computes ~400 entries).
+    // With rescale the modality value is monotonic in the stored one, so outside the VOI's flat
+    // edges (in stored units, a margin of 2 for rounding) the table is flat: filled natively, and
+    // only the window's own span is computed (a 65 536-entry table at W 400 computes ~400
+    // entries). A modality or VOI LUT may be any shape: every entry is computed.
     let lo = 0
     let hi = size - 1
-    if (!colour) {
+    const edges = colour || modalityLut ? null : voiEdges(info, window)
+    if (edges) {
       const edge = (x: number) => (x - intercept) / slope - min
-      const a = edge(center - 0.5 - (width - 1) / 2)
-      const b = edge(center - 0.5 + (width - 1) / 2)
+      const a = edge(edges[0])
+      const b = edge(edges[1])
       if (Number.isFinite(a) && Number.isFinite(b)) {
         lo = Math.max(0, Math.floor(Math.min(a, b)) - 2)
         hi = Math.min(size - 1, Math.ceil(Math.max(a, b)) + 2)
@@ -170,6 +169,9 @@ export function createRenderer(info: ImageInfo): Renderer {
 export function rendererKey(info: ImageInfo): string {
   const palette = info.photometric === 'PALETTE COLOR' ? info.sopInstanceUid : ''
   return [
+    info.modalityLut?.key ?? '',
+    (info.voiLuts ?? []).map((lut) => lut.key).join(','),
+    info.voiFunction ?? '',
     info.rows,
     info.columns,
     info.photometric,

@@ -1,9 +1,34 @@
-export type Photometric = 'MONOCHROME1' | 'MONOCHROME2' | 'RGB' | 'PALETTE COLOR' | 'YBR_FULL'
+export type Photometric =
+  'MONOCHROME1' | 'MONOCHROME2' | 'RGB' | 'PALETTE COLOR' | 'YBR_FULL' | 'YBR_FULL_422'
 
-/** In modality units (HU for CT), as DICOM's Window Center / Window Width. */
+/** VOI LUT Function (0028,1056), PS3.3 C.11.2.1.3. */
+export type VoiFunction = 'LINEAR' | 'LINEAR_EXACT' | 'SIGMOID'
+
+/**
+ * In modality units (HU for CT), as DICOM's Window Center / Window Width. `fn` overrides the
+ * image's VOI LUT Function; `voiLut` names one of the file's VOI LUTs (ImageInfo.voiLuts), which
+ * then replaces the window (center/width are its input span, where a drag starts from).
+ */
 export interface WindowLevel {
   center: number
   width: number
+  fn?: VoiFunction
+  voiLut?: number
+}
+
+/**
+ * A Modality or VOI LUT (PS3.3 C.11.1 / C.11.2.1.1): entry i maps input firstMapped + i; inputs
+ * outside the table take its first or last entry. Output 0..max.
+ */
+export interface Lut {
+  firstMapped: number
+  data: Uint16Array
+  /** 2^bits − 1 of the LUT Descriptor (raised when the data holds larger values). */
+  max: number
+  /** LUT Explanation (0028,3003), trimmed. */
+  label: string | null
+  /** Identifies the table's content (renderers are shared only between equal tables). */
+  key: string
 }
 
 /** PALETTE COLOR lookup (PS3.3 C.7.6.3.1.5), entries reduced to 8 bits. */
@@ -48,6 +73,12 @@ export interface ImageInfo {
   imageOrientation?: [number, number, number, number, number, number] | null
   /** Only for PALETTE COLOR (the lookup from the metadata). */
   palette?: Palette | null
+  /** Modality LUT Sequence (0028,3000): replaces rescale slope/intercept when present. */
+  modalityLut?: Lut | null
+  /** VOI LUT Sequence (0028,3010), in file order. */
+  voiLuts?: Lut[]
+  /** VOI LUT Function (0028,1056) of the file's windows; LINEAR when absent or unknown. */
+  voiFunction?: VoiFunction
 }
 
 export type PixelData = Uint8Array | Int8Array | Uint16Array | Int16Array

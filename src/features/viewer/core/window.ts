@@ -1,3 +1,4 @@
+import { lutWindow, modalityValue } from './lut'
 import type { ImageInfo, PixelData, WindowLevel } from './types'
 
 /** Colour windows are per channel, and this one maps 0..255 onto itself. */
@@ -21,24 +22,57 @@ export function autoWindow(info: ImageInfo, pixels: PixelData): WindowLevel {
     if (v > max) max = v
   }
   if (!Number.isFinite(min)) min = max = 0
-  const a = min * info.rescaleSlope + info.rescaleIntercept
-  const b = max * info.rescaleSlope + info.rescaleIntercept
-  const low = Math.min(a, b)
-  const width = Math.max(1, Math.abs(b - a) + 1)
-  return { center: low + width / 2, width }
+  let low: number
+  let high: number
+  const lut = info.modalityLut
+  if (lut) {
+    // A modality LUT need not be monotonic: its outputs over the stored values present (outside
+    // the table's inputs it is flat, so the two ends stand for the rest).
+    low = Math.min(modalityValue(info, min), modalityValue(info, max))
+    high = Math.max(modalityValue(info, min), modalityValue(info, max))
+    const last = Math.min(max, lut.firstMapped + lut.data.length - 1)
+    for (let v = Math.max(min, lut.firstMapped); v <= last; v++) {
+      const m = modalityValue(info, v)
+      if (m < low) low = m
+      if (m > high) high = m
+    }
+  } else {
+    const a = modalityValue(info, min)
+    const b = modalityValue(info, max)
+    low = Math.min(a, b)
+    high = Math.max(a, b)
+  }
+  const width = Math.max(1, high - low + 1)
+  // The full range means linear (as the server's /rendered), whatever the file's windows use.
+  const linear = info.voiFunction && info.voiFunction !== 'LINEAR' ? { fn: 'LINEAR' as const } : {}
+  return { center: low + width / 2, width, ...linear }
 }
 
-/** The file's first window, else the frame's full range. */
+/** The file's first window, else its first VOI LUT, else the frame's full range. */
 export function defaultWindow(info: ImageInfo, pixels: PixelData): WindowLevel {
   if (!isGrey(info)) return { ...IDENTITY }
   const first = info.windows[0]
-  return first ? { center: first.center, width: first.width } : autoWindow(info, pixels)
+  if (first) return { center: first.center, width: first.width }
+  const lut = info.voiLuts?.[0]
+  return lut ? lutWindow(lut, 0) : autoWindow(info, pixels)
 }
 
 export interface Preset {
   label: string
-  window: WindowLevel | 'file' | 'auto'
+  window: WindowLevel | 'file' | 'auto' | 'lut'
   fileIndex?: number
+  /** For 'lut': which of ImageInfo.voiLuts. */
+  lutIndex?: number
+}
+
+/** The file's VOI LUTs (PS3.3 C.11.2.1.1), named by their LUT Explanation. */
+function lutPresets(info: ImageInfo): Preset[] {
+  const luts = info.voiLuts ?? []
+  return luts.map((lut, i) => ({
+    label: lut.label ?? (luts.length === 1 ? '查找表' : `查找表${i + 1}`),
+    window: 'lut',
+    lutIndex: i,
+  }))
 }
 
 /** The issue's CT windows (W/L in HU). */
@@ -50,21 +84,30 @@ const CT_PRESETS: Preset[] = [
   { label: '腹部', window: { center: 40, width: 400 } },
 ]
 
-/** CT: 肺窗 纵隔窗 骨窗 脑窗 腹部; other greyscale: the file's windows + 自动; colour: none. */
+/**
+ * CT: 肺窗 纵隔窗 骨窗 脑窗 腹部 (+ the file's VOI LUTs); other greyscale: the file's windows, its
+ * VOI LUTs + 自动; colour: none.
+ */
 export function presetsFor(info: ImageInfo): Preset[] {
   if (!isGrey(info)) return []
-  if (info.modality?.toUpperCase() === 'CT') return CT_PRESETS.map((p) => ({ ...p }))
+  if (info.modality?.toUpperCase() === 'CT') {
+    return [...CT_PRESETS.map((p) => ({ ...p })), ...lutPresets(info)]
+  }
   const own: Preset[] = info.windows.map((w, i) => ({
     label: w.label ?? (info.windows.length === 1 ? '默认窗' : `默认窗${i + 1}`),
     window: 'file',
     fileIndex: i,
   }))
-  return [...own, { label: '自动', window: 'auto' }]
+  return [...own, ...lutPresets(info), { label: '自动', window: 'auto' }]
 }
 
 /** A preset's window on this frame. */
 export function presetWindow(preset: Preset, info: ImageInfo, pixels: PixelData): WindowLevel {
   if (preset.window === 'auto') return autoWindow(info, pixels)
+  if (preset.window === 'lut') {
+    const lut = info.voiLuts?.[preset.lutIndex ?? 0]
+    return lut ? lutWindow(lut, preset.lutIndex ?? 0) : autoWindow(info, pixels)
+  }
   if (preset.window === 'file') {
     const w = info.windows[preset.fileIndex ?? 0]
     return w ? { center: w.center, width: w.width } : autoWindow(info, pixels)

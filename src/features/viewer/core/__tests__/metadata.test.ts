@@ -88,6 +88,9 @@ describe('parseInstanceMetadata', () => {
       seriesNumber: 3,
       imageOrientation: [1, 0, 0, 0, 1, 0],
       palette: null,
+      modalityLut: null,
+      voiLuts: [],
+      voiFunction: 'LINEAR',
     })
   })
 
@@ -163,8 +166,12 @@ describe('parseInstanceMetadata', () => {
     expect(refusal(photometric('HSV'))).toBe(UNSUPPORTED_IMAGE)
     expect(refusal(syntheticJson({ bitsAllocated: 32 }))).toBe(UNSUPPORTED_IMAGE)
     expect(refusal(syntheticJson({ bitsAllocated: 1 }))).toBe(UNSUPPORTED_IMAGE)
+    // 16-bit colour is shown (reduced to 8 bits); 32-bit colour and 16-bit subsampled YBR are not.
     expect(
-      refusal(syntheticJson({ photometric: 'RGB', samplesPerPixel: 3, bitsAllocated: 16 })),
+      refusal(syntheticJson({ photometric: 'RGB', samplesPerPixel: 3, bitsAllocated: 32 })),
+    ).toBe(UNSUPPORTED_IMAGE)
+    expect(
+      refusal(syntheticJson({ photometric: 'YBR_FULL_422', samplesPerPixel: 3, bitsAllocated: 16 })),
     ).toBe(UNSUPPORTED_IMAGE)
     expect(
       refusal(syntheticJson({ photometric: 'RGB', samplesPerPixel: 1, bitsAllocated: 8 })),
