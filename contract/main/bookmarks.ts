@@ -33,14 +33,23 @@ export const DicomUidSchema = z
     z.maxLength(64, BOOKMARK_MESSAGES.uid),
   )
 
-/** 1-based frame of a multi-frame instance (1 for a single-frame image). */
-export const FrameNumberSchema = z.coerce
-  .number({ error: BOOKMARK_MESSAGES.frame })
-  .check(
-    z.int(BOOKMARK_MESSAGES.frame),
-    z.minimum(1, BOOKMARK_MESSAGES.frame),
-    z.maximum(100000, BOOKMARK_MESSAGES.frame),
-  )
+/**
+ * 1-based frame of a multi-frame instance (1 for a single-frame image): a JSON integer, or its
+ * decimal digits as a query string carries them. Nothing else is read as a number (a bare
+ * z.coerce took `true` as 1, "0x10" as 16, "1e2" as 100 and [3] as 3).
+ */
+export const FrameNumberSchema = z.pipe(
+  z.union([z.number(), z.string().check(z.regex(/^[1-9][0-9]*$/, BOOKMARK_MESSAGES.frame))], {
+    error: BOOKMARK_MESSAGES.frame,
+  }),
+  z.coerce
+    .number<string | number>({ error: BOOKMARK_MESSAGES.frame })
+    .check(
+      z.int(BOOKMARK_MESSAGES.frame),
+      z.minimum(1, BOOKMARK_MESSAGES.frame),
+      z.maximum(100000, BOOKMARK_MESSAGES.frame),
+    ),
+)
 
 /** Trimmed, multi-line allowed, at most 200 characters (an emoji counts as one), may be empty. */
 export const BookmarkNoteSchema = z.string().check(

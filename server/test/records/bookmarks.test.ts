@@ -158,6 +158,25 @@ test('a frame of a multi-frame image is kept; a frame it does not have is refuse
   }
 })
 
+test('frame is a positive integer or its decimal digits; nothing else is read as a number', async () => {
+  const [cine] = images.get(upload.id)!.slice(3)
+  const add = (frame: unknown) =>
+    http.send('POST', url(upload.id), alice.token, {
+      seriesUid: cine!.seriesUid,
+      sopInstanceUid: cine!.sopInstanceUid,
+      frame,
+    })
+  // A loose coercion took these as 1, 16, 16, 2, 3, 5 and 1.
+  for (const frame of [true, '0x10', '0b10000', '2e0', [3], ' 5', '1.0', '', null, {}, '0']) {
+    const res = await add(frame)
+    assert.equal(res.statusCode, 400, `frame ${JSON.stringify(frame)}: ${res.body}`)
+    assert.equal(JSON.parse(res.body).error, BOOKMARK_MESSAGES.frame, JSON.stringify(frame))
+  }
+  const res = await add('12')
+  assert.equal(res.statusCode, 200, res.body)
+  assert.equal(dataOf(res.body, BookmarkSchema).frame, 12)
+})
+
 test('the image must be one of the exam: another exam’s or a wrong series answers 找不到该图像', async () => {
   const [mine] = images.get(upload.id)!
   const [theirs] = images.get(otherExam.id)!
