@@ -26,16 +26,15 @@ export function autoWindow(info: ImageInfo, pixels: PixelData): WindowLevel {
   let high: number
   const lut = info.modalityLut
   if (lut) {
-    // A modality LUT need not be monotonic: its outputs over the stored values present (outside
-    // the table's inputs it is flat, so the two ends stand for the rest).
-    low = Math.min(modalityValue(info, min), modalityValue(info, max))
-    high = Math.max(modalityValue(info, min), modalityValue(info, max))
-    const last = Math.min(max, lut.firstMapped + lut.data.length - 1)
-    for (let v = Math.max(min, lut.firstMapped); v <= last; v++) {
-      const m = modalityValue(info, v)
+    // A modality LUT need not be monotonic: the outputs of the pixels present.
+    low = Infinity
+    high = -Infinity
+    for (let i = 0; i < pixels.length; i++) {
+      const m = modalityValue(info, pixels[i]!)
       if (m < low) low = m
       if (m > high) high = m
     }
+    if (!Number.isFinite(low)) low = high = modalityValue(info, 0)
   } else {
     const a = modalityValue(info, min)
     const b = modalityValue(info, max)
