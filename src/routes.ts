@@ -180,7 +180,7 @@ const TABLE = [
     title: '药膳视频详情',
     issue: LATER,
   },
-  { name: 'relationCard', path: 'pages/relationCard/relationCard', title: '亲情卡', issue: LATER },
+  { name: 'relationCard', path: 'pages/relationCard/relationCard', title: '亲情卡' },
   { name: 'consult', path: 'pages/consult/consult', title: '会诊申请信息', issue: LATER },
   { name: 'applyPatInfo', path: 'pages/consult/applyPatInfo', title: '会诊申请', issue: LATER },
   { name: 'examine', path: 'pages/consult/examine', title: '检查信息', issue: LATER },
