@@ -100,6 +100,7 @@ export const VR_BY_TAG: Record<string, string> = {
   '00281053': 'DS',
   '00281054': 'LO',
   '00281055': 'LO',
+  '00281056': 'CS',
   '00281101': 'US',
   '00281102': 'US',
   '00281103': 'US',
@@ -107,6 +108,14 @@ export const VR_BY_TAG: Record<string, string> = {
   '00281202': 'OW',
   '00281203': 'OW',
   '00282110': 'CS',
+  // Modality and VOI LUT Sequences: LUT Descriptor is US or SS, LUT Data US or OW (read as
+  // little-endian words either way; a signed first mapped value is the viewer's to interpret).
+  '00283000': 'SQ',
+  '00283002': 'US',
+  '00283003': 'LO',
+  '00283004': 'LO',
+  '00283006': 'OW',
+  '00283010': 'SQ',
   '00282112': 'DS',
   '00282114': 'CS',
   '00321060': 'LO',

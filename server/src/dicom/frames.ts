@@ -148,7 +148,12 @@ function unsupportedLayout(image: ImageInfo, codec: Codec): string | undefined {
   if (image.samplesPerPixel !== 1 && image.samplesPerPixel !== 3) {
     return `SamplesPerPixel ${image.samplesPerPixel}`
   }
-  if (image.samplesPerPixel === 3 && image.bitsAllocated !== 8) return '16-bit colour'
+  // 16-bit colour is served reduced to 8 bits (toCanonical); subsampled 16-bit YBR is not met.
+  if (image.samplesPerPixel === 3 && image.bitsAllocated === 16) {
+    if (image.photometricInterpretation === 'YBR_FULL_422' && codec === 'native') {
+      return '16-bit YBR_FULL_422'
+    }
+  }
   if (codec === 'jpeg8' && image.bitsAllocated !== 8) return 'JPEG with more than 8 bits'
   return undefined
 }
@@ -286,6 +291,10 @@ function toCanonical(samples: Uint8Array, image: ImageInfo, dataSet: DataSet, co
     return { kind: 'rgb', rows, columns, pixels: expandPalette(indices, readPalette(dataSet)) }
   }
   if (image.samplesPerPixel === 3) {
+    // 16-bit colour (RGB from film scanners and microscopes): each sample's top 8 stored bits,
+    // so the one colour format stays 8-bit RGB; the layout and colour space are handled below.
+    if (image.bitsAllocated === 16)
+      samples = topEightBits(samples, pixelCount * 3, image.bitsStored)
     // Codecs hand back interleaved RGB (libjpeg and openjpeg undo YCbCr themselves); native and RLE
     // data keep the stored layout and colour space.
     const fromCodec =
@@ -329,6 +338,17 @@ function toCanonical(samples: Uint8Array, image: ImageInfo, dataSet: DataSet, co
   const shift = 32 - bits
   for (let i = 0; i < pixelCount; i++) pixels[i] = (words[i] << shift) >> shift
   return { ...base, pixels }
+}
+
+/** Little-endian 16-bit samples → 8 bits: masked to BitsStored, the top 8 of those kept. */
+function topEightBits(bytes: Uint8Array, count: number, bitsStored: number): Uint8Array {
+  const words = littleEndian16(bytes, count)
+  const bits = Math.min(Math.max(bitsStored, 8), 16)
+  const mask = 2 ** bits - 1
+  const shift = bits - 8
+  const out = new Uint8Array(count)
+  for (let i = 0; i < count; i++) out[i] = (words[i] & mask) >>> shift
+  return out
 }
 
 function littleEndian16(bytes: Uint8Array, count: number): Uint16Array {

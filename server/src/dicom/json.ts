@@ -35,6 +35,8 @@ export interface DicomJsonOptions {
   inlineBinaryMax?: number
 }
 
+/** LUT Data (0028,3006), in a Modality or VOI LUT Sequence item (PS3.3 C.11.1, C.11.2). */
+const LUT_DATA = '00283006'
 const BINARY_VRS = new Set(['OB', 'OD', 'OF', 'OL', 'OV', 'OW', 'UN'])
 /** Single-valued text VRs: a backslash in them is text, not a value separator (PS3.5 6.2). */
 const SINGLE_TEXT_VRS = new Set(['LT', 'ST', 'UT', 'UR'])
@@ -102,7 +104,11 @@ function attributeJson(
     const uri = options.bulkDataUri?.(path)
     if (uri) return { vr, BulkDataURI: uri }
     if (isPixelData || element.encapsulatedPixelData) return undefined
-    if (element.length > (options.inlineBinaryMax ?? 1024)) return undefined
+    // LUT Data (Modality and VOI LUT Sequences) is inlined whatever its size: at most 65 536
+    // 16-bit entries, and a viewer cannot show the image without it (the metadata is our only
+    // answer carrying it; there is no bulk data route).
+    const limit = tag === LUT_DATA ? Infinity : (options.inlineBinaryMax ?? 1024)
+    if (element.length > limit) return undefined
     const bytes = dataSet.byteArray.subarray(
       element.dataOffset,
       element.dataOffset + element.length,
