@@ -36,3 +36,18 @@ export const unauthorized = (message = '登录已失效，请重新登录') => n
 export const forbidden = (message = '您无权访问该内容') => new ApiError(403, message)
 export const notFound = (message = '请求的内容不存在') => new ApiError(404, message)
 export const tooManyRequests = (message = '操作过于频繁，请稍后再试') => new ApiError(429, message)
+export const conflict = (message: string) => new ApiError(409, message)
+
+/** Said when a row a write refers to went away while the request ran (see isForeignKeyViolation). */
+export const GONE_MEANWHILE = '相关内容刚刚已被删除或更改，请刷新后重试'
+
+/**
+ * A foreign-key violation on PostgreSQL (23503) or SQLite (better-sqlite3's extended code): a write
+ * named a row that another request deleted after this one had checked it. Not the client's mistake
+ * and not a fault of ours: a route that can meet it answers what a retry would get (404, 400), and
+ * anything else answers 409 GONE_MEANWHILE (plugins/error-handler.ts), never 500.
+ */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY'
+}

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { ApiError } from '../http/errors'
+import { ApiError, GONE_MEANWHILE, isForeignKeyViolation } from '../http/errors'
 import { failure } from '../http/envelope'
 import { containsNul, NUL_REFUSED } from '../http/validation'
 import { API_CSP, setSecurityHeaders } from './security'
@@ -60,6 +60,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
       // Expected outcomes, not faults: no stack, and no request data in the log.
       request.log.info({ statusCode: error.statusCode, code: error.name }, 'request rejected')
       return reply.code(error.statusCode).send(failure(error.statusCode, error.userMessage))
+    }
+    if (isForeignKeyViolation(error)) {
+      // A row this write names was deleted by another request after the checks: a race, not a fault.
+      request.log.warn({ statusCode: 409, code: error.code }, 'foreign key violation (a race)')
+      return reply.code(409).send(failure(409, GONE_MEANWHILE))
     }
     const status = statusOf(error) ?? 500
     if (status >= 400 && status < 500) {

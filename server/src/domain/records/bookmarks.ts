@@ -4,7 +4,13 @@ import { type Bookmark, BOOKMARK_MESSAGES, BOOKMARKS_PER_EXAM_MAX } from '@contr
 import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
 import type { BookmarksTable } from '../../db/schema'
-import { badRequest, notFound } from '../../http/errors'
+import {
+  badRequest,
+  conflict,
+  GONE_MEANWHILE,
+  isForeignKeyViolation,
+  notFound,
+} from '../../http/errors'
 import { findVisibleExam } from './access'
 
 /*
@@ -76,6 +82,27 @@ export async function addBookmark(
   input: NewBookmarkInput,
   now: Date,
 ): Promise<Bookmark> {
+  const { exam, instance } = await findImage(db, cipher, userId, input)
+  try {
+    return await insertBookmark(db, userId, exam, instance, input, now)
+  } catch (error) {
+    if (!isForeignKeyViolation(error)) throw error
+    // The exam, the image or the account was deleted after the checks above (another request, a
+    // file delete): answer what a retry would get now (404 for the exam, 400 for the image).
+    await findImage(db, cipher, userId, input)
+    throw conflict(GONE_MEANWHILE)
+  }
+}
+
+type ImageRow = ImageFacts & { id: string; frame_count: number }
+
+/** The visible exam and its image the input names; 404 / 400 as the contract says otherwise. */
+async function findImage(
+  db: DB,
+  cipher: FieldCipher,
+  userId: string,
+  input: NewBookmarkInput,
+): Promise<{ exam: { id: string }; instance: ImageRow }> {
   const exam = await findVisibleExam(db, cipher, { kind: 'user', userId }, input.examId)
   const instance = await db
     .selectFrom('instances')
@@ -91,6 +118,17 @@ export async function addBookmark(
     .where('series.series_uid', '=', input.seriesUid)
     .executeTakeFirst()
   if (!instance) throw badRequest(BOOKMARK_MESSAGES.imageNotFound)
+  return { exam, instance }
+}
+
+async function insertBookmark(
+  db: DB,
+  userId: string,
+  exam: { id: string },
+  instance: ImageRow,
+  input: NewBookmarkInput,
+  now: Date,
+): Promise<Bookmark> {
   const frame = input.frame ?? 1
   if (frame > Math.max(1, Number(instance.frame_count))) {
     throw badRequest(`该图像共 ${Number(instance.frame_count)} 帧，没有第 ${frame} 帧`)
@@ -100,7 +138,7 @@ export async function addBookmark(
   await db
     .insertInto('bookmark_counts')
     .values({ user_id: userId, exam_id: exam.id, count: 0 })
-    .onConflict((conflict) => conflict.columns(['user_id', 'exam_id']).doNothing())
+    .onConflict((clash) => clash.columns(['user_id', 'exam_id']).doNothing())
     .execute()
 
   const row: BookmarksTable = {
