@@ -248,11 +248,12 @@ describe('影像详情 (personalImage/detail)', () => {
     // No thumbnail to fetch: nothing is asked for series 3.
     expect(download).toHaveBeenCalledTimes(2)
 
-    // A series opens the viewer on it, with the tap's time for viewer-first-pixels.
+    // A series opens the viewer on it, with the tap's time for viewer-first-pixels, the study
+    // and the thumbnail shown here (painted by the viewer before anything answers).
     fireEvent.click(screen.getByText('轴位 1'))
     expect(navigateTo).toHaveBeenLastCalledWith({
       url: expect.stringMatching(
-        /^\/pages\/personalImage\/viewer\?examId=x1&seriesUid=1\.2\.3\.4\.1&t=\d+$/,
+        /^\/pages\/personalImage\/viewer\?examId=x1&seriesUid=1\.2\.3\.4\.1&t=\d+&studyUid=1\.2\.3\.\d+&thumb=%2Fdicomweb%2Fstudies%2F1\.2\.3%2Fseries%2F1\.2\.3\.4\.1%2Finstances%2F9%2Fthumbnail$/,
       ),
     })
 

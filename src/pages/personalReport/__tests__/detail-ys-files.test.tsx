@@ -109,7 +109,8 @@ describe('/pages/personalReport/detail-ys: files of an uploaded study', () => {
     fireEvent.click(await screen.findByText('T2 轴位'))
     expect(navigateTo).toHaveBeenLastCalledWith({
       url: expect.stringMatching(
-        /^\/pages\/personalImage\/viewer\?examId=e1&seriesUid=1\.2\.3\.1&t=\d+$/,
+        // With the study and the thumbnail shown here, which the viewer paints first.
+        /^\/pages\/personalImage\/viewer\?examId=e1&seriesUid=1\.2\.3\.1&t=\d+&studyUid=1\.2\.3&thumb=%2Fdicomweb%2Fstudies%2F1\.2\.3%2Fseries%2F1\.2\.3\.1%2Finstances%2F9%2Fthumbnail$/,
       ),
     })
     navigateTo.mockRestore()
