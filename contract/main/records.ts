@@ -336,21 +336,6 @@ export const listSeriesInstances = defineEndpoint({
   summary: '一个序列的文件（DICOM 实例）列表',
 })
 
-/** What a version of the report said (the amendment history). */
-export const ReportVersionSchema = z.object({
-  version: z.number(),
-  status: z.string(),
-  statusLabel: z.string(),
-  /** When we received this version. */
-  recordedAt: z.string(),
-  issuedAt: z.nullable(z.string()),
-  findings: z.nullable(z.string()),
-  conclusion: z.nullable(z.string()),
-  performer: z.nullable(z.string()),
-  reviewer: z.nullable(z.string()),
-})
-export type ReportVersion = z.infer<typeof ReportVersionSchema>
-
 /**
  * A key image (关键图像) the hospital's report names (FHIR DiagnosticReport.media): one frame of an
  * image of the report's own exam. Open it with the viewer on exactly this series, SOP and frame.
@@ -368,6 +353,26 @@ export const KeyImageSchema = z.object({
   seriesDescription: z.nullable(z.string()),
 })
 export type KeyImage = z.infer<typeof KeyImageSchema>
+
+/** What a version of the report said (the amendment history). */
+export const ReportVersionSchema = z.object({
+  version: z.number(),
+  status: z.string(),
+  statusLabel: z.string(),
+  /** When we received this version. */
+  recordedAt: z.string(),
+  issuedAt: z.nullable(z.string()),
+  findings: z.nullable(z.string()),
+  conclusion: z.nullable(z.string()),
+  performer: z.nullable(z.string()),
+  reviewer: z.nullable(z.string()),
+  /**
+   * The key images this version named, resolved as the detail's own (those of the exam that have
+   * arrived). Optional: older servers leave it out, which means none.
+   */
+  keyImages: z.optional(z.array(KeyImageSchema)),
+})
+export type ReportVersion = z.infer<typeof ReportVersionSchema>
 
 export const ReportDetailSchema = z.object({
   id: z.string(),

@@ -356,6 +356,8 @@ test('media of the wrong type is told apart from a missing element in the Operat
 })
 
 test('an amendment’s media replace the key images; a locked private report shows none', async () => {
+  const before = keyImagesOf((await detail(reportId)).body)
+  assert.ok(before.length > 1, 'version 1 names several key images')
   const amended = withMedia(
     { studyUid: STUDY, idNumber: ID, name: '周九', status: 'amended', conclusion: '修订：结节' },
     [{ link: { reference: wado(STUDY, SERIES, SOP[2]!) }, comment: '只留这一幅' }],
@@ -366,6 +368,16 @@ test('an amendment’s media replace the key images; a locked private report sho
   assert.deepEqual(keyImagesOf((await detail(reportId)).body), [
     { ...image(SOP[2]!, 3), comment: '只留这一幅' },
   ])
+  // 修订记录: version 1 still says what it named.
+  const history = (
+    envelope(ReportDetailSchema).parse(JSON.parse((await detail(reportId)).body)) as {
+      data: { history: { version: number; keyImages?: KeyImage[] }[] }
+    }
+  ).data.history
+  assert.deepEqual(
+    history.map((v) => [v.version, v.keyImages]),
+    [[1, before]],
+  )
 
   await world.app.db
     .insertInto('exam_user_states')

@@ -290,7 +290,13 @@ export async function reportDetail(
       .where('version', '<', report.version)
       .orderBy('version', 'asc')
       .execute()
-    history = versions.map(versionOf)
+    // What each earlier version named as key images, so an amendment's change of them shows.
+    history = await Promise.all(
+      versions.map(async (row) => ({
+        ...versionOf(row),
+        keyImages: await resolveKeyImages(db, exam, row.resource_json),
+      })),
+    )
   }
   // Which slices the report points at is part of its content: none while locked.
   const keyImages = locked ? [] : await resolveKeyImages(db, exam, report.resource_json)

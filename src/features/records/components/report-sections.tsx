@@ -103,6 +103,24 @@ function VersionEntry({ version }: { version: ReportVersion }) {
           <Text className="report-sections__version-text">{version.findings ?? '—'}</Text>
           <Text className="report-sections__label">诊断意见</Text>
           <Text className="report-sections__version-text">{version.conclusion ?? '—'}</Text>
+          {version.keyImages && (
+            <>
+              <Text className="report-sections__label">关键图像</Text>
+              {version.keyImages.length === 0 ? (
+                <Text className="report-sections__version-text">本版未标注关键图像</Text>
+              ) : (
+                version.keyImages.map((image) => (
+                  <Text
+                    key={`${image.sopInstanceUid}:${image.frame}`}
+                    className="report-sections__version-text"
+                  >
+                    {sliceLabel(image)}
+                    {image.comment ? `：${image.comment}` : ''}
+                  </Text>
+                ))
+              )}
+            </>
+          )}
           <Text className="report-sections__version-doctors">
             报告医生 {version.performer ?? '—'} · 审核医生 {version.reviewer ?? '—'}
           </Text>
