@@ -348,6 +348,13 @@ describe('the DICOM viewer', () => {
     assert.ok(turned.width > turned.height, `landscape: ${JSON.stringify(turned)}`)
     assert.ok(turned.width >= 840, `the window's height wide: ${JSON.stringify(turned)}`)
     assert.ok(turned.box[1]! >= 840 && turned.box[0]! <= 390, `turned: ${JSON.stringify(turned)}`)
+    // Nothing of the app's frame covers it: H5's navigation bar is hidden meanwhile.
+    assert.equal(await page.locator('#taro-navigation-bar').isVisible(), false)
+    const cover = await page.evaluate(() => {
+      const box = document.querySelector('.image-viewer--turned')!.getBoundingClientRect()
+      return [box.left, box.top, box.width, box.height].map(Math.round)
+    })
+    assert.deepEqual(cover, [0, 0, 390, 844], 'the turned viewer covers the whole window')
     // The new stage is drawn: wait for the painter's next render, then the picture.
     await page.waitForTimeout(300)
     await screenshot(page, 'viewer-ct-turned')
@@ -373,6 +380,7 @@ describe('the DICOM viewer', () => {
 
     await view(page).getByText('退出全屏').click()
     const back = await changed(stageSize, turned, 'the stage size after 退出全屏')
+    assert.equal(await page.locator('#taro-navigation-bar').isVisible(), true)
     assert.ok(back.width < back.height, `upright again: ${JSON.stringify(back)}`)
     assert.equal(Math.round(back.box[0]!), back.width, 'and not turned')
   })

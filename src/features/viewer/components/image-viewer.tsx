@@ -81,6 +81,8 @@ const STAGE_ID = 'image-viewer-stage'
 /** The image at its own size (CSS-transformed); the measurements on the overlay above it. */
 const CANVAS_ID = 'image-viewer-canvas'
 const OVERLAY_ID = 'image-viewer-overlay'
+/** On the body while the viewer is full screen in a browser (image-viewer.scss). */
+const FULL_PAGE_CLASS = 'image-viewer-full-page'
 const FRAME_RATES = [5, 10, 15, 25]
 /** Window change per screen pixel dragged, as a share of the current width: same feel at any depth. */
 const WL_SENSITIVITY = 1 / 300
@@ -302,6 +304,14 @@ export function ImageViewer(props: ImageViewerProps) {
   }, [index, slices])
 
   // ---------------------------------------------------------------- the canvas
+  // Full screen in a browser: H5's navigation bar would cover the viewer's top (Taro's page is
+  // transformed, so a fixed viewer cannot rise above it). Hidden before the painter measures.
+  useEffect(() => {
+    if (!full || !domStage()) return undefined
+    document.body.classList.add(FULL_PAGE_CLASS)
+    return () => document.body.classList.remove(FULL_PAGE_CLASS)
+  }, [full])
+
   useEffect(() => {
     let live = true
     painter.current = null
