@@ -69,7 +69,7 @@ const TABLE = [
     title: '数据切换中心',
     issue: LATER,
   },
-  { name: 'msgList', path: 'pages/msg/list', title: '我的消息', issue: LATER },
+  { name: 'msgList', path: 'pages/msg/list', title: '我的消息' },
   { name: 'scanLogin', path: 'pages/scanLogin/scanLogin', title: '扫码登录' },
   { name: 'lead', path: 'pages/lead/lead', title: '欢迎', customNavigation: true },
   {
@@ -139,7 +139,7 @@ const TABLE = [
   { name: 'myMessage', path: 'pages/myMessage/myMessage', title: '咨询消息', issue: LATER },
   { name: 'myMessageDetail', path: 'pages/myMessage/detail', title: '消息详情', issue: LATER },
   { name: 'messageDocDo', path: 'pages/message/docDo', title: '消息处理', issue: LATER },
-  { name: 'messageDetail', path: 'pages/message/detail', title: '消息详情', issue: LATER },
+  { name: 'messageDetail', path: 'pages/message/detail', title: '消息详情' },
   { name: 'collectList', path: 'pages/collectList/collectList', title: '我的收藏', issue: LATER },
   { name: 'myWallet', path: 'pages/myWallet/myWallet', title: '我的钱包', issue: LATER },
   { name: 'withdraw', path: 'pages/myWallet/withdraw', title: '提现', issue: LATER },

@@ -1,5 +1,18 @@
-import { UnderConstruction } from '../../components/under-construction'
+import { useRouter } from '@tarojs/taro'
+import { RequireLogin } from '../../components/require-login'
+import { MessageDetailView } from '../../features/messages/components/message-detail-view'
+import { useMessageDetail } from '../../features/messages/hooks/use-message-detail'
 
+function MessageContent() {
+  const { params } = useRouter()
+  return <MessageDetailView model={useMessageDetail(params.id ?? '')} />
+}
+
+/** 消息详情: the message in full (opening it marks it read), and where it points. */
 export default function MessageDetailPage() {
-  return <UnderConstruction />
+  return (
+    <RequireLogin text="登录后查看消息">
+      <MessageContent />
+    </RequireLogin>
+  )
 }
