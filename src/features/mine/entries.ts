@@ -13,6 +13,8 @@ export interface MineEntry {
 }
 
 export const EXPERT_ENTRY_KEY = 'expert'
+/** Shows the unread count (countUnreadMessages) on its right. */
+export const MESSAGES_ENTRY_KEY = 'messages'
 
 export const MINE_GROUPS: readonly (readonly MineEntry[])[] = [
   [
@@ -24,6 +26,7 @@ export const MINE_GROUPS: readonly (readonly MineEntry[])[] = [
       route: 'grantList',
       needsLogin: true,
     },
+    { key: 'family', text: '亲情卡', route: 'relationCard', needsLogin: true },
     {
       key: 'questions',
       text: '我的咨询',
@@ -36,7 +39,7 @@ export const MINE_GROUPS: readonly (readonly MineEntry[])[] = [
       route: 'collectList',
       needsLogin: true,
     },
-    { key: 'messages', text: '我的消息', route: 'msgList', needsLogin: true },
+    { key: MESSAGES_ENTRY_KEY, text: '我的消息', route: 'msgList', needsLogin: true },
   ],
   [
     {

@@ -6,7 +6,13 @@ import { COMING_SOON } from '@/components/under-construction'
 import { isComingSoon } from '@/routes'
 import { navigate, routeUrl } from '@/services/navigate'
 import { fileUrl } from '@/services/profile'
-import { EXPERT_ENTRY_KEY, expertEntryText, visibleGroups, type MineEntry } from '../entries'
+import {
+  EXPERT_ENTRY_KEY,
+  MESSAGES_ENTRY_KEY,
+  expertEntryText,
+  visibleGroups,
+  type MineEntry,
+} from '../entries'
 import './mine-view.scss'
 
 export interface MineViewProps {
@@ -18,6 +24,8 @@ export interface MineViewProps {
   role?: Role
   /** Pages the role-right tree allows; null (default) decides by role. */
   allowedPaths?: ReadonlySet<string> | null
+  /** 我的消息's unread count (0: nothing shown). */
+  unreadMessages?: number
 }
 
 function open(entry: MineEntry, loggedIn: boolean) {
@@ -46,6 +54,7 @@ export function MineView({
   profile = null,
   role = 'patient',
   allowedPaths = null,
+  unreadMessages = 0,
 }: MineViewProps) {
   const expert = expertEntryText(role)
   const name = loggedIn ? userName || '用户' : '登录 / 注册'
@@ -87,12 +96,16 @@ export function MineView({
         <Cell.Group key={index} className="mine__group">
           {group.map((entry) => {
             const isExpert = entry.key === EXPERT_ENTRY_KEY
+            const unread =
+              entry.key === MESSAGES_ENTRY_KEY && loggedIn && unreadMessages > 0
+                ? `${unreadMessages > 99 ? '99+' : unreadMessages} 条未读`
+                : ''
             return (
               <Cell
                 key={entry.key}
                 title={isExpert ? expert.text : entry.text}
                 extra={
-                  <EntryExtra text={extraOf(entry, isExpert && loggedIn ? expert.extra : '')} />
+                  <EntryExtra text={extraOf(entry, isExpert && loggedIn ? expert.extra : unread)} />
                 }
                 clickable
                 onClick={() => open(entry, loggedIn)}

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react'
 import { useDidShow } from '@tarojs/taro'
 import type { Role, UserProfile } from '@contract/sso/auth'
 import type { RightNode } from '@contract/sso/directory'
+import { countUnreadMessages } from '@/services/messages'
 import { getRoleRights, refreshProfile } from '@/services/profile'
 import { useAppStore } from '@/stores/app-store'
 
@@ -13,6 +14,8 @@ export interface MineModel {
   role: Role
   /** Pages the role-right tree allows; null until it has loaded. */
   allowedPaths: ReadonlySet<string> | null
+  /** 我的消息's unread count, refreshed each time the tab shows; 0 signed out or unknown. */
+  unreadMessages: number
 }
 
 const REFRESH_GAP_MS = 1000
@@ -34,12 +37,14 @@ export function useMine(): MineModel {
   const userName = useAppStore((state) => state.userName)
   const profile = useAppStore((state) => state.profile)
   const [rights, setRights] = useState<{ role: Role; paths: Set<string> } | null>(null)
+  const [unreadMessages, setUnreadMessages] = useState(0)
 
   const lastRefresh = useRef(0)
 
   const refresh = useCallback(() => {
     if (!useAppStore.getState().hasLogin) {
       setRights(null)
+      setUnreadMessages(0)
       return
     }
     // The first show and the mount (or a sign-in) arrive together: one refresh is enough.
@@ -53,6 +58,7 @@ export function useMine(): MineModel {
       (answer) => setRights({ role: answer.role, paths: pathsOf(answer.tree) }),
       () => undefined,
     )
+    countUnreadMessages().then(setUnreadMessages, () => undefined)
   }, [])
 
   useDidShow(refresh)
@@ -71,5 +77,6 @@ export function useMine(): MineModel {
     profile: loggedIn ? profile : null,
     role: signedInRights?.role ?? (loggedIn ? profile?.role : undefined) ?? 'patient',
     allowedPaths: signedInRights?.paths ?? null,
+    unreadMessages: loggedIn ? unreadMessages : 0,
   }
 }
