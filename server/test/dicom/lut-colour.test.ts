@@ -89,7 +89,7 @@ test('other large binary values stay out of the JSON (the LUT exception is only 
   assert.equal(json['00091010'], undefined)
 })
 
-const colour = (extra: Parameters<typeof testInstance>[0]) =>
+const colour = (extra: NonNullable<Parameters<typeof testInstance>[0]>) =>
   testInstance([
     { tag: '00280002', vr: 'US', value: [3] },
     { tag: '00280010', vr: 'US', value: [2] },
