@@ -1,4 +1,12 @@
-import { modalityValue, voiEdges, voiValue } from './lut'
+import {
+  functionOf,
+  lutEntry,
+  voiEdges,
+  voiLinear,
+  voiLinearExact,
+  voiLutOf,
+  voiSigmoid,
+} from './lut'
 import type { ImageInfo, PixelData, WindowLevel } from './types'
 
 /*
@@ -84,10 +92,27 @@ export function createRenderer(info: ImageInfo): Renderer {
       return
     }
     const flip = inverted !== invert
+    // Resolved once per table, not per entry: a drag builds a table per move (lut.ts's
+    // modalityValue/voiValue say the same one value at a time).
+    const voiLut = voiLutOf(info, window)
+    const fn = functionOf(info, window)
+    const { center, width } = window
+    const voi = (x: number) =>
+      voiLut
+        ? (lutEntry(voiLut, x) / voiLut.max) * 255
+        : fn === 'LINEAR'
+          ? voiLinear(x, center, width)
+          : fn === 'SIGMOID'
+            ? voiSigmoid(x, center, width)
+            : voiLinearExact(x, center, width)
     const entry = (i: number) => {
       // Colour samples are windowed as they are (no modality LUT for colour, PS3.3 C.7.6.3).
-      const x = colour ? i : modalityValue(info, min + i)
-      let y = Math.round(voiValue(info, window, x))
+      const x = colour
+        ? i
+        : modalityLut
+          ? lutEntry(modalityLut, min + i)
+          : (min + i) * slope + intercept
+      let y = Math.round(voi(x))
       if (flip) y = 255 - y
       // Colour tables hold one channel's byte; grey tables a whole pixel.
       return colour ? y : pack(y, y, y)
