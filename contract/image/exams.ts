@@ -13,6 +13,8 @@ export const listExams = defineEndpoint({
   method: 'GET',
   path: '/exams',
   input: z.extend(PageQuerySchema, {
+    /** 当前就诊人: a family member's personId (contract/main/family.ts); absent: the caller. */
+    personId: z.optional(IdSchema),
     /** A hospital id, or `upload` (UPLOADS_GROUP) for my uploads; absent: all my exams. */
     hospitalId: z.optional(IdSchema),
     /** Exams whose study has a series of this modality (CT, MR ...). */

@@ -170,6 +170,8 @@ export const listPersonalReports = defineEndpoint({
   method: 'GET',
   path: '/reports',
   input: z.extend(PageQuerySchema, {
+    /** 当前就诊人: a family member's personId (contract/main/family.ts); absent: the caller. */
+    personId: z.optional(IdSchema),
     hospitalId: z.optional(IdSchema),
     dateFrom: z.optional(DateSchema),
     dateTo: z.optional(DateSchema),
@@ -217,7 +219,10 @@ export const listYsReports = defineEndpoint({
   service: 'main',
   method: 'GET',
   path: '/reports/ys',
-  input: PageQuerySchema,
+  input: z.extend(PageQuerySchema, {
+    /** 当前就诊人: a family member's personId (contract/main/family.ts); absent: the caller. */
+    personId: z.optional(IdSchema),
+  }),
   /** Newest first: uploads still in progress or failed, and the exams they became. */
   output: pageOf(YsReportItemSchema),
   auth: true,
@@ -244,6 +249,8 @@ export const listMyImages = defineEndpoint({
   method: 'GET',
   path: '/images',
   input: z.object({
+    /** 当前就诊人: a family member's personId (contract/main/family.ts); absent: the caller. */
+    personId: z.optional(IdSchema),
     /** 选择: only these hospitals (comma separated ids; `upload` names the uploads group). */
     hospitalIds: z.optional(z.string().check(z.maxLength(1000, '选择的医院过多'))),
   }),
@@ -559,7 +566,10 @@ export const listMyHospitals = defineEndpoint({
   service: 'main',
   method: 'GET',
   path: '/hospitals/mine',
-  input: z.object({}),
+  input: z.object({
+    /** 当前就诊人: a family member's personId (contract/main/family.ts); absent: the caller. */
+    personId: z.optional(IdSchema),
+  }),
   /** Hospitals with at least one exam of mine, newest exam first. */
   output: z.array(MyHospitalSchema),
   auth: true,

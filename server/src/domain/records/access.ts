@@ -1,8 +1,9 @@
 import type { ExpressionBuilder } from 'kysely'
+import { FAMILY_MESSAGES } from '@contract/main/family'
 import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
 import type { Database, ExamsTable } from '../../db/schema'
-import { notFound } from '../../http/errors'
+import { forbidden, notFound } from '../../http/errors'
 
 /*
  * The one authorisation check for images and reports. Every route that returns an exam, a report,
@@ -16,7 +17,10 @@ import { notFound } from '../../http/errors'
  * - nobody else sees anything: an exam outside the caller's reach is answered 404 (not 403), so its
  *   existence is not confirmed to a stranger.
  *
- * Issue 9 (grants, family members) adds its cases here.
+ * Issue 9 (grants, family members) adds its cases here:
+ * - family (亲情卡): a user sees the own records of every member they actively manage
+ *   (family_links with ended_at null, judged at every request); the lists show one person at a
+ *   time (personInReach), single records are found through findFamilyExam / findFamilyStudyExams.
  */
 
 export type RecordsCaller =
@@ -47,6 +51,11 @@ export function normaliseIdNumber(idNumber: string): string {
   return idNumber.trim().toUpperCase()
 }
 
+/** The keyed digest of a name as hospitals and cards spell it (normalisePatientName). */
+export function nameDigest(cipher: FieldCipher, name: string): string {
+  return cipher.digest(`name\u0000${normalisePatientName(name)}`)
+}
+
 /**
  * Keyed digests of a pushed identity. patientKey is the same digest as id_cards.number_hash, so an
  * account's bound card matches with an indexed equality and no decryption.
@@ -58,7 +67,7 @@ export function identityDigests(
 ): PatientIdentity {
   return {
     patientKey: cipher.digest(normaliseIdNumber(idNumber)),
-    nameHash: cipher.digest(`name\u0000${normalisePatientName(name)}`),
+    nameHash: nameDigest(cipher, name),
   }
 }
 
@@ -76,9 +85,7 @@ export async function boundIdentity(
   if (!card) return undefined
   return {
     patientKey: card.number_hash,
-    nameHash: cipher.digest(
-      `name\u0000${normalisePatientName(cipher.decrypt(card.holder_encrypted))}`,
-    ),
+    nameHash: nameDigest(cipher, cipher.decrypt(card.holder_encrypted)),
   }
 }
 
@@ -140,8 +147,12 @@ export async function findVisibleExam(
     .where('exams.id', '=', examId)
     .where(visibleTo(caller, identity))
     .executeTakeFirst()
-  if (!exam) throw notFound(EXAM_NOT_FOUND)
-  return exam
+  if (exam) return exam
+  if (caller.kind === 'user') {
+    const reached = await findFamilyExam(db, cipher, caller.userId, examId)
+    if (reached) return reached.exam
+  }
+  throw notFound(EXAM_NOT_FOUND)
 }
 
 /** Same check by StudyInstanceUID (DICOMweb paths name studies by UID). */
@@ -155,10 +166,166 @@ export async function findVisibleStudy(
     caller.kind === 'user' ? await boundIdentity(db, cipher, caller.userId) : undefined
   // Several exams may carry one UID (the same study pushed by a hospital and uploaded by the
   // patient): the caller gets every one they may see, none they may not.
-  return db
+  const own = await db
     .selectFrom('exams')
     .selectAll()
     .where('exams.study_uid', '=', studyUid)
     .where(visibleTo(caller, identity))
     .execute()
+  if (own.length > 0 || caller.kind !== 'user') return own
+  return findFamilyStudyExams(db, cipher, caller.userId, studyUid)
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Family reach (亲情卡, issue 9). A member is a person (users row) the user manages through an active
+// family_links row; what the manager may see of them is exactly what visibleTo gives the member
+// themselves. Ending the link (or deleting either account) ends the reach at the next request.
+
+/** An actively managed member and the identity of the card bound to them. */
+export interface ManagedPerson {
+  personId: string
+  kind: 'child' | 'adult'
+  identity: PatientIdentity | undefined
+}
+
+/** The people `userId` manages now, each with their bound identity (one query). */
+export async function managedPeople(
+  db: DB,
+  cipher: FieldCipher,
+  userId: string,
+): Promise<ManagedPerson[]> {
+  const rows = await db
+    .selectFrom('family_links')
+    .innerJoin('users', 'users.id', 'family_links.member_user_id')
+    .leftJoin('id_cards', 'id_cards.user_id', 'family_links.member_user_id')
+    .select([
+      'family_links.member_user_id',
+      'family_links.kind',
+      'id_cards.number_hash',
+      'id_cards.holder_encrypted',
+    ])
+    .where('family_links.manager_user_id', '=', userId)
+    .where('family_links.ended_at', 'is', null)
+    .where('users.deleted_at', 'is', null)
+    .execute()
+  return rows.map((row) => ({
+    personId: row.member_user_id,
+    kind: row.kind,
+    identity:
+      row.number_hash && row.holder_encrypted
+        ? {
+            patientKey: row.number_hash,
+            nameHash: nameDigest(cipher, cipher.decrypt(row.holder_encrypted)),
+          }
+        : undefined,
+  }))
+}
+
+/**
+ * Whether `userId` may look at `personId`'s own records (the lists' 当前就诊人): themselves, or a
+ * member they actively manage. Anyone else: 403 FAMILY_MESSAGES.notManaged.
+ */
+export async function assertPersonInReach(db: DB, userId: string, personId: string): Promise<void> {
+  if (personId === userId) return
+  const link = await db
+    .selectFrom('family_links')
+    .innerJoin('users', 'users.id', 'family_links.member_user_id')
+    .select('family_links.id')
+    .where('family_links.manager_user_id', '=', userId)
+    .where('family_links.member_user_id', '=', personId)
+    .where('family_links.ended_at', 'is', null)
+    .where('users.deleted_at', 'is', null)
+    .executeTakeFirst()
+  if (!link) throw forbidden(FAMILY_MESSAGES.notManaged)
+}
+
+/** "The exam is one of these members' own", for `.where(...)` on exams. */
+function visibleToAnyOf(people: readonly ManagedPerson[]) {
+  return (eb: ExpressionBuilder<Database, 'exams'>) =>
+    eb.or(
+      people.map((person) =>
+        visibleTo({ kind: 'user', userId: person.personId }, person.identity)(eb),
+      ),
+    )
+}
+
+/** Which member an exam (found through visibleToAnyOf) belongs to. */
+async function ownerAmong(
+  db: DB,
+  exam: ExamsTable,
+  people: readonly ManagedPerson[],
+): Promise<string> {
+  const byOwner = people.find((person) => person.personId === exam.owner_user_id)
+  if (byOwner) return byOwner.personId
+  const byIdentity = people.find(
+    (person) =>
+      person.identity?.patientKey === exam.patient_key &&
+      person.identity?.nameHash === exam.patient_name_hash,
+  )
+  if (byIdentity) return byIdentity.personId
+  const claim = await db
+    .selectFrom('exam_claims')
+    .select('user_id')
+    .where('exam_id', '=', exam.id)
+    .where(
+      'user_id',
+      'in',
+      people.map((person) => person.personId),
+    )
+    .executeTakeFirst()
+  return claim?.user_id ?? people[0]!.personId
+}
+
+/** An exam of a member `userId` manages now, and whose it is; undefined when none has it. */
+export async function findFamilyExam(
+  db: DB,
+  cipher: FieldCipher,
+  userId: string,
+  examId: string,
+): Promise<{ exam: ExamsTable; personId: string } | undefined> {
+  const people = await managedPeople(db, cipher, userId)
+  if (people.length === 0) return undefined
+  const exam = await db
+    .selectFrom('exams')
+    .selectAll()
+    .where('exams.id', '=', examId)
+    .where(visibleToAnyOf(people))
+    .executeTakeFirst()
+  if (!exam) return undefined
+  return { exam, personId: await ownerAmong(db, exam, people) }
+}
+
+/** The exams of a study that are a managed member's own (DICOMweb paths name studies by UID). */
+export async function findFamilyStudyExams(
+  db: DB,
+  cipher: FieldCipher,
+  userId: string,
+  studyUid: string,
+): Promise<ExamsTable[]> {
+  const people = await managedPeople(db, cipher, userId)
+  if (people.length === 0) return []
+  return db
+    .selectFrom('exams')
+    .selectAll()
+    .where('exams.study_uid', '=', studyUid)
+    .where(visibleToAnyOf(people))
+    .execute()
+}
+
+/**
+ * Whether an adult member the user manages marked this exam's report private (设为隐私). The member's
+ * unlock proves the member, not the manager, so such a report stays locked to the manager.
+ */
+export async function privateToMember(db: DB, userId: string, examId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('exam_user_states')
+    .innerJoin('family_links', 'family_links.member_user_id', 'exam_user_states.user_id')
+    .select('exam_user_states.exam_id')
+    .where('family_links.manager_user_id', '=', userId)
+    .where('family_links.ended_at', 'is', null)
+    .where('family_links.kind', '=', 'adult')
+    .where('exam_user_states.exam_id', '=', examId)
+    .where('exam_user_states.report_private', '=', 1)
+    .executeTakeFirst()
+  return !!row
 }

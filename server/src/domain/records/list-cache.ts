@@ -33,7 +33,11 @@ export function createListCache(db: DB, maxEntries = LIST_CACHE_ENTRIES): ListCa
   const entries = new Map<string, { version: string; value: Promise<unknown> }>()
 
   async function versionOf(scope: PatientScope): Promise<string> {
+    // The asker's marks, and (当前就诊人) the listed person's own uploads, claims and marks.
     const subjects = [`u:${scope.userId}`, '*']
+    if (scope.caller.kind === 'user' && scope.caller.userId !== scope.userId) {
+      subjects.push(`u:${scope.caller.userId}`)
+    }
     if (scope.identity) subjects.push(`p:${scope.identity.patientKey}`)
     const rows = await db
       .selectFrom('record_generations')
@@ -57,7 +61,9 @@ export function createListCache(db: DB, maxEntries = LIST_CACHE_ENTRIES): ListCa
       const identity = scope.identity
         ? `${scope.identity.patientKey}/${scope.identity.nameHash}`
         : '-'
-      const key = `${list}\u0000${scope.userId}\u0000${identity}\u0000${JSON.stringify(options)}`
+      // Keyed by the listed person too: a manager's own list and a member's are different answers.
+      const person = scope.caller.kind === 'user' ? scope.caller.userId : scope.caller.hospitalId
+      const key = `${list}\u0000${scope.userId}\u0000${person}\u0000${identity}\u0000${JSON.stringify(options)}`
       const version = await versionOf(scope)
       const held = entries.get(key)
       if (held && held.version === version) {

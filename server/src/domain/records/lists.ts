@@ -14,7 +14,13 @@ import {
 import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
 import type { Database, ExamsTable } from '../../db/schema'
-import { boundIdentity, type PatientIdentity, type RecordsCaller, visibleTo } from './access'
+import {
+  assertPersonInReach,
+  boundIdentity,
+  type PatientIdentity,
+  type RecordsCaller,
+  visibleTo,
+} from './access'
 
 /*
  * The patient's lists: 我的报告, my uploads (ys), 我的影像 by hospital, the exam info list of one
@@ -32,23 +38,40 @@ export interface Page<T> {
   pageSize: number
 }
 
-/** Who asks, resolved once per request: the caller and the identity of the card bound to them. */
+/**
+ * Who asks, resolved once per request. `userId` is the person asking, whose marks (read, private,
+ * archived, hidden) the lists show; `caller` and `identity` are whose records are listed: the
+ * asker's own, or (当前就诊人, issue 9) those of a family member the asker manages.
+ */
 export interface PatientScope {
   userId: string
   caller: RecordsCaller
   identity: PatientIdentity | undefined
 }
 
+/**
+ * The scope of a request by `userId` for `personId`'s records (default their own). A person the
+ * asker does not manage now is 403 (access.ts assertPersonInReach), checked at every request.
+ */
 export async function patientScope(
   db: DB,
   cipher: FieldCipher,
   userId: string,
+  personId: string = userId,
 ): Promise<PatientScope> {
+  await assertPersonInReach(db, userId, personId)
   return {
     userId,
-    caller: { kind: 'user', userId },
-    identity: await boundIdentity(db, cipher, userId),
+    caller: { kind: 'user', userId: personId },
+    identity: await boundIdentity(db, cipher, personId),
   }
+}
+
+/** The person whose records a scope lists, when it is someone other than the asker. */
+export function memberOf(scope: PatientScope): string | undefined {
+  return scope.caller.kind === 'user' && scope.caller.userId !== scope.userId
+    ? scope.caller.userId
+    : undefined
 }
 
 function pageOptions(options: { page?: number | undefined; pageSize?: number | undefined }) {
@@ -247,6 +270,23 @@ export async function listPersonalReports(
       eb.or([eb('s.report_private', 'is', null), eb('s.report_private', '=', 0)]),
     )
   }
+  const member = memberOf(scope)
+  if (member) {
+    // A member's reports they made private or removed stay theirs: not listed to their manager.
+    base = base.where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('exam_user_states as ms')
+            .select('ms.exam_id')
+            .whereRef('ms.exam_id', '=', 'exams.id')
+            .where('ms.user_id', '=', member)
+            .where((eb) =>
+              eb.or([eb('ms.report_private', '=', 1), eb('ms.hidden_at', 'is not', null)]),
+            ),
+        ),
+      ),
+    )
+  }
   if (filter.archivedOnly) base = base.where('s.archived_at', 'is not', null)
   if (filter.hospitalId)
     base = base.where(notIndexed('reports.hospital_id'), '=', filter.hospitalId)
@@ -380,7 +420,8 @@ export async function listYsReports(
       .selectFrom('ingest_jobs')
       .selectAll()
       .where('kind', '=', 'upload')
-      .where('user_id', '=', scope.userId)
+      // The listed person's uploads in flight (a member's, when the asker manages them).
+      .where('user_id', '=', memberOf(scope) ?? scope.userId)
       .where('exam_id', 'is', null)
       .where('status', 'in', Object.keys(JOB_STATUS))
       .orderBy('created_at', 'desc')

@@ -19,7 +19,7 @@ import { consumeSmsCode, findUserById, sameHash } from '../identity'
 import { keyedHash } from '../identity/secrets'
 import { proveIdentity } from '../profile/account'
 import { maskHolderName } from '../profile/id-card-number'
-import { EXAM_NOT_FOUND, findVisibleExam, visibleTo } from './access'
+import { EXAM_NOT_FOUND, findVisibleExam, privateToMember, visibleTo } from './access'
 import { examTitle, modalityList, type PatientScope, summariseExams } from './lists'
 import { fhirDoctorNames, fhirFindings, resolveKeyImages } from './reports'
 
@@ -274,8 +274,11 @@ export async function reportDetail(
       .where('id', '=', report.hospital_id)
       .executeTakeFirstOrThrow(),
   ])
-  const isPrivate = Number(state?.report_private ?? 0) === 1
-  const locked = isPrivate && !unlockTicketValid(input.ticket, session, now)
+  // An adult family member's 设为隐私 holds for their manager too, and no ticket of the manager's
+  // (which proves the manager, not the member) opens it.
+  const memberPrivate = await privateToMember(db, scope.userId, exam.id)
+  const isPrivate = memberPrivate || Number(state?.report_private ?? 0) === 1
+  const locked = memberPrivate || (isPrivate && !unlockTicketValid(input.ticket, session, now))
   let read = isRead(state, report)
   let history: ReportVersion[] = []
   if (!locked) {

@@ -40,7 +40,12 @@ export default async function imageRoutes(app: FastifyInstance): Promise<void> {
   // 院内查询 pages are asked for again on every return from a detail (list-cache.ts).
   const cache = createListCache(app.db)
   route(app, listExams, async (input, { request }) => {
-    const scope = await lists.patientScope(app.db, app.personalCipher, currentUser(request).id)
+    const scope = await lists.patientScope(
+      app.db,
+      app.personalCipher,
+      currentUser(request).id,
+      input.personId,
+    )
     return cache.get('exams', scope, input, () => lists.listExams(app.db, scope, input))
   })
 }

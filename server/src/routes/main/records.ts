@@ -30,8 +30,9 @@ import { route } from '../../http/route'
  * resolves the caller's scope once and leaves visibility to domain/records/access.ts.
  */
 export default async function mainRecordsRoutes(app: FastifyInstance): Promise<void> {
-  const scopeOf = (request: FastifyRequest) =>
-    lists.patientScope(app.db, app.personalCipher, currentUser(request).id)
+  // personId (当前就诊人) only on the lists; a single record is found through access.ts's reach.
+  const scopeOf = (request: FastifyRequest, personId?: string) =>
+    lists.patientScope(app.db, app.personalCipher, currentUser(request).id, personId)
   const sessionOf = (request: FastifyRequest): patient.SessionRef => {
     const user = currentUser(request)
     return { userId: user.id, sessionId: user.sessionId }
@@ -40,7 +41,7 @@ export default async function mainRecordsRoutes(app: FastifyInstance): Promise<v
   const cache = createListCache(app.db)
 
   route(app, listPersonalReports, async (input, { request }) => {
-    const scope = await scopeOf(request)
+    const scope = await scopeOf(request, input.personId)
     const filter = {
       page: input.page,
       pageSize: input.pageSize,
@@ -57,11 +58,11 @@ export default async function mainRecordsRoutes(app: FastifyInstance): Promise<v
   })
 
   route(app, listYsReports, async (input, { request }) =>
-    lists.listYsReports(app.db, await scopeOf(request), input),
+    lists.listYsReports(app.db, await scopeOf(request, input.personId), input),
   )
 
   route(app, listMyImages, async (input, { request }) => {
-    const scope = await scopeOf(request)
+    const scope = await scopeOf(request, input.personId)
     const options = { hospitalIds: lists.parseHospitalIds(input.hospitalIds) }
     return cache.get('images', scope, options, () => lists.listMyImages(app.db, scope, options))
   })
@@ -144,8 +145,8 @@ export default async function mainRecordsRoutes(app: FastifyInstance): Promise<v
     ),
   )
 
-  route(app, listMyHospitals, async (_input, { request }) =>
-    patient.listMyHospitals(app.db, await scopeOf(request)),
+  route(app, listMyHospitals, async ({ personId }, { request }) =>
+    patient.listMyHospitals(app.db, await scopeOf(request, personId)),
   )
 
   route(app, getHospitalDetail, async ({ hospitalId }) =>
