@@ -38,6 +38,7 @@ import type { InputOf, OutputOf } from '@contract/endpoint'
 import { callEndpoint, type CallOptions } from './api'
 import { apiOrigin } from './hosts'
 import { http, isAbsoluteUrl, type HttpResponse } from './http'
+import { shareBearerHeader } from './share-bearer'
 
 /**
  * Images and reports of the signed-in person (contract/main/records.ts, contract/image/*): one
@@ -213,7 +214,8 @@ export async function downloadAuthorisedImage(
     // ('' on H5, the page's own), never the main service the wrapper would otherwise prefix.
     url,
     baseUrl: isAbsoluteUrl(url) ? undefined : apiOrigin(),
-    header: { Accept: accept },
+    // A link visitor's share token while a shared page shows (issue 9); else the login's, as usual.
+    header: { Accept: accept, ...shareBearerHeader() },
     loading: false,
     quietOffline: true,
     hooks: {

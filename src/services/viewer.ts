@@ -1,5 +1,6 @@
 import { apiOrigin } from './hosts'
 import { http, type Http, type HttpResponse, type RequestOptions } from './http'
+import { shareBearerHeader } from './share-bearer'
 
 /**
  * The viewer's WADO-RS calls (server/src/routes/dicomweb/wado.ts): a series' DICOM JSON metadata
@@ -52,7 +53,8 @@ export async function fetchSeriesMetadata(
     ...quiet(),
     url: `${seriesPath(studyUid, seriesUid)}/metadata`,
     method: 'GET',
-    header: { Accept: 'application/dicom+json' },
+    // A link visitor's share token while a shared exam is open (issue 9); else the login's.
+    header: { Accept: 'application/dicom+json', ...shareBearerHeader() },
   })
   if (!Array.isArray(body)) return []
   return body.filter(
@@ -79,7 +81,10 @@ export async function fetchFrame(
     ...quiet(),
     url: `${instancePath(studyUid, seriesUid, sopInstanceUid)}/frames/${frame}`,
     method: 'GET',
-    header: { Accept: 'multipart/related; type="application/octet-stream"; transfer-syntax=*' },
+    header: {
+      Accept: 'multipart/related; type="application/octet-stream"; transfer-syntax=*',
+      ...shareBearerHeader(),
+    },
     responseType: 'arraybuffer',
     fullResponse: true,
   })

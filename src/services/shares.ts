@@ -1,0 +1,154 @@
+import {
+  getShare as getShareEndpoint,
+  getSharedExam as getSharedExamEndpoint,
+  getSharedGrant as getSharedGrantEndpoint,
+  getSharedReport as getSharedReportEndpoint,
+  listReceivedGrants as listReceivedGrantsEndpoint,
+  openShare as openShareEndpoint,
+  GRANT_MESSAGES,
+  PICKUP_CODE_LENGTH,
+  type GrantRecord,
+  type ReceivedGrant,
+} from '@contract/main/grants'
+import type { OutputOf } from '@contract/endpoint'
+import { callEndpoint, type CallOptions } from './api'
+import { HttpError } from './http'
+import type { ExamDetail, ReportDetail } from './records'
+import { setShareBearer } from './share-bearer'
+
+/**
+ * The holder's side of authorisations (contract/main/grants.ts): a link's preview and opening, and
+ * reads through a grant, by a link visitor (a `yxs_` share-session token) or a signed-in grantee
+ * (their own login token).
+ *
+ * The share session is kept in memory and, on H5, in sessionStorage (a reload of the tab keeps
+ * working; closing it forgets). Never in the login store: a visitor is not signed in, and a
+ * signed-in person who opens someone's link must not have their own session replaced.
+ */
+
+export type { GrantRecord, ReceivedGrant }
+export { GRANT_MESSAGES, PICKUP_CODE_LENGTH }
+export type SharePreview = OutputOf<typeof getShareEndpoint>
+
+export interface ShareSession {
+  accessToken: string
+  /** ISO time; the server ends the session then (never after the grant's own expiry). */
+  expiresAt: string
+}
+
+const STORAGE_PREFIX = 'yxs-share:'
+const sessions = new Map<string, ShareSession>()
+
+function storage(): Storage | null {
+  try {
+    return typeof sessionStorage === 'undefined' ? null : sessionStorage
+  } catch {
+    // Storage can be disabled (private mode, sandboxed frames): memory alone still works.
+    return null
+  }
+}
+
+function live(session: ShareSession | undefined, now: number): ShareSession | null {
+  if (!session) return null
+  return Date.parse(session.expiresAt) > now ? session : null
+}
+
+/** The link session for this grant, if this tab opened its link and it has not ended. */
+export function shareSessionOf(grantId: string, now = Date.now()): ShareSession | null {
+  const inMemory = live(sessions.get(grantId), now)
+  if (inMemory) return inMemory
+  const raw = storage()?.getItem(STORAGE_PREFIX + grantId)
+  if (!raw) return null
+  try {
+    const parsed = JSON.parse(raw) as Partial<ShareSession>
+    if (typeof parsed.accessToken !== 'string' || typeof parsed.expiresAt !== 'string') return null
+    const session = live({ accessToken: parsed.accessToken, expiresAt: parsed.expiresAt }, now)
+    if (session) sessions.set(grantId, session)
+    return session
+  } catch {
+    return null
+  }
+}
+
+function keepSession(grantId: string, session: ShareSession): void {
+  sessions.set(grantId, session)
+  try {
+    storage()?.setItem(STORAGE_PREFIX + grantId, JSON.stringify(session))
+  } catch {
+    // Full or disabled storage: the session still lives in memory for this page's life.
+  }
+}
+
+/** Forgets a grant's link session (it ended: 授权已失效). */
+export function forgetShareSession(grantId: string): void {
+  sessions.delete(grantId)
+  try {
+    storage()?.removeItem(STORAGE_PREFIX + grantId)
+  } catch {
+    // Nothing to do: memory is already clear.
+  }
+}
+
+/** Call options for a read through `grantId`: the link session's token instead of the login's. */
+function readOptions(grantId: string): CallOptions {
+  const session = shareSessionOf(grantId)
+  return session ? { header: { Authorization: `Bearer ${session.accessToken}` } } : {}
+}
+
+/**
+ * While a shared page is showing: DICOMweb reads (thumbnails, metadata, frames) carry this grant's
+ * link token, or the login token for a grantee. Call with null when the page hides.
+ */
+export function enterShare(grantId: string | null): void {
+  setShareBearer(grantId ? (shareSessionOf(grantId)?.accessToken ?? null) : null)
+}
+
+/** The preview (sharer, expiry, whether a 提取码 is needed): counts no view. */
+export function getShare(token: string): Promise<SharePreview> {
+  return callEndpoint(getShareEndpoint, { token }, { loading: false })
+}
+
+/** 查看: checks the 提取码, counts one opening, and keeps the session for this grant. */
+export async function openShare(token: string, pickupCode?: string): Promise<ReceivedGrant> {
+  const answer = await callEndpoint(openShareEndpoint, {
+    token,
+    ...(pickupCode ? { pickupCode } : {}),
+  })
+  keepSession(answer.grant.id, { accessToken: answer.accessToken, expiresAt: answer.expiresAt })
+  return answer.grant
+}
+
+export function getSharedGrant(grantId: string): Promise<ReceivedGrant> {
+  return callEndpoint(getSharedGrantEndpoint, { grantId }, readOptions(grantId))
+}
+
+export function getSharedExam(grantId: string, examId: string): Promise<ExamDetail> {
+  return callEndpoint(getSharedExamEndpoint, { grantId, examId }, readOptions(grantId))
+}
+
+export function getSharedReport(grantId: string, reportId: string): Promise<ReportDetail> {
+  return callEndpoint(getSharedReportEndpoint, { grantId, reportId }, readOptions(grantId))
+}
+
+/** 共享给我的: active grants to the signed-in account, newest first. */
+export function listReceivedGrants(options: CallOptions = {}): Promise<ReceivedGrant[]> {
+  return callEndpoint(listReceivedGrantsEndpoint, {}, options)
+}
+
+function serverMessage(error: unknown): string | null {
+  if (!(error instanceof HttpError)) return null
+  const body = error.response.data as { error?: unknown; message?: unknown } | null
+  if (body && typeof body.error === 'string') return body.error
+  if (body && typeof body.message === 'string') return body.message
+  return null
+}
+
+/**
+ * The grant (or this link's session) has ended: revoked, expired, used up. The page then shows a
+ * full-page 授权已失效 state instead of an error with 重试, which could never succeed.
+ */
+export function isShareEnded(error: unknown): boolean {
+  if (!(error instanceof HttpError) || error.statusCode !== 403) return false
+  const message = serverMessage(error)
+  return message === GRANT_MESSAGES.ended || message === GRANT_MESSAGES.linkInvalid
+}
