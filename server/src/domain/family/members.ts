@@ -385,3 +385,86 @@ export async function leaveManager(
     .executeTakeFirst()
   if (Number(result.numUpdatedRows) === 0) throw notFound(FAMILY_MESSAGES.notFound)
 }
+
+/**
+ * Account deletion (profile/account.ts eraseAccount), inside its transaction: every family link of
+ * the account goes (as manager and as member), and so do its messages. Answers the children it
+ * was the last guardian of: nobody can act for them any more, so the caller erases them too.
+ */
+export async function forgetFamilyOf(db: DB, userId: string): Promise<string[]> {
+  const children = await db
+    .selectFrom('family_links')
+    .select('member_user_id')
+    .where('manager_user_id', '=', userId)
+    .where('kind', '=', 'child')
+    .where('ended_at', 'is', null)
+    .execute()
+  await db
+    .deleteFrom('family_links')
+    .where((eb) => eb.or([eb('manager_user_id', '=', userId), eb('member_user_id', '=', userId)]))
+    .execute()
+  await db.deleteFrom('messages').where('user_id', '=', userId).execute()
+  const orphans: string[] = []
+  for (const { member_user_id: childId } of children) {
+    const guardian = await db
+      .selectFrom('family_links')
+      .select('id')
+      .where('member_user_id', '=', childId)
+      .where('ended_at', 'is', null)
+      .executeTakeFirst()
+    if (!guardian && (await isLoginlessPerson(db, childId))) orphans.push(childId)
+  }
+  return orphans
+}
+
+/**
+ * Account merge (profile/account.ts mergeUser), inside its transaction: the absorbed account's
+ * messages and family links move to the account it is merged into. A link that would join the
+ * account to itself, or repeat one it already has, is ended instead (one active link per pair).
+ */
+export async function mergeFamily(
+  db: DB,
+  fromId: string,
+  intoId: string,
+  now: Date,
+): Promise<void> {
+  const at = now.toISOString()
+  await db.updateTable('messages').set({ user_id: intoId }).where('user_id', '=', fromId).execute()
+  const links = await db
+    .selectFrom('family_links')
+    .selectAll()
+    .where((eb) => eb.or([eb('manager_user_id', '=', fromId), eb('member_user_id', '=', fromId)]))
+    .execute()
+  for (const link of links) {
+    const manager = link.manager_user_id === fromId ? intoId : link.manager_user_id
+    const member = link.member_user_id === fromId ? intoId : link.member_user_id
+    if (link.ended_at === null) {
+      const duplicate =
+        manager === member ||
+        (await db
+          .selectFrom('family_links')
+          .select('id')
+          .where('manager_user_id', '=', manager)
+          .where('member_user_id', '=', member)
+          .where('ended_at', 'is', null)
+          .where('id', '!=', link.id)
+          .executeTakeFirst())
+      if (duplicate) {
+        await db
+          .updateTable('family_links')
+          .set({ ended_at: at })
+          .where('id', '=', link.id)
+          .execute()
+        continue
+      }
+    } else if (manager === member) {
+      // Ended history that would name one account twice stays with the absorbed row.
+      continue
+    }
+    await db
+      .updateTable('family_links')
+      .set({ manager_user_id: manager, member_user_id: member })
+      .where('id', '=', link.id)
+      .execute()
+  }
+}

@@ -15,6 +15,7 @@ import {
   verifyPassword,
   type User,
 } from '../identity'
+import { forgetFamilyOf, mergeFamily } from '../family/members'
 import { type LimitRule, release, reserve } from '../limits'
 import { outboxMobileKey } from '../identity/sms'
 import { forgetPhoneLimits } from '../limits'
@@ -353,6 +354,8 @@ export async function mergeUser(
         .where('user_id', '=', other.id)
         .execute()
     }
+    // 亲情卡 links and messages follow the person (domain/family/members.ts).
+    await mergeFamily(trx, other.id, callerId, now)
     await trx
       .insertInto('user_merges')
       .values({ id: randomUUID(), from_user_id: other.id, into_user_id: callerId, created_at: at })
@@ -434,6 +437,11 @@ export async function eraseAccount(
   // Bookmark notes are the person's own words about their images.
   await db.deleteFrom('bookmarks').where('user_id', '=', userId).execute()
   await db.deleteFrom('bookmark_counts').where('user_id', '=', userId).execute()
+  // 亲情卡 links and messages go; a child left without a guardian goes with the account (nobody
+  // can act for them), with their ID card.
+  for (const childId of await forgetFamilyOf(db, userId)) {
+    await eraseAccount(db, childId, null, now)
+  }
   const files = await db
     .selectFrom('files')
     .select('storage_key')
