@@ -31,23 +31,35 @@ export interface NewMessage {
   link: MessageLink | null
 }
 
-/** Writes a message to a person; answers its id. Callable inside a transaction (pass the trx). */
+/**
+ * Writes a message to a person; answers its id. Callable inside a transaction (pass the trx). A
+ * child under 14 (亲情卡) has no login to read it, so each of their active guardians gets a copy.
+ */
 export async function createMessage(db: DB, input: NewMessage, now: Date): Promise<string> {
   // A kind outside the contract would break every list that carries it: refuse at the source.
   const kind = MessageKindSchema.parse(input.kind)
+  const guardians = await db
+    .selectFrom('family_links')
+    .select('manager_user_id')
+    .where('member_user_id', '=', input.userId)
+    .where('kind', '=', 'child')
+    .where('ended_at', 'is', null)
+    .execute()
   const id = randomUUID()
+  const row = {
+    kind,
+    title: input.title,
+    body: input.body,
+    link: input.link === null ? null : JSON.stringify(input.link),
+    read_at: null,
+    created_at: now.toISOString(),
+  }
   await db
     .insertInto('messages')
-    .values({
-      id,
-      user_id: input.userId,
-      kind,
-      title: input.title,
-      body: input.body,
-      link: input.link === null ? null : JSON.stringify(input.link),
-      read_at: null,
-      created_at: now.toISOString(),
-    })
+    .values([
+      { ...row, id, user_id: input.userId },
+      ...guardians.map((g) => ({ ...row, id: randomUUID(), user_id: g.manager_user_id })),
+    ])
     .execute()
   return id
 }

@@ -7,7 +7,13 @@ import {
   MESSAGE_NOT_FOUND,
   MESSAGE_NOTHING_TO_MARK,
 } from '../../src/domain/messages'
-import { buildProfileApp, type ProfileApp, signUp, type TestUser } from '../domain/profile/support'
+import {
+  buildProfileApp,
+  type ProfileApp,
+  signUp,
+  type TestUser,
+  validIdNumber,
+} from '../domain/profile/support'
 import { client } from '../records/patient-support'
 
 let ctx: ProfileApp
@@ -126,4 +132,26 @@ test('createMessage refuses a kind outside the contract', async () => {
       ctx.clock.now(),
     ),
   )
+})
+
+test('a message to a child (亲情卡) reaches each active guardian too', async () => {
+  const child = await ctx.app.inject({
+    method: 'POST',
+    url: '/main/family/children',
+    headers: { authorization: `Bearer ${alice.token}` },
+    payload: { name: '刘小童', idNumber: validIdNumber('20200808', 601), guardianConfirmed: true },
+  })
+  assert.equal(child.statusCode, 200, child.body)
+  const personId = (child.json() as { data: { personId: string } }).data.personId
+  const before = ListSchema.parse((await http.get('/main/messages', alice.token)).json()).data!
+  await createMessage(
+    ctx.app.db,
+    { userId: personId, kind: 'grant', title: '孩子的授权被查看', body: '首次查看', link: null },
+    ctx.clock.now(),
+  )
+  const after = ListSchema.parse((await http.get('/main/messages', alice.token)).json()).data!
+  assert.equal(after.total, before.total + 1)
+  assert.equal(after.items[0]!.title, '孩子的授权被查看')
+  const bobs = ListSchema.parse((await http.get('/main/messages', bob.token)).json()).data!
+  assert.ok(!bobs.items.some((m) => m.title === '孩子的授权被查看'))
 })
