@@ -131,15 +131,15 @@ describe('亲情卡 and 当前就诊人', () => {
     const { page } = phone
     await page.goto(`${BASE_URL}/pages/relationCard/relationCard`)
     await view(page).getByText('还没有添加家人', { exact: false }).waitFor()
-    await view(page).getByRole('button', { name: '添加儿童' }).click()
+    await view(page).locator('.family__add', { hasText: '添加儿童' }).click()
     await view(page).locator('input[placeholder="与身份证或户口簿一致"]').fill(CHILD_NAME)
     await view(page).locator('input[placeholder="儿童的 18 位身份证号"]').fill(childId)
     // Without the statement nothing is sent.
-    await view(page).getByRole('button', { name: '添加' }).click()
+    await view(page).locator('.form-submit').click()
     await view(page).getByText('请确认您是该儿童的监护人').waitFor()
     await view(page).getByText('我是该儿童的监护人').click()
     await screenshot(page, 'family-add-child')
-    await view(page).getByRole('button', { name: '添加' }).click()
+    await view(page).locator('.form-submit').click()
     await view(page).getByText('我管理的家人').waitFor()
     const row = view(page).locator('.family__row').first()
     await row.getByText('儿童').waitFor()
@@ -152,19 +152,19 @@ describe('亲情卡 and 当前就诊人', () => {
     const { page } = phone
     await page.goto(`${BASE_URL}/pages/personalImage/index`)
     const switcher = view(page).locator('.person-switcher')
-    await switcher.getByText('本人').waitFor()
+    await switcher.locator('.person-switcher__name', { hasText: '本人' }).waitFor()
     // The guardian's own list: nothing of the child's.
     await view(page).getByText('~ 空空如也 ~').waitFor()
     await switcher.getByText('切换').click()
     await page.locator('.nut-actionsheet:visible').getByText(/^子女/).click()
-    await switcher.getByText(/^子女/).waitFor()
+    await switcher.locator('.person-switcher__name', { hasText: /^子女/ }).waitFor()
     await view(page).getByText('示例市第一人民医院').first().waitFor()
     await view(page).getByText('头颅 CT 平扫（演示）').first().waitFor()
     await screenshot(page, 'family-child-images')
 
     // Remembered when the page opens again.
     await page.reload()
-    await view(page).locator('.person-switcher').getByText(/^子女/).waitFor()
+    await view(page).locator('.person-switcher__name', { hasText: /^子女/ }).waitFor()
     await view(page).getByText('头颅 CT 平扫（演示）').first().waitFor()
   })
 
@@ -172,14 +172,14 @@ describe('亲情卡 and 当前就诊人', () => {
     const { page } = phone
     const adult = randomMobile()
     await page.goto(`${BASE_URL}/pages/relationCard/relationCard`)
-    await view(page).getByRole('button', { name: '添加成年家人' }).click()
+    await view(page).locator('.family__add', { hasText: '添加成年家人' }).click()
     await view(page).locator('input[placeholder="请输入家人的手机号"]').fill(adult)
     await view(page).getByText('获取验证码').click()
     const code = await latestSms(adult, 'family')
     await view(page).locator('input[placeholder="请输入验证码"]').fill(code)
     await view(page).getByText('配偶').click()
     await screenshot(page, 'family-add-adult')
-    await view(page).getByRole('button', { name: '添加' }).click()
+    await view(page).locator('.form-submit').click()
     await view(page).getByText('我管理的家人').waitFor()
     await view(page).locator('.family__row', { hasText: '配偶' }).getByText('成人').waitFor()
     await screenshot(page, 'family-list-two')
