@@ -28,6 +28,8 @@ function FamilyContent() {
   const [mode, setModeState] = useState<Mode>('list')
   const setMode = (next: Mode) => {
     setModeState(next)
+    // A form left scrolled down must not leave the list it returns to scrolled as well.
+    void Taro.pageScrollTo({ scrollTop: 0, duration: 0 }).catch(() => undefined)
     void Taro.setNavigationBarTitle({ title: TITLES[next] }).catch(() => undefined)
   }
   const added = () => {
