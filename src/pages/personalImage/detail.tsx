@@ -8,11 +8,13 @@ import { useExamDetail } from '../../features/records/hooks/use-exam-detail'
 import { useRefreshOnReturn } from '../../features/records/hooks/use-refresh-on-return'
 import { describeError } from '../../services/api'
 import { navigate } from '../../services/navigate'
+import { usePrefetchViewer } from './viewer-prefetch'
 
 function ExamDetailContent({ examId }: { examId: string }) {
   const exam = useExamDetail(examId)
   const [qrOpen, setQrOpen] = useState(false)
   useRefreshOnReturn(exam.reload)
+  usePrefetchViewer(exam.status === 'ready' && exam.data.series.length > 0)
   if (exam.status === 'loading') return <PageState status="loading" />
   if (exam.status === 'error') {
     return (

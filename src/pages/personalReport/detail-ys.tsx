@@ -22,6 +22,7 @@ import {
 } from '../../services/dicom-upload'
 import { back, navigate } from '../../services/navigate'
 import type { ExamDetail } from '../../services/records'
+import { usePrefetchViewer } from '../personalImage/viewer-prefetch'
 import './detail-ys.scss'
 
 function Row({ label, value }: { label: string; value: string | null }) {
@@ -184,6 +185,7 @@ function DetailYs({ exam, reload }: { exam: ExamDetail; reload: () => void }) {
 
 function DetailYsContent({ examId }: { examId: string }) {
   const exam = useExamDetail(examId)
+  usePrefetchViewer(exam.status === 'ready' && exam.data.series.length > 0)
   if (exam.status === 'loading') return <PageState status="loading" />
   if (exam.status === 'error') {
     return (

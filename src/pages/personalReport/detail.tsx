@@ -8,6 +8,7 @@ import { useReportDetail } from '../../features/records/hooks/use-report-detail'
 import { describeError } from '../../services/api'
 import { back, navigate } from '../../services/navigate'
 import type { ReportDetail } from '../../services/records'
+import { usePrefetchViewer } from '../personalImage/viewer-prefetch'
 
 function Loaded({
   report,
@@ -19,6 +20,7 @@ function Loaded({
   replace: (report: ReportDetail) => void
 }) {
   const actions = useReportActions(report, ticket, replace, () => void back('user'))
+  usePrefetchViewer((report.keyImages ?? []).length > 0)
   return (
     <ReportDetailView
       report={report}
