@@ -34,6 +34,8 @@ export interface RouteParams {
     t?: number
     studyUid?: string
     thumb?: string
+    /** Through a grant (issue 9): the exam from getSharedExam, frames with its share token. */
+    grantId?: string
   }
 }
 

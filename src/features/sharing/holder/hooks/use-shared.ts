@@ -1,0 +1,63 @@
+import { useDidHide, useDidShow } from '@tarojs/taro'
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { describeError } from '@/services/api'
+import { enterShare, forgetShareSession, isShareEnded } from '@/services/shares'
+
+export type Shared<T> =
+  | { status: 'loading'; reload: () => void }
+  | { status: 'error'; message: string; reload: () => void }
+  /** The grant ended (revoked, expired, used up) or this link's session did: 授权已失效. */
+  | { status: 'ended'; reload: () => void }
+  | { status: 'ready'; data: T; reload: () => void }
+
+/**
+ * One thing read through a grant. While the page shows, DICOMweb reads carry this grant's link
+ * token (enterShare); a 403 授权已失效 from the load turns the page into the ended state and the
+ * link session is forgotten.
+ */
+export function useShared<T>(grantId: string, key: string, load: () => Promise<T>): Shared<T> {
+  // Before the first render's effects (thumbnails start loading in them), not only on show.
+  const entered = useRef(false)
+  if (!entered.current) {
+    entered.current = true
+    enterShare(grantId)
+  }
+  useDidShow(() => enterShare(grantId))
+  useDidHide(() => enterShare(null))
+  useEffect(() => () => enterShare(null), [])
+
+  const [state, setState] = useState<
+    | { status: 'loading' }
+    | { status: 'error'; message: string }
+    | { status: 'ended' }
+    | { status: 'ready'; data: T }
+  >({ status: 'loading' })
+  const loadRef = useRef(load)
+  loadRef.current = load
+  const generation = useRef(0)
+
+  const run = useCallback(() => {
+    const mine = ++generation.current
+    setState({ status: 'loading' })
+    loadRef.current().then(
+      (data) => {
+        if (mine === generation.current) setState({ status: 'ready', data })
+      },
+      (error: unknown) => {
+        if (mine !== generation.current) return
+        if (isShareEnded(error)) {
+          forgetShareSession(grantId)
+          setState({ status: 'ended' })
+        } else {
+          setState({ status: 'error', message: describeError(error, '加载失败，请检查网络后重试') })
+        }
+      },
+    )
+  }, [grantId])
+
+  useEffect(() => {
+    run()
+  }, [key, run])
+
+  return { ...state, reload: run }
+}

@@ -1,0 +1,49 @@
+import { useRouter } from '@tarojs/taro'
+import { PageState } from '../../components/page-state'
+import { ExamDetailView } from '../../features/records/components/exam-detail-view'
+import { ShareBanner } from '../../features/sharing/holder/components/share-banner'
+import { SharedState } from '../../features/sharing/holder/components/shared-state'
+import { useShared } from '../../features/sharing/holder/hooks/use-shared'
+import { Watermark } from '../../features/sharing/watermark'
+import { navigate } from '../../services/navigate'
+import { getSharedExam, getSharedGrant } from '../../services/shares'
+
+function SharedExamContent({ grantId, examId }: { grantId: string; examId: string }) {
+  const shared = useShared(grantId, `${grantId}:${examId}`, () =>
+    Promise.all([getSharedGrant(grantId), getSharedExam(grantId, examId)]),
+  )
+  return (
+    <SharedState
+      shared={shared}
+      ready={([grant, exam]) => (
+        <>
+          <ShareBanner grant={grant} />
+          {/* No 二维码, 授权 or 分享 here: what was shared is not shared on. */}
+          <ExamDetailView
+            exam={exam}
+            onOpenSeries={(series) =>
+              void navigate('imageViewer', {
+                examId: exam.id,
+                grantId,
+                seriesUid: series.seriesUid,
+                t: Date.now(),
+                ...(exam.studyUid ? { studyUid: exam.studyUid } : {}),
+              })
+            }
+            onOpenReport={(reportId) => void navigate('shareReport', { grantId, reportId })}
+          />
+          <Watermark text={grant.watermark} />
+        </>
+      )}
+    />
+  )
+}
+
+/** 影像详情 through a grant (issue 9): the exam and its series, watermarked. */
+export default function SharedExamPage() {
+  const { grantId, examId } = useRouter().params
+  if (!grantId || !examId) {
+    return <PageState status="empty" message="链接不完整，请重新打开分享链接" />
+  }
+  return <SharedExamContent grantId={grantId} examId={examId} />
+}
