@@ -30,6 +30,15 @@ const HANDOFF_STAGE = {
   justifyContent: 'center',
 } as const
 
+/** Runs `run` once the frame now being prepared has been painted (two animation frames later). */
+function afterNextPaint(run: () => void): void {
+  const frame =
+    typeof requestAnimationFrame === 'function'
+      ? requestAnimationFrame
+      : (callback: () => void) => setTimeout(callback, 16)
+  frame(() => frame(run))
+}
+
 function positive(value: string | undefined): number | undefined {
   const n = Number(value)
   return Number.isInteger(n) && n >= 1 ? n : undefined
@@ -56,13 +65,22 @@ function ViewerContent({
   const thumbSrc = useAuthorisedImageSrc(handedOverThumbnail({ examId, ...target }))
   const renderedSrc = useAuthorisedImageSrc(data.status === 'error' ? null : data.previewPath)
   const previewSrc = renderedSrc ?? thumbSrc
+  // The first commit is only the preview: ImageViewer (tools, canvas, NutUI) mounts once the preview
+  // has painted (or failed), or at once when there is none; once mounted it stays (a preview arriving
+  // later, e.g. a cold open's full rendering, is ImageViewer's to show).
+  const [previewSettled, setPreviewSettled] = useState(false)
+  const [viewerMounted, setViewerMounted] = useState(false)
+  if (!viewerMounted && data.status === 'ready' && (previewSettled || previewSrc === null)) {
+    setViewerMounted(true)
+  }
+  const settle = () => afterNextPaint(() => setPreviewSettled(true))
 
   if (data.status === 'error') {
     return (
       <PageState status="error" message={data.message} onRetry={() => setAttempt((n) => n + 1)} />
     )
   }
-  if (data.status === 'loading') {
+  if (data.status === 'loading' || !viewerMounted) {
     if (!previewSrc) return <PageState status="loading" />
     return (
       <View style={HANDOFF_STAGE}>
@@ -70,7 +88,11 @@ function ViewerContent({
           src={previewSrc}
           mode="aspectFit"
           style={{ width: '100%', height: '100%' }}
-          onLoad={() => recordFirstPixels(firstPixelsFrom)}
+          onLoad={() => {
+            recordFirstPixels(firstPixelsFrom)
+            settle()
+          }}
+          onError={settle}
         />
       </View>
     )

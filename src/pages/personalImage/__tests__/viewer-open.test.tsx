@@ -1,4 +1,4 @@
-import { waitFor } from '@testing-library/react'
+import { fireEvent, waitFor } from '@testing-library/react'
 import { profile } from '@/services/__tests__/account-fixtures'
 import { downloadAuthorisedImage, getExamDetail, type ExamDetail } from '@/services/records'
 import { fetchFrame, fetchSeriesMetadata } from '@/services/viewer'
@@ -112,10 +112,29 @@ describe('opening the viewer with what the opener has (tap → first pixels)', (
     expect(page.element.querySelector('img[src="blob:thumb"]')).toBeNull()
 
     exam.resolve(examAnswer())
+    // Ready, but the page's first commit stays the preview until it has painted.
+    await waitFor(() => expect(metadata).toHaveBeenCalled())
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(page.element.textContent).not.toContain('图像 2/3')
+    fireEvent.load(page.element.querySelector('img[src="blob:rendered"]')!)
     await waitFor(() => expect(page.element.textContent).toContain('图像 2/3'))
     // The metadata fetched ahead was used: not asked twice.
     expect(metadata).toHaveBeenCalledTimes(1)
     shown.release()
+  })
+
+  it('a preview that fails to load does not hold the viewer back', async () => {
+    const page = await renderPage('pages/personalImage/viewer', {
+      examId: 'x1',
+      seriesUid: '1.2.3.4.1',
+      studyUid: '1.2.3',
+      thumb: THUMB,
+    })
+    exam.resolve(examAnswer())
+    await waitFor(() => expect(page.element.querySelector('img[src="blob:rendered"]')).toBeTruthy())
+    expect(page.element.textContent).not.toContain('图像 2/3')
+    fireEvent.error(page.element.querySelector('img[src="blob:rendered"]')!)
+    await waitFor(() => expect(page.element.textContent).toContain('图像 2/3'))
   })
 
   it('ignores a thumbnail of another series (a hand-edited link)', async () => {
