@@ -6,6 +6,7 @@ import { COMING_SOON } from '@/components/under-construction'
 import { isComingSoon } from '@/routes'
 import { navigate, routeUrl } from '@/services/navigate'
 import { fileUrl } from '@/services/profile'
+import type { ReceivedGrant } from '@/services/shares'
 import {
   EXPERT_ENTRY_KEY,
   MESSAGES_ENTRY_KEY,
@@ -13,6 +14,7 @@ import {
   visibleGroups,
   type MineEntry,
 } from '../entries'
+import { ReceivedGrants } from './received-grants'
 import './mine-view.scss'
 
 export interface MineViewProps {
@@ -26,6 +28,8 @@ export interface MineViewProps {
   allowedPaths?: ReadonlySet<string> | null
   /** 我的消息's unread count (0: nothing shown). */
   unreadMessages?: number
+  /** 共享给我的 (issue 9). */
+  receivedGrants?: readonly ReceivedGrant[]
 }
 
 function open(entry: MineEntry, loggedIn: boolean) {
@@ -55,6 +59,7 @@ export function MineView({
   role = 'patient',
   allowedPaths = null,
   unreadMessages = 0,
+  receivedGrants = [],
 }: MineViewProps) {
   const expert = expertEntryText(role)
   const name = loggedIn ? userName || '用户' : '登录 / 注册'
@@ -92,6 +97,7 @@ export function MineView({
           <ArrowRight size={14} color="rgba(255,255,255,0.8)" />
         </View>
       </View>
+      {loggedIn && <ReceivedGrants grants={receivedGrants} alwaysShow={role === 'expert'} />}
       {visibleGroups(role, allowedPaths).map((group, index) => (
         <Cell.Group key={index} className="mine__group">
           {group.map((entry) => {

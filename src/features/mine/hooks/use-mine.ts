@@ -4,7 +4,9 @@ import type { Role, UserProfile } from '@contract/sso/auth'
 import type { RightNode } from '@contract/sso/directory'
 import { countUnreadMessages } from '@/services/messages'
 import { getRoleRights, refreshProfile } from '@/services/profile'
+import type { ReceivedGrant } from '@/services/shares'
 import { useAppStore } from '@/stores/app-store'
+import { loadReceivedGrants } from '../received-grants'
 
 export interface MineModel {
   loggedIn: boolean
@@ -16,6 +18,8 @@ export interface MineModel {
   allowedPaths: ReadonlySet<string> | null
   /** 我的消息's unread count, refreshed each time the tab shows; 0 signed out or unknown. */
   unreadMessages: number
+  /** 共享给我的: active grants to this account (issue 9); empty signed out or unknown. */
+  receivedGrants: ReceivedGrant[]
 }
 
 const REFRESH_GAP_MS = 1000
@@ -38,6 +42,7 @@ export function useMine(): MineModel {
   const profile = useAppStore((state) => state.profile)
   const [rights, setRights] = useState<{ role: Role; paths: Set<string> } | null>(null)
   const [unreadMessages, setUnreadMessages] = useState(0)
+  const [receivedGrants, setReceivedGrants] = useState<ReceivedGrant[]>([])
 
   const lastRefresh = useRef(0)
 
@@ -45,6 +50,7 @@ export function useMine(): MineModel {
     if (!useAppStore.getState().hasLogin) {
       setRights(null)
       setUnreadMessages(0)
+      setReceivedGrants([])
       return
     }
     // The first show and the mount (or a sign-in) arrive together: one refresh is enough.
@@ -59,6 +65,7 @@ export function useMine(): MineModel {
       () => undefined,
     )
     countUnreadMessages().then(setUnreadMessages, () => undefined)
+    loadReceivedGrants().then(setReceivedGrants, () => undefined)
   }, [])
 
   useDidShow(refresh)
@@ -78,5 +85,6 @@ export function useMine(): MineModel {
     role: signedInRights?.role ?? (loggedIn ? profile?.role : undefined) ?? 'patient',
     allowedPaths: signedInRights?.paths ?? null,
     unreadMessages: loggedIn ? unreadMessages : 0,
+    receivedGrants: loggedIn ? receivedGrants : [],
   }
 }
