@@ -109,7 +109,7 @@ describe('config/index.ts as Taro runs it', () => {
     assert.match(run.out, /小程序正式构建缺少 TARO_APP_API_ORIGIN/)
   })
 
-  test('the H5 build: rem stops growing at 800 px, the frame, first-screen and first-paint plugins are on', () => {
+  test('the H5 build: rem stops growing at 800 px, the frame, components-per-file, first-screen and first-paint plugins are on', () => {
     const run = loadConfig({
       TARO_ENV: 'h5',
       NODE_ENV: 'production',
@@ -127,6 +127,7 @@ describe('config/index.ts as Taro runs it', () => {
     assert.equal(report.maxRootSize, report.expected)
     assert.equal(report.env.TARO_APP_API_ORIGIN, '"https://api.example.com"')
     assert.deepEqual(report.plugins.sort(), [
+      'components-per-file',
       'first-paint',
       'first-screen',
       'page-frame',
