@@ -2,12 +2,6 @@ import { act, render } from '@testing-library/react'
 import { prefetchOnce, usePrefetchWhenIdle } from '../../../features/viewer/prefetch'
 import { usePrefetchViewer } from '../viewer-prefetch.h5'
 
-const mockViewerPageEvaluated = jest.fn()
-jest.mock('../viewer', () => {
-  mockViewerPageEvaluated()
-  return { __esModule: true, default: () => null }
-})
-
 function Opener({ load, when }: { load: () => Promise<unknown>; when: boolean }) {
   usePrefetchWhenIdle(load, when)
   return null
@@ -67,14 +61,26 @@ describe('loading the viewer page ahead (tap → first pixels)', () => {
     expect(load).toHaveBeenCalledTimes(2)
   })
 
-  it('the H5 openers load the viewer page module itself (the router’s, not a copy)', async () => {
-    function DetailPage() {
-      usePrefetchViewer(true)
-      return null
+  it('the H5 openers load the viewer page through the router’s own loader (one chunk, not a copy)', async () => {
+    const page = jest.fn().mockResolvedValue({ default: () => null })
+    const other = jest.fn()
+    const routes = [
+      { path: 'pages/personalImage/detail', load: other },
+      { path: 'pages/personalImage/viewer', load: (...args: unknown[]) => [page(), ...args] },
+    ]
+    Object.assign(globalThis, { __taroAppConfig: { routes } })
+    try {
+      function DetailPage() {
+        usePrefetchViewer(true)
+        return null
+      }
+      render(<DetailPage />)
+      expect(page).not.toHaveBeenCalled()
+      await act(async () => void jest.advanceTimersByTime(5000))
+      expect(page).toHaveBeenCalledTimes(1)
+      expect(other).not.toHaveBeenCalled()
+    } finally {
+      delete (globalThis as { __taroAppConfig?: unknown }).__taroAppConfig
     }
-    render(<DetailPage />)
-    expect(mockViewerPageEvaluated).not.toHaveBeenCalled()
-    await act(async () => void jest.advanceTimersByTime(5000))
-    expect(mockViewerPageEvaluated).toHaveBeenCalledTimes(1)
   })
 })
