@@ -3,20 +3,31 @@
  * a shared exam. Kept apart from services/shares.ts on purpose: records.ts and viewer.ts read it
  * on every thumbnail and frame, and must not pull the grants contract into their chunks.
  *
- * A shared page sets it when it shows and clears it when it hides, so the person's own pages
- * never send it; null means "the login session's token, as usual" (a signed-in grantee).
+ * Each shared page holds it while it shows and lets go when it hides or closes; the newest holder
+ * wins. Holders rather than one global switch, because when a page closes, the page below may
+ * show before or after the closing one lets go: each lets go of its own hold only. Nobody holding
+ * (the person's own pages) or a holder with null (a signed-in grantee) means the login's token.
  */
-let active: string | null = null
+const holders = new Map<object, string | null>()
 
-export function setShareBearer(token: string | null): void {
-  active = token
+export function holdShareBearer(holder: object, token: string | null): void {
+  // Re-inserted, so the page that showed last is the newest.
+  holders.delete(holder)
+  holders.set(holder, token)
+}
+
+export function releaseShareBearer(holder: object): void {
+  holders.delete(holder)
 }
 
 export function shareBearer(): string | null {
-  return active
+  let newest: string | null = null
+  for (const token of holders.values()) newest = token
+  return newest
 }
 
 /** Headers that replace the login bearer with the share token (the http wrapper merges them last). */
 export function shareBearerHeader(): Record<string, string> {
-  return active ? { Authorization: `Bearer ${active}` } : {}
+  const token = shareBearer()
+  return token ? { Authorization: `Bearer ${token}` } : {}
 }

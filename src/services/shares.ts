@@ -14,7 +14,7 @@ import type { OutputOf } from '@contract/endpoint'
 import { callEndpoint, type CallOptions } from './api'
 import { HttpError } from './http'
 import type { ExamDetail, ReportDetail } from './records'
-import { setShareBearer } from './share-bearer'
+import { holdShareBearer, releaseShareBearer } from './share-bearer'
 
 /**
  * The holder's side of authorisations (contract/main/grants.ts): a link's preview and opening, and
@@ -96,11 +96,15 @@ function readOptions(grantId: string): CallOptions {
 }
 
 /**
- * While a shared page is showing: DICOMweb reads (thumbnails, metadata, frames) carry this grant's
- * link token, or the login token for a grantee. Call with null when the page hides.
+ * While a shared page shows (`holder`: that page), DICOMweb reads (thumbnails, metadata, frames)
+ * carry this grant's link token, or the login token for a grantee. `leaveShare` when it hides.
  */
-export function enterShare(grantId: string | null): void {
-  setShareBearer(grantId ? (shareSessionOf(grantId)?.accessToken ?? null) : null)
+export function enterShare(holder: object, grantId: string): void {
+  holdShareBearer(holder, shareSessionOf(grantId)?.accessToken ?? null)
+}
+
+export function leaveShare(holder: object): void {
+  releaseShareBearer(holder)
 }
 
 /** The preview (sharer, expiry, whether a 提取码 is needed): counts no view. */

@@ -9,10 +9,13 @@ import {
   getSharedExam,
   getSharedGrant,
   isShareEnded,
+  leaveShare,
   openShare,
   shareSessionOf,
 } from '../shares'
 import { createHarness, envelopeBody } from './http-fakes'
+
+const PAGE = {}
 
 const GRANT = {
   id: 'g1',
@@ -30,7 +33,7 @@ describe('shares service (the holder of a grant)', () => {
   beforeEach(() => {
     sessionStorage.clear()
     forgetShareSession('g1')
-    enterShare(null)
+    leaveShare(PAGE)
     useSessionStore.getState().setToken({ access_token: 'login-tok' })
     request = jest.spyOn(Taro, 'request')
   })
@@ -103,15 +106,33 @@ describe('shares service (the holder of a grant)', () => {
     const bytes = new Uint8Array([1]).buffer
     const reply = () =>
       h.reply({ statusCode: 200, data: bytes, header: { 'content-type': 'multipart/related' } })
-    enterShare('g1')
+    enterShare(PAGE, 'g1')
     expect(shareBearer()).toBe('yxs_frames')
     reply()
     await fetchFrame('1', '2', '3', 1, h.http)
     expect(h.sent[0]!.header.Authorization).toBe('Bearer yxs_frames')
-    enterShare(null)
+    leaveShare(PAGE)
     reply()
     await fetchFrame('1', '2', '3', 1, h.http)
     expect(h.sent[1]!.header.Authorization).toBe('Bearer login-tok')
+  })
+
+  it('when a shared page closes, the page below keeps its hold whichever event comes first', () => {
+    sessionStorage.setItem(
+      'yxs-share:g1',
+      JSON.stringify({ accessToken: 'yxs_below', expiresAt: '2099-01-01T00:00:00.000Z' }),
+    )
+    const below = {}
+    const top = {}
+    enterShare(below, 'g1')
+    leaveShare(below) // hidden under the next page
+    enterShare(top, 'g1')
+    // Back: the page below shows again before the closing page lets go.
+    enterShare(below, 'g1')
+    leaveShare(top)
+    expect(shareBearer()).toBe('yxs_below')
+    leaveShare(below)
+    expect(shareBearer()).toBeNull()
   })
 
   it('tells an ended grant (403 授权已失效 or 链接无效) from other failures', async () => {

@@ -1,7 +1,7 @@
 import { useDidHide, useDidShow } from '@tarojs/taro'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { describeError } from '@/services/api'
-import { enterShare, forgetShareSession, isShareEnded } from '@/services/shares'
+import { enterShare, forgetShareSession, isShareEnded, leaveShare } from '@/services/shares'
 
 export type Shared<T> =
   | { status: 'loading'; reload: () => void }
@@ -11,21 +11,29 @@ export type Shared<T> =
   | { status: 'ready'; data: T; reload: () => void }
 
 /**
+ * While this page shows, thumbnails, metadata and frames carry this grant's link token (or, for a
+ * signed-in grantee, their login's); the page lets go when it hides or closes.
+ */
+export function useShareBearer(grantId: string): void {
+  const [holder] = useState(() => ({}))
+  // Before the first render's effects (thumbnails start loading in them), not only on show.
+  const entered = useRef(false)
+  if (!entered.current) {
+    entered.current = true
+    enterShare(holder, grantId)
+  }
+  useDidShow(() => enterShare(holder, grantId))
+  useDidHide(() => leaveShare(holder))
+  useEffect(() => () => leaveShare(holder), [holder])
+}
+
+/**
  * One thing read through a grant. While the page shows, DICOMweb reads carry this grant's link
  * token (enterShare); a 403 授权已失效 from the load turns the page into the ended state and the
  * link session is forgotten.
  */
 export function useShared<T>(grantId: string, key: string, load: () => Promise<T>): Shared<T> {
-  // Before the first render's effects (thumbnails start loading in them), not only on show.
-  const entered = useRef(false)
-  if (!entered.current) {
-    entered.current = true
-    enterShare(grantId)
-  }
-  useDidShow(() => enterShare(grantId))
-  useDidHide(() => enterShare(null))
-  useEffect(() => () => enterShare(null), [])
-
+  useShareBearer(grantId)
   const [state, setState] = useState<
     | { status: 'loading' }
     | { status: 'error'; message: string }
