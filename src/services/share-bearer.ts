@@ -8,6 +8,9 @@
  * show before or after the closing one lets go: each lets go of its own hold only. Nobody holding
  * (the person's own pages) or a holder with null (a signed-in grantee) means the login's token.
  */
+import { UserFacingError } from './api'
+import { HttpError } from './http'
+
 const holders = new Map<object, string | null>()
 
 export function holdShareBearer(holder: object, token: string | null): void {
@@ -30,4 +33,33 @@ export function shareBearer(): string | null {
 export function shareBearerHeader(): Record<string, string> {
   const token = shareBearer()
   return token ? { Authorization: `Bearer ${token}` } : {}
+}
+
+const ENDED = '授权已失效'
+
+function refusalText(data: unknown): string | null {
+  let body = data
+  if (Object.prototype.toString.call(data) === '[object ArrayBuffer]') {
+    // Older WeChat base libraries have no TextDecoder: the caller then says 授权已失效.
+    if (typeof TextDecoder === 'undefined') return null
+    try {
+      body = JSON.parse(new TextDecoder().decode(data as ArrayBuffer))
+    } catch {
+      return null
+    }
+  }
+  if (typeof body !== 'object' || body === null) return null
+  const { error, message } = body as { error?: unknown; message?: unknown }
+  if (typeof error === 'string' && error !== '') return error
+  return typeof message === 'string' && message !== '' ? message : null
+}
+
+/**
+ * A DICOMweb read refused 403 while a shared page holds the token: the grant (or this link's
+ * session) has ended. Answers the server's words (授权已失效, 链接无效或已失效) for the viewer to
+ * show on the next slice; null for any other failure, which keeps its own handling.
+ */
+export function shareRefusal(error: unknown): UserFacingError | null {
+  if (holders.size === 0 || !(error instanceof HttpError) || error.statusCode !== 403) return null
+  return new UserFacingError(refusalText(error.response.data) ?? ENDED)
 }

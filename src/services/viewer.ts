@@ -1,6 +1,6 @@
 import { apiOrigin } from './hosts'
 import { http, type Http, type HttpResponse, type RequestOptions } from './http'
-import { shareBearerHeader } from './share-bearer'
+import { shareBearerHeader, shareRefusal } from './share-bearer'
 
 /**
  * The viewer's WADO-RS calls (server/src/routes/dicomweb/wado.ts): a series' DICOM JSON metadata
@@ -43,19 +43,26 @@ function quiet(): Partial<RequestOptions> {
   }
 }
 
+/** Through an ended grant, a refusal reads as the server's words (授权已失效) on the next slice. */
+function rethrow(error: unknown): never {
+  throw shareRefusal(error) ?? error
+}
+
 /** DICOM JSON of every instance of the series (PS3.18 F.2), one object per instance. */
 export async function fetchSeriesMetadata(
   studyUid: string,
   seriesUid: string,
   client: Http = http,
 ): Promise<Record<string, unknown>[]> {
-  const body = await client.request<unknown>({
-    ...quiet(),
-    url: `${seriesPath(studyUid, seriesUid)}/metadata`,
-    method: 'GET',
-    // A link visitor's share token while a shared exam is open (issue 9); else the login's.
-    header: { Accept: 'application/dicom+json', ...shareBearerHeader() },
-  })
+  const body = await client
+    .request<unknown>({
+      ...quiet(),
+      url: `${seriesPath(studyUid, seriesUid)}/metadata`,
+      method: 'GET',
+      // A link visitor's share token while a shared exam is open (issue 9); else the login's.
+      header: { Accept: 'application/dicom+json', ...shareBearerHeader() },
+    })
+    .catch(rethrow)
   if (!Array.isArray(body)) return []
   return body.filter(
     (item): item is Record<string, unknown> => typeof item === 'object' && item !== null,
@@ -77,17 +84,19 @@ export async function fetchFrame(
   frame: number,
   client: Http = http,
 ): Promise<FrameAnswer> {
-  const response = await client.request<HttpResponse>({
-    ...quiet(),
-    url: `${instancePath(studyUid, seriesUid, sopInstanceUid)}/frames/${frame}`,
-    method: 'GET',
-    header: {
-      Accept: 'multipart/related; type="application/octet-stream"; transfer-syntax=*',
-      ...shareBearerHeader(),
-    },
-    responseType: 'arraybuffer',
-    fullResponse: true,
-  })
+  const response = await client
+    .request<HttpResponse>({
+      ...quiet(),
+      url: `${instancePath(studyUid, seriesUid, sopInstanceUid)}/frames/${frame}`,
+      method: 'GET',
+      header: {
+        Accept: 'multipart/related; type="application/octet-stream"; transfer-syntax=*',
+        ...shareBearerHeader(),
+      },
+      responseType: 'arraybuffer',
+      fullResponse: true,
+    })
+    .catch(rethrow)
   const contentType = Object.entries(response.header).find(
     ([key]) => key.toLowerCase() === 'content-type',
   )?.[1]

@@ -135,6 +135,35 @@ describe('shares service (the holder of a grant)', () => {
     expect(shareBearer()).toBeNull()
   })
 
+  it('a frame refused 403 while a shared page shows says the server’s words on the slice', async () => {
+    const h = createHarness({}, { token: 'login-tok' })
+    const refusal = (error: string) =>
+      h.reply({
+        statusCode: 403,
+        data: new Uint8Array(Buffer.from(JSON.stringify({ code: 403, error }))).buffer,
+        header: { 'content-type': 'application/json' },
+      })
+    enterShare(PAGE, 'g1')
+    // Without TextDecoder (jsdom, older WeChat): the ended grant's own words.
+    refusal('链接无效或已失效')
+    await expect(fetchFrame('1', '2', '3', 1, h.http)).rejects.toThrow('授权已失效')
+    const decoder = (globalThis as { TextDecoder?: unknown }).TextDecoder
+    Object.assign(globalThis, {
+      TextDecoder: jest.requireActual<typeof import('util')>('util').TextDecoder,
+    })
+    try {
+      refusal('链接无效或已失效')
+      await expect(fetchFrame('1', '2', '3', 1, h.http)).rejects.toThrow('链接无效或已失效')
+    } finally {
+      Object.assign(globalThis, { TextDecoder: decoder })
+    }
+    leaveShare(PAGE)
+    // The person's own pages keep the usual quiet failure.
+    refusal('授权已失效')
+    const own = await fetchFrame('1', '2', '3', 1, h.http).catch((error: unknown) => error)
+    expect((own as Error).message).not.toContain('授权已失效')
+  })
+
   it('tells an ended grant (403 授权已失效 or 链接无效) from other failures', async () => {
     answer({ code: 403, error: '授权已失效' }, 403)
     const ended = await getSharedExam('g1', 'x1').catch((error: unknown) => error)
