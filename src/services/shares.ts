@@ -90,9 +90,13 @@ export function forgetShareSession(grantId: string): void {
 }
 
 /** Call options for a read through `grantId`: the link session's token instead of the login's. */
-function readOptions(grantId: string): CallOptions {
+function readOptions(grantId: string, options: CallOptions = {}): CallOptions {
   const session = shareSessionOf(grantId)
-  return session ? { header: { Authorization: `Bearer ${session.accessToken}` } } : {}
+  if (!session) return options
+  return {
+    ...options,
+    header: { ...options.header, Authorization: `Bearer ${session.accessToken}` },
+  }
 }
 
 /**
@@ -122,12 +126,16 @@ export async function openShare(token: string, pickupCode?: string): Promise<Rec
   return answer.grant
 }
 
-export function getSharedGrant(grantId: string): Promise<ReceivedGrant> {
-  return callEndpoint(getSharedGrantEndpoint, { grantId }, readOptions(grantId))
+export function getSharedGrant(grantId: string, options?: CallOptions): Promise<ReceivedGrant> {
+  return callEndpoint(getSharedGrantEndpoint, { grantId }, readOptions(grantId, options))
 }
 
-export function getSharedExam(grantId: string, examId: string): Promise<ExamDetail> {
-  return callEndpoint(getSharedExamEndpoint, { grantId, examId }, readOptions(grantId))
+export function getSharedExam(
+  grantId: string,
+  examId: string,
+  options?: CallOptions,
+): Promise<ExamDetail> {
+  return callEndpoint(getSharedExamEndpoint, { grantId, examId }, readOptions(grantId, options))
 }
 
 export function getSharedReport(grantId: string, reportId: string): Promise<ReportDetail> {
