@@ -109,10 +109,10 @@ describe('sharing, the holder’s side', () => {
     const input = view(page).locator('input')
     const wrong = String((Number(code) + 1) % 10000).padStart(4, '0')
     await input.fill(wrong)
-    await view(page).getByRole('button', { name: '查看' }).click()
+    await view(page).locator('.share-landing__open').click()
     await view(page).getByText('提取码错误，请向分享人确认').waitFor()
     await input.fill(code)
-    await view(page).getByRole('button', { name: '查看' }).click()
+    await view(page).locator('.share-landing__open').click()
     await view(page)
       .locator('.share-banner')
       .getByText(/分享 · 有效期至/)
@@ -181,8 +181,9 @@ describe('sharing, the holder’s side', () => {
     await page.goto(`${BASE_URL}/pages/user/user`)
     const section = view(page).locator('.mine-received')
     await section.getByText('共享给我的').waitFor()
+    // The cell takes the tap (its title lets touches through to it).
     await section
-      .getByText(/分享的 1 项影像或报告/)
+      .locator('.nut-cell', { hasText: /分享的 1 项影像或报告/ })
       .first()
       .click()
     await view(page).locator('.shared-records__title', { hasText: EXAM_TITLE }).waitFor()
