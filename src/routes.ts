@@ -21,6 +21,8 @@ export interface RouteDef {
   pageOrientation?: 'auto'
   /** A black page without scrolling (the image viewer: dark around the image, gestures own touch). */
   dark?: boolean
+  /** The mini-program may share from this page (转发, a share button): the 授权 sheet's share card. */
+  shareCard?: boolean
   /** The issue that builds this page; absent once the page is real. */
   issue?: number
   /**
@@ -90,9 +92,14 @@ const TABLE = [
     path: 'pages/personalReport/index-weixin',
     title: '个人报告',
   },
-  { name: 'reportDetail', path: 'pages/personalReport/detail', title: '报告详情' },
+  { name: 'reportDetail', path: 'pages/personalReport/detail', title: '报告详情', shareCard: true },
   { name: 'reportDetail2', path: 'pages/personalReport/detail2', title: '报告详情' },
-  { name: 'reportDetailYs', path: 'pages/personalReport/detail-ys', title: '报告详情' },
+  {
+    name: 'reportDetailYs',
+    path: 'pages/personalReport/detail-ys',
+    title: '报告详情',
+    shareCard: true,
+  },
   { name: 'myReports', path: 'pages/personalReport/index-ys', title: '我的报告' },
   { name: 'grantList', path: 'pages/personalReport/shouquan-list', title: '授权记录' },
   { name: 'personalImage', path: 'pages/personalImage/index', title: '个人影像' },
@@ -102,7 +109,7 @@ const TABLE = [
     path: 'pages/personalImage/imageHospital',
     title: '选择地区或医院',
   },
-  { name: 'imageDetail', path: 'pages/personalImage/detail', title: '影像详情' },
+  { name: 'imageDetail', path: 'pages/personalImage/detail', title: '影像详情', shareCard: true },
   { name: 'imageList', path: 'pages/personalImage/list', title: '院内查询' },
   {
     name: 'imageViewer',
@@ -293,6 +300,7 @@ export function pageConfig(name: RouteName) {
     onReachBottomDistance: 80,
     ...(route.customNavigation ? { navigationStyle: 'custom' as const } : {}),
     ...(route.pageOrientation ? { pageOrientation: route.pageOrientation } : {}),
+    ...(route.shareCard ? { enableShareAppMessage: true } : {}),
     ...(route.dark
       ? {
           navigationBarBackgroundColor: '#000000',

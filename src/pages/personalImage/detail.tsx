@@ -5,6 +5,12 @@ import { RequireLogin } from '../../components/require-login'
 import { QrCodeSheet } from '../../features/claims/components/qr-code-sheet'
 import { ExamDetailView, QrButton } from '../../features/records/components/exam-detail-view'
 import { useExamDetail } from '../../features/records/hooks/use-exam-detail'
+import { GrantSheet } from '../../features/sharing/owner/components/grant-sheet'
+import {
+  ShareButton,
+  WhoViewedEntry,
+} from '../../features/sharing/owner/components/sharing-entries'
+import { subjectOfExam } from '../../features/sharing/owner/grant-form'
 import { useRefreshOnReturn } from '../../features/records/hooks/use-refresh-on-return'
 import { describeError } from '../../services/api'
 import { navigate } from '../../services/navigate'
@@ -13,6 +19,7 @@ import { usePrefetchViewer } from './viewer-prefetch'
 function ExamDetailContent({ examId }: { examId: string }) {
   const exam = useExamDetail(examId)
   const [qrOpen, setQrOpen] = useState(false)
+  const [grantOpen, setGrantOpen] = useState(false)
   useRefreshOnReturn(exam.reload)
   usePrefetchViewer(exam.status === 'ready' && exam.data.series.length > 0)
   if (exam.status === 'loading') return <PageState status="loading" />
@@ -45,6 +52,13 @@ function ExamDetailContent({ examId }: { examId: string }) {
         onOpenReport={(reportId) => void navigate('reportDetail', { id: reportId })}
         onOpenBarCode={(value) => void navigate('barCode', { value, title: '检查号' })}
         qrButton={canShare ? <QrButton onClick={() => setQrOpen(true)} /> : null}
+        shareButton={<ShareButton onClick={() => setGrantOpen(true)} />}
+        footer={<WhoViewedEntry examId={data.id} />}
+      />
+      <GrantSheet
+        visible={grantOpen}
+        onClose={() => setGrantOpen(false)}
+        subject={subjectOfExam(data)}
       />
       {canShare && (
         <QrCodeSheet

@@ -10,6 +10,12 @@ import { ReportPhotos } from '../../features/dicom-upload/components/report-phot
 import { SeriesFiles } from '../../features/records/components/series-files'
 import { SeriesGrid } from '../../features/records/components/series-grid'
 import { useExamDetail } from '../../features/records/hooks/use-exam-detail'
+import { GrantSheet } from '../../features/sharing/owner/components/grant-sheet'
+import {
+  ShareButton,
+  WhoViewedEntry,
+} from '../../features/sharing/owner/components/sharing-entries'
+import { subjectOfExam } from '../../features/sharing/owner/grant-form'
 import { pickPhotos } from '../../platform/file-picker'
 import { showModal, showToast } from '../../platform/ui'
 import { describeError } from '../../services/api'
@@ -44,6 +50,7 @@ function DetailYs({ exam, reload }: { exam: ExamDetail; reload: () => void }) {
   const [editing, setEditing] = useState(false)
   const [saving, setSaving] = useState(false)
   const [adding, setAdding] = useState(false)
+  const [grantOpen, setGrantOpen] = useState(false)
 
   const save = async (input: Omit<SaveDicomReportInput, 'examId'>) => {
     setSaving(true)
@@ -115,6 +122,7 @@ function DetailYs({ exam, reload }: { exam: ExamDetail; reload: () => void }) {
               编辑
             </Text>
           )}
+          {!editing && <ShareButton onClick={() => setGrantOpen(true)} />}
         </View>
         {editing ? (
           <DicomReportForm
@@ -176,9 +184,16 @@ function DetailYs({ exam, reload }: { exam: ExamDetail; reload: () => void }) {
         />
       </View>
 
+      <WhoViewedEntry examId={exam.id} />
+
       <Button className="detail-ys__delete" block onClick={() => void removeStudy()}>
         删除影像
       </Button>
+      <GrantSheet
+        visible={grantOpen}
+        onClose={() => setGrantOpen(false)}
+        subject={subjectOfExam(exam)}
+      />
     </View>
   )
 }

@@ -1,10 +1,14 @@
 import { useRouter } from '@tarojs/taro'
+import { useState } from 'react'
 import { PageState } from '../../components/page-state'
 import { RequireLogin } from '../../components/require-login'
 import { ReportDetailView } from '../../features/records/components/report-detail-view'
 import { UnlockPanel } from '../../features/records/components/unlock-panel'
 import { useReportActions } from '../../features/records/hooks/use-report-actions'
 import { useReportDetail } from '../../features/records/hooks/use-report-detail'
+import { GrantSheet } from '../../features/sharing/owner/components/grant-sheet'
+import { WhoViewedEntry } from '../../features/sharing/owner/components/sharing-entries'
+import { subjectOfReport } from '../../features/sharing/owner/grant-form'
 import { describeError } from '../../services/api'
 import { back, navigate } from '../../services/navigate'
 import type { ReportDetail } from '../../services/records'
@@ -21,12 +25,23 @@ function Loaded({
 }) {
   const actions = useReportActions(report, ticket, replace, () => void back('user'))
   usePrefetchViewer((report.keyImages ?? []).length > 0)
+  const [grantOpen, setGrantOpen] = useState(false)
   return (
-    <ReportDetailView
-      report={report}
-      actions={actions}
-      onOpenImages={() => void navigate('imageDetail', { id: report.examId })}
-    />
+    <>
+      <ReportDetailView
+        report={report}
+        actions={actions}
+        onOpenImages={() => void navigate('imageDetail', { id: report.examId })}
+        onShare={() => setGrantOpen(true)}
+        footer={<WhoViewedEntry examId={report.examId} />}
+      />
+      <GrantSheet
+        visible={grantOpen}
+        onClose={() => setGrantOpen(false)}
+        subject={subjectOfReport(report)}
+        focus={report.id}
+      />
+    </>
   )
 }
 

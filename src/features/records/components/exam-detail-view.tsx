@@ -15,6 +15,10 @@ export interface ExamDetailViewProps {
   onOpenBarCode?: (accessionNumber: string) => void
   /** The 二维码 button, when the page can show one (rendered in the header). */
   qrButton?: ReactNode
+  /** The owner's 授权 button (header); absent where the exam is seen through a grant. */
+  shareButton?: ReactNode
+  /** Under the report: the owner's 谁看过. */
+  footer?: ReactNode
 }
 
 const SEX: Record<string, string> = { M: '男', F: '女', O: '其他' }
@@ -85,6 +89,8 @@ export function ExamDetailView({
   onOpenReport,
   onOpenBarCode,
   qrButton,
+  shareButton,
+  footer,
 }: ExamDetailViewProps) {
   const where = exam.hospital?.name ?? exam.hospitalText ?? '我上传的影像'
   const who = [
@@ -100,6 +106,7 @@ export function ExamDetailView({
         <View className="exam-detail__head">
           <Text className="exam-detail__title">{exam.title || '未命名检查'}</Text>
           {qrButton}
+          {shareButton}
         </View>
         <View className="exam-detail__tags">
           <ModalityTags modalities={exam.modalities} />
@@ -141,6 +148,7 @@ export function ExamDetailView({
         <Text className="exam-detail__heading">报告</Text>
         <ReportEntry exam={exam} onOpenReport={onOpenReport} />
       </View>
+      {footer}
     </View>
   )
 }

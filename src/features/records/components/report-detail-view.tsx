@@ -1,5 +1,6 @@
 import { Text, View } from '@tarojs/components'
 import { Button } from '@nutui/nutui-react-taro'
+import type { ReactNode } from 'react'
 import type { ReportDetail } from '@/services/records'
 import { navigate } from '@/services/navigate'
 import type { ReportActions } from '../hooks/use-report-actions'
@@ -17,6 +18,10 @@ export interface ReportDetailViewProps {
   report: ReportDetail
   actions: ReportActions
   onOpenImages: () => void
+  /** The owner's 授权 (first in the bar); absent where the report is seen through a grant. */
+  onShare?: () => void
+  /** After the link to the images: the owner's 谁看过. */
+  footer?: ReactNode
 }
 
 /** The viewer on exactly this image and frame; `t` starts its tap → first pixels timing. */
@@ -31,7 +36,13 @@ function openInViewer(image: Pick<KeyImage, 'examId' | 'seriesUid' | 'sopInstanc
 }
 
 /** 报告详情: the report, its history, and what the person can do with it. */
-export function ReportDetailView({ report, actions, onOpenImages }: ReportDetailViewProps) {
+export function ReportDetailView({
+  report,
+  actions,
+  onOpenImages,
+  onShare,
+  footer,
+}: ReportDetailViewProps) {
   return (
     <View className="report-detail">
       <ReportHeader report={report} />
@@ -46,7 +57,19 @@ export function ReportDetailView({ report, actions, onOpenImages }: ReportDetail
         <Text>查看本次检查的影像</Text>
         <Text className="report-detail__arrow">›</Text>
       </View>
+      {footer}
       <View className="report-detail__bar">
+        {onShare && (
+          <Button
+            className="report-detail__button"
+            size="small"
+            type="primary"
+            disabled={actions.busy !== null}
+            onClick={onShare}
+          >
+            授权
+          </Button>
+        )}
         <Button
           className="report-detail__button"
           size="small"

@@ -50,7 +50,10 @@ export function GrantSheet({
   personId,
   onOpenList,
 }: GrantSheetProps) {
-  const choices = useMemo(() => choicesOf(subject), [subject])
+  // Pages build the subject afresh on each render: what it says, not its identity, decides.
+  const subjectKey = JSON.stringify(subject)
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const choices = useMemo(() => choicesOf(subject), [subjectKey])
   const [form, setForm] = useState(() => initialForm(choices, focus))
   const [error, setError] = useState<string | null>(null)
   const [saving, setSaving] = useState(false)
