@@ -1,7 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { SHARE_TOKEN_PREFIX } from '@contract/main/grants'
 import { checkHospitalKey } from '../domain/hospitals'
 import { findSessionByAccessToken } from '../domain/identity/sessions'
 import type { RecordsCaller } from '../domain/records/access'
+import { shareSessionReader } from '../domain/sharing/shares'
 import { bearerToken } from './auth'
 import { ApiError } from './errors'
 import { HOSPITAL_KEY_INVALID, HOSPITAL_KEY_REVOKED } from './hospital-auth'
@@ -16,6 +18,11 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by recordsCallerAuth on DICOMweb reads: who asks, for access.ts. */
     recordsCaller?: RecordsCaller
+    /**
+     * The login session of a signed-in records caller (reads through an account grant are logged
+     * per session). Link visitors carry theirs in the caller itself.
+     */
+    recordsSessionId?: string
   }
 }
 
@@ -36,6 +43,12 @@ export async function recordsCallerAuth(request: FastifyRequest, reply: FastifyR
   if (!token) throw refuse(reply, 'Bearer', RECORDS_CREDENTIALS_MISSING)
   const { db } = request.server
   const now = request.server.now()
+  // A link visitor (issue 9): this grant's records only, and only while it is active, judged now.
+  if (token.startsWith(SHARE_TOKEN_PREFIX)) {
+    const reader = await shareSessionReader(db, token, now)
+    request.recordsCaller = reader.caller
+    return
+  }
   const looksLikeKey = token.startsWith(HOSPITAL_KEY_PREFIX)
   if (looksLikeKey) {
     const check = await checkHospitalKey(db, token, now)
@@ -51,6 +64,7 @@ export async function recordsCallerAuth(request: FastifyRequest, reply: FastifyR
   const found = await findSessionByAccessToken(db, token, now)
   if (found) {
     request.recordsCaller = { kind: 'user', userId: found.user.id }
+    request.recordsSessionId = found.sessionId
     return
   }
   if (looksLikeKey) throw refuse(reply, 'Bearer realm="hospital"', HOSPITAL_KEY_INVALID)

@@ -8,6 +8,7 @@ import mainBookmarksRoutes from './main/bookmarks'
 import mainClaimsRoutes from './main/claims'
 import mainDicomUploadRoutes from './main/dicom-upload'
 import mainFamilyRoutes from './main/family'
+import mainGrantsRoutes from './main/grants'
 import mainMessagesRoutes from './main/messages'
 import mainProfileRoutes from './main/profile'
 import mainQrLoginRoutes from './main/qr-login'
@@ -42,5 +43,6 @@ export default async function routes(app: FastifyInstance): Promise<void> {
   await app.register(mainBookmarksRoutes)
   await app.register(mainFamilyRoutes)
   await app.register(mainMessagesRoutes)
+  await app.register(mainGrantsRoutes)
   await app.register(imageRoutes)
 }

@@ -1,5 +1,6 @@
 import type { ExpressionBuilder } from 'kysely'
 import { FAMILY_MESSAGES } from '@contract/main/family'
+import { GRANT_MESSAGES } from '@contract/main/grants'
 import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
 import type { Database, ExamsTable } from '../../db/schema'
@@ -24,7 +25,14 @@ import { forbidden, notFound } from '../../http/errors'
  */
 
 export type RecordsCaller =
-  { kind: 'user'; userId: string } | { kind: 'hospital'; hospitalId: string }
+  | { kind: 'user'; userId: string }
+  | { kind: 'hospital'; hospitalId: string }
+  /**
+   * Reading through one grant (issue 9): a link visitor's `yxs_` session, or a grantee on the
+   * /shared routes. Sees the grant's exams only; whether the grant is still active is judged
+   * before (records-caller.ts, domain/sharing) on the server clock of each request.
+   */
+  | { kind: 'share'; grantId: string; sessionId: string }
 
 /** The pushed identity in the form it is stored: keyed digests only. */
 export interface PatientIdentity {
@@ -96,6 +104,7 @@ export async function boundIdentity(
  */
 export function visibleTo(caller: RecordsCaller, identity: PatientIdentity | undefined) {
   return (eb: ExpressionBuilder<Database, 'exams'>) => {
+    if (caller.kind === 'share') return coveredByGrant(caller.grantId)(eb)
     if (caller.kind === 'hospital') {
       return eb.and([
         eb('exams.source', '=', 'hospital'),
@@ -328,4 +337,78 @@ export async function privateToMember(db: DB, userId: string, examId: string): P
     .where('exam_user_states.report_private', '=', 1)
     .executeTakeFirst()
   return !!row
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Grant reach (授权, issue 9). A grant covers an exam's images (kind 'exam') or a report (kind
+// 'report', read through /shared only). A grantee account reads a covered exam's images on the
+// DICOMweb paths with its own token while the grant is active; a grant that has ended is answered
+// 403 授权已失效 to its grantee (who knew of the record), 404 to everyone else as before.
+
+/** "The exam's images are covered by this grant", for `.where(...)` on exams. */
+function coveredByGrant(grantId: string) {
+  return (eb: ExpressionBuilder<Database, 'exams'>) =>
+    eb(
+      'exams.id',
+      'in',
+      eb
+        .selectFrom('grant_records')
+        .select('grant_records.exam_id')
+        .where('grant_records.grant_id', '=', grantId)
+        .where('grant_records.kind', '=', 'exam'),
+    )
+}
+
+/** The exams of a study a caller reaches, and the grant they are read through (null: own, family). */
+export interface StudyReach {
+  exams: ExamsTable[]
+  grantId: string | null
+}
+
+/**
+ * findVisibleStudy, then (for a signed-in user who has none of the study as their own or a
+ * member's) the exams covered by an active account grant to them at `now`. A grantee whose grants
+ * on the study have all ended gets 403 GRANT_MESSAGES.ended; nobody learns anything else.
+ */
+export async function reachStudy(
+  db: DB,
+  cipher: FieldCipher,
+  caller: RecordsCaller,
+  studyUid: string,
+  now: Date,
+): Promise<StudyReach> {
+  const exams = await findVisibleStudy(db, cipher, caller, studyUid)
+  if (caller.kind === 'share') return { exams, grantId: caller.grantId }
+  if (exams.length > 0 || caller.kind !== 'user') return { exams, grantId: null }
+  const at = now.toISOString()
+  const covered = await db
+    .selectFrom('grant_records')
+    .innerJoin('grants', 'grants.id', 'grant_records.grant_id')
+    .innerJoin('exams', 'exams.id', 'grant_records.exam_id')
+    .selectAll('exams')
+    .select([
+      'grants.id as grant_id',
+      'grants.revoked_at as grant_revoked_at',
+      'grants.expires_at as grant_expires_at',
+    ])
+    .where('grants.grantee_user_id', '=', caller.userId)
+    .where('grants.audience', '=', 'account')
+    .where('grant_records.kind', '=', 'exam')
+    .where('exams.study_uid', '=', studyUid)
+    .orderBy('grants.created_at', 'desc')
+    .orderBy('grants.id', 'desc')
+    .execute()
+  if (covered.length === 0) return { exams: [], grantId: null }
+  const active = covered.filter((row) => row.grant_revoked_at === null && row.grant_expires_at > at)
+  if (active.length === 0) throw forbidden(GRANT_MESSAGES.ended)
+  const grantId = active[0]!.grant_id
+  const seen = new Set<string>()
+  const reached: ExamsTable[] = []
+  for (const row of active) {
+    if (row.grant_id !== grantId || seen.has(row.id)) continue
+    seen.add(row.id)
+    const { grant_id: _g, grant_revoked_at: _r, grant_expires_at: _e, ...exam } = row
+    reached.push(exam)
+  }
+  return { exams: reached, grantId }
 }

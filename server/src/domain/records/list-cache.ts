@@ -62,7 +62,12 @@ export function createListCache(db: DB, maxEntries = LIST_CACHE_ENTRIES): ListCa
         ? `${scope.identity.patientKey}/${scope.identity.nameHash}`
         : '-'
       // Keyed by the listed person too: a manager's own list and a member's are different answers.
-      const person = scope.caller.kind === 'user' ? scope.caller.userId : scope.caller.hospitalId
+      const person =
+        scope.caller.kind === 'user'
+          ? scope.caller.userId
+          : scope.caller.kind === 'hospital'
+            ? scope.caller.hospitalId
+            : scope.caller.grantId
       const key = `${list}\u0000${scope.userId}\u0000${person}\u0000${identity}\u0000${JSON.stringify(options)}`
       const version = await versionOf(scope)
       const held = entries.get(key)

@@ -99,7 +99,16 @@ export async function instancesOfPath(
   caller: RecordsCaller,
   path: { studyUid: string; seriesUid?: string; sopInstanceUid?: string },
 ): Promise<InstanceRow[]> {
-  const exams = await visibleStudyExams(db, cipher, caller, path.studyUid)
+  return instancesOfExams(db, await visibleStudyExams(db, cipher, caller, path.studyUid), path)
+}
+
+/** Instances of a path within exams already authorised (reachStudy); 404 when it names none. */
+export async function instancesOfExams(
+  db: DB,
+  exams: ExamsTable[],
+  path: { studyUid: string; seriesUid?: string; sopInstanceUid?: string },
+): Promise<InstanceRow[]> {
+  if (exams.length === 0) throw notFound(EXAM_NOT_FOUND)
   const rows = await findInstances(db, exams, path)
   if (rows.length === 0) {
     if (path.sopInstanceUid) throw notFound(INSTANCE_NOT_FOUND)

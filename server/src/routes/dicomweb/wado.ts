@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto'
 import { Readable } from 'node:stream'
 import zlib from 'node:zlib'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { reachStudy } from '../../domain/records/access'
 import { pathUid } from '../../domain/records/qido-query'
 import {
   checkFramesAvailable,
   instanceMetadata,
-  instancesOfPath,
+  instancesOfExams,
   type InstanceRow,
   NoPreviewError,
   openFrame,
@@ -16,6 +17,7 @@ import {
   type RenderRequest,
   representativeInstance,
 } from '../../domain/records/retrieve'
+import { noteView } from '../../domain/sharing/views'
 import { badRequest } from '../../http/errors'
 import { recordsCaller, recordsCallerAuth } from '../../http/records-caller'
 import { acceptsMultipart, notAcceptable, renderedMime, requireJsonAccepted } from './negotiate'
@@ -32,6 +34,11 @@ type Params = { study: string; series?: string; instance?: string; frames?: stri
 const IMMUTABLE = 'private, max-age=31536000, immutable'
 /** A study or series grows while a hospital pushes: ask again each time. */
 const REVALIDATE = 'private, no-cache'
+/**
+ * Read through a grant (issue 9): never kept by the browser, so a revoked or expired grant stops
+ * the next slice instead of serving it from cache.
+ */
+const THROUGH_GRANT = 'private, no-store'
 /** Decoded frames are native little endian pixels, i.e. Explicit VR Little Endian pixel data. */
 const EXPLICIT_LE = '1.2.840.10008.1.2.1'
 
@@ -158,8 +165,46 @@ export default async function wadoRoutes(app: FastifyInstance): Promise<void> {
     },
   }
 
-  const rowsOf = (request: FastifyRequest<{ Params: Params }>) =>
-    instancesOfPath(app.db, app.personalCipher, recordsCaller(request), pathOf(request.params))
+  // Reads through a grant: which requests were, for their cache headers.
+  const throughGrant = new WeakSet<FastifyRequest>()
+  const cacheOf = (request: FastifyRequest, policy: string) =>
+    throughGrant.has(request) ? THROUGH_GRANT : policy
+
+  const rowsOf = async (request: FastifyRequest<{ Params: Params }>) => {
+    const caller = recordsCaller(request)
+    const path = pathOf(request.params)
+    const now = app.now()
+    const reach = await reachStudy(app.db, app.personalCipher, caller, path.studyUid, now)
+    if (reach.grantId && reach.exams.length > 0) {
+      throughGrant.add(request)
+      const viewerSession =
+        caller.kind === 'share' ? caller.sessionId : (request.recordsSessionId ?? '')
+      // On DICOMweb a share caller is a link visitor; grantees come with their own login.
+      const grantee = caller.kind === 'user' ? caller.userId : null
+      // Link visitors and grantees alike: one view per session and exam (views.ts).
+      for (const exam of reach.exams) {
+        await noteView(
+          {
+            db: app.db,
+            cipher: app.personalCipher,
+            subscribe: app.providers.subscribe,
+            log: request.log,
+          },
+          {
+            grantId: reach.grantId,
+            viewerSession,
+            viewerUserId: grantee,
+            recordKind: 'exam',
+            recordId: exam.id,
+            examId: exam.id,
+            ip: request.ip,
+          },
+          now,
+        )
+      }
+    }
+    return instancesOfExams(app.db, reach.exams, path)
+  }
 
   // ------------------------------------------------------------------------- instances as stored
   const retrieve = async (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) => {
@@ -186,7 +231,7 @@ export default async function wadoRoutes(app: FastifyInstance): Promise<void> {
       reply,
       'application/dicom',
       parts,
-      request.params.instance ? IMMUTABLE : REVALIDATE,
+      cacheOf(request, request.params.instance ? IMMUTABLE : REVALIDATE),
     )
   }
   app.get<{ Params: Params }>('/dicomweb/studies/:study', binary, retrieve)
@@ -203,7 +248,7 @@ export default async function wadoRoutes(app: FastifyInstance): Promise<void> {
     const rows = await rowsOf(request)
     return reply
       .type('application/dicom+json')
-      .header('cache-control', request.params.instance ? IMMUTABLE : REVALIDATE)
+      .header('cache-control', cacheOf(request, request.params.instance ? IMMUTABLE : REVALIDATE))
       .header('vary', 'Accept, Authorization')
       .send(JSON.stringify(rows.map(instanceMetadata)))
   }
@@ -242,7 +287,7 @@ export default async function wadoRoutes(app: FastifyInstance): Promise<void> {
       // Our layout of the bytes (u8, u16, s16, rgb8), for clients that know it; DICOM ones read
       // BitsAllocated / PixelRepresentation from the metadata.
       reply.header('x-pixel-format', row!.pixel_format ?? '')
-      return sendMultipart(reply, 'application/octet-stream', parts, IMMUTABLE)
+      return sendMultipart(reply, 'application/octet-stream', parts, cacheOf(request, IMMUTABLE))
     },
   )
 
@@ -274,7 +319,10 @@ export default async function wadoRoutes(app: FastifyInstance): Promise<void> {
       const etag = renderedEtag(row, renderRequest)
       const cacheHeaders = () =>
         reply
-          .header('cache-control', request.params.instance ? IMMUTABLE : REVALIDATE)
+          .header(
+            'cache-control',
+            cacheOf(request, request.params.instance ? IMMUTABLE : REVALIDATE),
+          )
           .header('vary', 'Accept, Authorization')
           .header('etag', etag)
       if (notModified(request, etag)) {

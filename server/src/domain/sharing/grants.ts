@@ -1,0 +1,501 @@
+import { createHash, randomBytes, randomInt, randomUUID } from 'node:crypto'
+import {
+  GRANT_DURATION_SECONDS,
+  GRANT_MESSAGES,
+  GRANT_RECORDS_MAX,
+  GRANT_STATUS_LABELS,
+  type Grant,
+  type GrantDuration,
+  type GrantRecord,
+  type GrantStatus,
+  PICKUP_CODE_LENGTH,
+  type ReceivedGrant,
+} from '@contract/main/grants'
+import type { FieldCipher } from '../../crypto/field-cipher'
+import type { DB } from '../../db'
+import type { GrantsTable } from '../../db/schema'
+import { badRequest, notFound } from '../../http/errors'
+import { maskMobile } from '../identity'
+import { keyedHash } from '../identity/secrets'
+import { maskHolderName } from '../profile/id-card-number'
+import {
+  assertPersonInReach,
+  boundIdentity,
+  EXAM_NOT_FOUND,
+  managedPeople,
+  visibleTo,
+} from '../records/access'
+import { examTitle, modalityList } from '../records/lists'
+
+/*
+ * Grants (授权记录, issue 9), as the person whose records they are manages them. What a grant lets
+ * its holder read is decided in domain/records/access.ts (DICOMweb) and shared.ts (/shared routes);
+ * views are written by views.ts.
+ *
+ * No re-share: a grant covers only records that are the person's OWN (visibleTo of the person:
+ * uploads, claims, exams matching their bound card), never what they see through someone else's
+ * grant or as a family manager. A private report is covered only when named in reportIds.
+ */
+
+export const SHARE_VISITOR = '分享访客'
+
+/** SHA-256 of a random token (128 bits or more: a bare hash is right for those). */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex')
+}
+
+/** The 提取码's keyed hash, bound to its grant (a bare hash of 10 000 codes is reversed at once). */
+export function pickupHash(grantId: string, code: string): string {
+  return keyedHash('grant-pickup', `${grantId}:${code}`)
+}
+
+/** 有效 / 已过期 / 已撤销 / 次数已用完 on the server clock. */
+export function grantStatus(grant: GrantsTable, now: Date): GrantStatus {
+  if (grant.revoked_at) return 'revoked'
+  if (grant.expires_at <= now.toISOString()) return 'expired'
+  if (grant.max_views !== null && Number(grant.opens) >= Number(grant.max_views)) return 'exhausted'
+  return 'active'
+}
+
+/**
+ * Whether whoever already holds the grant is cut off: revoked or expired. A link whose openings are
+ * used up keeps serving the sessions opened before (each was a counted view), until their own end.
+ */
+export function grantEnded(grant: GrantsTable, now: Date): boolean {
+  return grant.revoked_at !== null || grant.expires_at <= now.toISOString()
+}
+
+interface PersonLabel {
+  nameMasked: string | null
+  mobileMasked: string | null
+  role: 'patient' | 'expert'
+}
+
+/** Masked names of people: the bound card's name (张*), else the nickname masked. */
+export async function personLabels(
+  db: DB,
+  cipher: FieldCipher,
+  userIds: readonly string[],
+): Promise<Map<string, PersonLabel>> {
+  const ids = [...new Set(userIds)]
+  const labels = new Map<string, PersonLabel>()
+  if (ids.length === 0) return labels
+  const rows = await db
+    .selectFrom('users')
+    .leftJoin('id_cards', 'id_cards.user_id', 'users.id')
+    .select([
+      'users.id',
+      'users.nickname',
+      'users.mobile',
+      'users.role',
+      'id_cards.holder_encrypted',
+    ])
+    .where('users.id', 'in', ids)
+    .execute()
+  for (const row of rows) {
+    let name: string | null = null
+    if (row.holder_encrypted) {
+      try {
+        name = maskHolderName(cipher.decrypt(row.holder_encrypted))
+      } catch {
+        name = null
+      }
+    }
+    if (!name && row.nickname.trim()) name = maskHolderName(row.nickname.trim())
+    labels.set(row.id, {
+      nameMasked: name,
+      mobileMasked: row.mobile ? maskMobile(row.mobile) : null,
+      role: row.role === 'expert' ? 'expert' : 'patient',
+    })
+  }
+  return labels
+}
+
+/** 张** as a sharer is shown (never empty). */
+export function sharerText(label: PersonLabel | undefined): string {
+  return label?.nameMasked ?? label?.mobileMasked ?? '患者'
+}
+
+/** What each grant covers, as lists show it. */
+export async function grantRecords(
+  db: DB,
+  grantIds: readonly string[],
+): Promise<Map<string, GrantRecord[]>> {
+  const out = new Map<string, GrantRecord[]>()
+  if (grantIds.length === 0) return out
+  const rows = await db
+    .selectFrom('grant_records')
+    .innerJoin('exams', 'exams.id', 'grant_records.exam_id')
+    .leftJoin('hospitals', 'hospitals.id', 'exams.hospital_id')
+    .leftJoin('reports', (join) =>
+      join
+        .onRef('reports.id', '=', 'grant_records.record_id')
+        .on('grant_records.kind', '=', 'report'),
+    )
+    .select([
+      'grant_records.grant_id',
+      'grant_records.kind',
+      'grant_records.record_id',
+      'grant_records.exam_id',
+      'grant_records.private',
+      'exams.title',
+      'exams.description',
+      'exams.modalities',
+      'exams.study_date',
+      'exams.hospital_text',
+      'hospitals.name as hospital_name',
+      'reports.code_text',
+    ])
+    .where('grant_records.grant_id', 'in', [...grantIds])
+    .orderBy('grant_records.grant_id')
+    .orderBy('exams.study_date', 'desc')
+    .orderBy('grant_records.kind')
+    .orderBy('grant_records.record_id')
+    .execute()
+  for (const row of rows) {
+    const exam = { title: row.title, description: row.description, modalities: row.modalities }
+    const record: GrantRecord = {
+      kind: row.kind,
+      id: row.record_id,
+      examId: row.exam_id,
+      title:
+        row.kind === 'report' ? row.code_text?.trim() || `${examTitle(exam)}报告` : examTitle(exam),
+      hospitalName: row.hospital_name ?? row.hospital_text ?? null,
+      studyDate: row.study_date,
+      modalities: modalityList(row.modalities),
+      private: Number(row.private) === 1,
+    }
+    const list = out.get(row.grant_id) ?? []
+    list.push(record)
+    out.set(row.grant_id, list)
+  }
+  return out
+}
+
+/** Grants as their owner sees them (授权记录), in the order given. */
+export async function describeGrants(
+  db: DB,
+  cipher: FieldCipher,
+  grants: readonly GrantsTable[],
+  now: Date,
+): Promise<Grant[]> {
+  if (grants.length === 0) return []
+  const ids = grants.map((g) => g.id)
+  const [records, labels, views] = await Promise.all([
+    grantRecords(db, ids),
+    personLabels(db, cipher, [
+      ...grants.map((g) => g.person_user_id),
+      ...grants.flatMap((g) => (g.grantee_user_id ? [g.grantee_user_id] : [])),
+    ]),
+    db
+      .selectFrom('grant_views')
+      .select((eb) => [
+        'grant_id',
+        eb.fn.countAll<number>().as('views'),
+        eb.fn.max('last_at').as('last_at'),
+      ])
+      .where('grant_id', 'in', ids)
+      .groupBy('grant_id')
+      .execute(),
+  ])
+  const viewsOf = new Map(views.map((v) => [v.grant_id, v]))
+  return grants.map((grant) => {
+    const status = grantStatus(grant, now)
+    const grantee = grant.grantee_user_id ? labels.get(grant.grantee_user_id) : undefined
+    const seen = viewsOf.get(grant.id)
+    return {
+      id: grant.id,
+      audience: grant.audience,
+      status,
+      statusLabel: GRANT_STATUS_LABELS[status],
+      personId: grant.person_user_id,
+      personNameMasked: labels.get(grant.person_user_id)?.nameMasked ?? null,
+      records: records.get(grant.id) ?? [],
+      grantee:
+        grant.grantee_user_id && grantee
+          ? {
+              userId: grant.grantee_user_id,
+              nameMasked: grantee.nameMasked,
+              mobileMasked: grantee.mobileMasked,
+              role: grantee.role,
+            }
+          : null,
+      pickupCode: grant.pickup_hash !== null,
+      maxViews: grant.max_views === null ? null : Number(grant.max_views),
+      views: Number(seen?.views ?? 0),
+      opens: Number(grant.opens),
+      lastViewAt: (seen?.last_at as string | null | undefined) ?? null,
+      createdAt: grant.created_at,
+      expiresAt: grant.expires_at,
+      revokedAt: grant.revoked_at,
+    }
+  })
+}
+
+/** A grant as its holder sees it (共享给我的, the visitor's page). */
+export async function describeReceived(
+  db: DB,
+  cipher: FieldCipher,
+  grant: GrantsTable,
+  watermark: string,
+  now: Date,
+): Promise<ReceivedGrant> {
+  const [records, labels] = await Promise.all([
+    grantRecords(db, [grant.id]),
+    personLabels(db, cipher, [grant.person_user_id]),
+  ])
+  const status = grantStatus(grant, now)
+  return {
+    id: grant.id,
+    status,
+    statusLabel: GRANT_STATUS_LABELS[status],
+    sharerMasked: sharerText(labels.get(grant.person_user_id)),
+    records: records.get(grant.id) ?? [],
+    expiresAt: grant.expires_at,
+    createdAt: grant.created_at,
+    watermark,
+  }
+}
+
+export interface CreateGrantInput {
+  audience: 'account' | 'link'
+  examIds: string[]
+  reportIds: string[]
+  duration: GrantDuration
+  mobile?: string | undefined
+  pickupCode?: boolean | undefined
+  maxViews?: number | undefined
+  personId?: string | undefined
+}
+
+export interface CreatedGrant {
+  grant: Grant
+  link: { token: string; pickupCode: string | null; title: string } | null
+}
+
+/** createGrant: checks, then the grant and its records in one transaction. */
+export async function createGrant(
+  db: DB,
+  cipher: FieldCipher,
+  userId: string,
+  input: CreateGrantInput,
+  now: Date,
+): Promise<CreatedGrant> {
+  const examIds = [...new Set(input.examIds)]
+  const reportIds = [...new Set(input.reportIds)]
+  if (examIds.length + reportIds.length === 0) throw badRequest(GRANT_MESSAGES.noRecords)
+  if (examIds.length + reportIds.length > GRANT_RECORDS_MAX) {
+    throw badRequest(GRANT_MESSAGES.tooManyRecords)
+  }
+  const personId = input.personId ?? userId
+  await assertPersonInReach(db, userId, personId)
+
+  let granteeId: string | null = null
+  if (input.audience === 'account') {
+    if (input.pickupCode || input.maxViews !== undefined) throw badRequest(GRANT_MESSAGES.linkOnly)
+    if (!input.mobile) throw badRequest(GRANT_MESSAGES.mobileRequired)
+    const grantee = await db
+      .selectFrom('users')
+      .select('id')
+      .where('mobile', '=', input.mobile)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst()
+    if (!grantee) throw badRequest(GRANT_MESSAGES.noAccount)
+    if (grantee.id === personId || grantee.id === userId) throw badRequest(GRANT_MESSAGES.self)
+    granteeId = grantee.id
+  }
+
+  // Only the person's own records (no re-share); anything else answers as a missing exam.
+  const identity = await boundIdentity(db, cipher, personId)
+  const own = { kind: 'user' as const, userId: personId }
+  const exams =
+    examIds.length === 0
+      ? []
+      : await db
+          .selectFrom('exams')
+          .select('exams.id')
+          .where('exams.id', 'in', examIds)
+          .where(visibleTo(own, identity))
+          .execute()
+  if (exams.length !== examIds.length) throw notFound(EXAM_NOT_FOUND)
+  const reports =
+    reportIds.length === 0
+      ? []
+      : await db
+          .selectFrom('reports')
+          .innerJoin('exams', 'exams.id', 'reports.exam_id')
+          .leftJoin('exam_user_states as s', (join) =>
+            join.onRef('s.exam_id', '=', 'exams.id').on('s.user_id', '=', personId),
+          )
+          .select(['reports.id', 'reports.exam_id', 's.report_private'])
+          .where('reports.id', 'in', reportIds)
+          .where(visibleTo(own, identity))
+          .execute()
+  if (reports.length !== reportIds.length) throw notFound(EXAM_NOT_FOUND)
+  // An adult member's 设为隐私 is proved by the member's own phone only: a manager cannot share it.
+  if (personId !== userId) {
+    const members = await managedPeople(db, cipher, userId)
+    const adult = members.find((m) => m.personId === personId)?.kind === 'adult'
+    if (adult && reports.some((r) => Number(r.report_private ?? 0) === 1)) {
+      throw notFound(EXAM_NOT_FOUND)
+    }
+  }
+
+  const id = randomUUID()
+  const at = now.toISOString()
+  const expiresAt = new Date(now.getTime() + GRANT_DURATION_SECONDS[input.duration] * 1000)
+  let link: CreatedGrant['link'] = null
+  let tokenHash: string | null = null
+  let pickup: string | null = null
+  if (input.audience === 'link') {
+    // 128 random bits, shown once; only its SHA-256 is kept.
+    const token = randomBytes(16).toString('base64url')
+    tokenHash = hashToken(token)
+    const code = input.pickupCode
+      ? String(randomInt(0, 10 ** PICKUP_CODE_LENGTH)).padStart(PICKUP_CODE_LENGTH, '0')
+      : null
+    if (code) pickup = pickupHash(id, code)
+    const labels = await personLabels(db, cipher, [personId])
+    const what = examIds.length > 0 ? '影像' : '报告'
+    // The share card shows the surname only: 张**分享的影像.
+    const surname = [...(labels.get(personId)?.nameMasked ?? '')][0]
+    link = { token, pickupCode: code, title: `${surname ? `${surname}**` : ''}分享的${what}` }
+  }
+  const row: GrantsTable = {
+    id,
+    person_user_id: personId,
+    created_by_user_id: userId,
+    audience: input.audience,
+    grantee_user_id: granteeId,
+    token_hash: tokenHash,
+    pickup_hash: pickup,
+    max_views: input.audience === 'link' ? (input.maxViews ?? null) : null,
+    opens: 0,
+    created_at: at,
+    expires_at: expiresAt.toISOString(),
+    revoked_at: null,
+    first_viewed_at: null,
+  }
+  await db.transaction().execute(async (trx) => {
+    await trx.insertInto('grants').values(row).execute()
+    const records = [
+      ...exams.map((exam) => ({
+        grant_id: id,
+        kind: 'exam' as const,
+        record_id: exam.id,
+        exam_id: exam.id,
+        private: 0,
+      })),
+      ...reports.map((report) => ({
+        grant_id: id,
+        kind: 'report' as const,
+        record_id: report.id,
+        exam_id: report.exam_id,
+        private: Number(report.report_private ?? 0) === 1 ? 1 : 0,
+      })),
+    ]
+    await trx.insertInto('grant_records').values(records).execute()
+  })
+  const [grant] = await describeGrants(db, cipher, [row], now)
+  return { grant: grant!, link }
+}
+
+/**
+ * A grant the caller may manage: one made for themselves, or for a member they manage now.
+ * Anything else answers 404 GRANT_MESSAGES.notFound (ids reveal nothing).
+ */
+export async function ownedGrant(
+  db: DB,
+  cipher: FieldCipher,
+  userId: string,
+  grantId: string,
+): Promise<GrantsTable> {
+  const grant = await db
+    .selectFrom('grants')
+    .selectAll()
+    .where('id', '=', grantId)
+    .executeTakeFirst()
+  if (!grant) throw notFound(GRANT_MESSAGES.notFound)
+  if (grant.person_user_id === userId) return grant
+  const members = await managedPeople(db, cipher, userId)
+  if (members.some((m) => m.personId === grant.person_user_id)) return grant
+  throw notFound(GRANT_MESSAGES.notFound)
+}
+
+/** 授权记录 of a person (the caller or a managed member), newest first. */
+export async function listGrants(
+  db: DB,
+  cipher: FieldCipher,
+  userId: string,
+  input: { personId?: string | undefined; examId?: string | undefined },
+  now: Date,
+): Promise<Grant[]> {
+  const personId = input.personId ?? userId
+  await assertPersonInReach(db, userId, personId)
+  let query = db
+    .selectFrom('grants')
+    .selectAll()
+    .where('person_user_id', '=', personId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(500)
+  if (input.examId) {
+    const examId = input.examId
+    query = query.where((eb) =>
+      eb(
+        'grants.id',
+        'in',
+        eb.selectFrom('grant_records').select('grant_id').where('exam_id', '=', examId),
+      ),
+    )
+  }
+  return describeGrants(db, cipher, await query.execute(), now)
+}
+
+/** 撤销: at once and idempotent; the holder's next request is answered 403 授权已失效. */
+export async function cancelGrant(
+  db: DB,
+  cipher: FieldCipher,
+  userId: string,
+  grantId: string,
+  now: Date,
+): Promise<Grant> {
+  await ownedGrant(db, cipher, userId, grantId)
+  await db
+    .updateTable('grants')
+    .set({ revoked_at: now.toISOString() })
+    .where('id', '=', grantId)
+    .where('revoked_at', 'is', null)
+    .execute()
+  const grant = await db
+    .selectFrom('grants')
+    .selectAll()
+    .where('id', '=', grantId)
+    .executeTakeFirstOrThrow()
+  const [described] = await describeGrants(db, cipher, [grant], now)
+  return described!
+}
+
+/** 共享给我的: active account grants to the caller, newest first. */
+export async function listReceivedGrants(
+  db: DB,
+  cipher: FieldCipher,
+  userId: string,
+  now: Date,
+): Promise<ReceivedGrant[]> {
+  const grants = await db
+    .selectFrom('grants')
+    .innerJoin('users', 'users.id', 'grants.person_user_id')
+    .selectAll('grants')
+    .where('grants.grantee_user_id', '=', userId)
+    .where('grants.audience', '=', 'account')
+    .where('grants.revoked_at', 'is', null)
+    .where('grants.expires_at', '>', now.toISOString())
+    .where('users.deleted_at', 'is', null)
+    .orderBy('grants.created_at', 'desc')
+    .orderBy('grants.id', 'desc')
+    .limit(200)
+    .execute()
+  const watermark = sharerText((await personLabels(db, cipher, [userId])).get(userId))
+  return Promise.all(grants.map((grant) => describeReceived(db, cipher, grant, watermark, now)))
+}

@@ -1,0 +1,346 @@
+import { randomUUID } from 'node:crypto'
+import {
+  GRANT_MESSAGES,
+  GRANT_STATUS_LABELS,
+  type GrantStatus,
+  PICKUP_ATTEMPTS_MAX,
+  PICKUP_LOCK_MINUTES,
+  type ReceivedGrant,
+  SHARE_SESSION_SECONDS,
+  SHARE_TOKEN_PREFIX,
+} from '@contract/main/grants'
+import { type ExamDetail, type ReportDetail, reportStatusLabel } from '@contract/main/records'
+import type { FieldCipher } from '../../crypto/field-cipher'
+import type { DB } from '../../db'
+import type { GrantsTable } from '../../db/schema'
+import { ApiError, badRequest, forbidden, notFound, unauthorized } from '../../http/errors'
+import { findSessionByAccessToken } from '../identity/sessions'
+import { randomToken, sameHash } from '../identity/secrets'
+import { release, reserve } from '../limits'
+import { EXAM_NOT_FOUND, type RecordsCaller } from '../records/access'
+import { examTitle, modalityList } from '../records/lists'
+import { examDetail, REPORT_NOT_VISIBLE, versionOf } from '../records/patient'
+import { resolveKeyImages } from '../records/reports'
+import {
+  describeReceived,
+  grantEnded,
+  grantStatus,
+  hashToken,
+  personLabels,
+  pickupHash,
+  SHARE_VISITOR,
+  sharerText,
+} from './grants'
+
+/*
+ * Link visitors and reads through a grant (issue 9).
+ *
+ * getShare is the preview a browser or WeChat fetches: it names the sharer (masked), says whether a
+ * 提取码 is needed and counts nothing. openShare checks the code (wrong codes are limited per link,
+ * reserve first: limits.ts) and then takes one opening with a single atomic UPDATE that also checks
+ * revocation, expiry and max_views, so a burst can never open more than max_views sessions. The
+ * visitor gets a `yxs_` bearer token for this grant only (stored as SHA-256), valid until the
+ * earlier of the grant's expiry and SHARE_SESSION_SECONDS from now.
+ */
+
+export const SHARE_SESSION_INVALID = GRANT_MESSAGES.linkInvalid
+
+async function grantByToken(db: DB, token: string): Promise<GrantsTable> {
+  const grant = await db
+    .selectFrom('grants')
+    .innerJoin('users', 'users.id', 'grants.person_user_id')
+    .selectAll('grants')
+    .where('grants.token_hash', '=', hashToken(token))
+    .where('grants.audience', '=', 'link')
+    .where('users.deleted_at', 'is', null)
+    .executeTakeFirst()
+  if (!grant) throw notFound(GRANT_MESSAGES.linkInvalid)
+  return grant
+}
+
+export interface SharePreview {
+  sharerMasked: string
+  needsPickupCode: boolean
+  expiresAt: string
+  status: GrantStatus
+  statusLabel: string
+  recordCount: number
+}
+
+export async function previewShare(
+  db: DB,
+  cipher: FieldCipher,
+  token: string,
+  now: Date,
+): Promise<SharePreview> {
+  const grant = await grantByToken(db, token)
+  const [labels, count] = await Promise.all([
+    personLabels(db, cipher, [grant.person_user_id]),
+    db
+      .selectFrom('grant_records')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('grant_id', '=', grant.id)
+      .executeTakeFirstOrThrow(),
+  ])
+  const status = grantStatus(grant, now)
+  return {
+    sharerMasked: sharerText(labels.get(grant.person_user_id)),
+    needsPickupCode: grant.pickup_hash !== null,
+    expiresAt: grant.expires_at,
+    status,
+    statusLabel: GRANT_STATUS_LABELS[status],
+    recordCount: Number(count.n),
+  }
+}
+
+export interface OpenedShare {
+  accessToken: string
+  expiresAt: string
+  grant: ReceivedGrant
+}
+
+export async function openShare(
+  db: DB,
+  cipher: FieldCipher,
+  input: { token: string; pickupCode?: string | undefined },
+  now: Date,
+): Promise<OpenedShare> {
+  const grant = await grantByToken(db, input.token)
+  if (grantEnded(grant, now)) throw forbidden(GRANT_MESSAGES.ended)
+  if (grant.pickup_hash !== null) {
+    if (!input.pickupCode) throw badRequest(GRANT_MESSAGES.pickupRequired)
+    // Reserve first: a burst of guesses cannot overtake the count.
+    const slot = await reserve(db, {
+      key: `pickup:${grant.id}`,
+      limit: PICKUP_ATTEMPTS_MAX,
+      windowMs: PICKUP_LOCK_MINUTES * 60_000,
+      now,
+    })
+    if (!slot.ok) throw new ApiError(429, GRANT_MESSAGES.pickupLocked)
+    if (!sameHash(pickupHash(grant.id, input.pickupCode), grant.pickup_hash)) {
+      throw badRequest(GRANT_MESSAGES.pickupWrong)
+    }
+    // The right code does not count against the link's holders.
+    await release(db, slot)
+  }
+  const at = now.toISOString()
+  const taken = await db
+    .updateTable('grants')
+    .set((eb) => ({ opens: eb('opens', '+', 1) }))
+    .where('id', '=', grant.id)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', at)
+    .where((eb) => eb.or([eb('max_views', 'is', null), eb('opens', '<', eb.ref('max_views'))]))
+    .returning(['opens', 'expires_at'])
+    .executeTakeFirst()
+  if (!taken) throw forbidden(GRANT_MESSAGES.ended)
+  const sessionEnd = Math.min(
+    Date.parse(taken.expires_at),
+    now.getTime() + SHARE_SESSION_SECONDS * 1000,
+  )
+  const accessToken = `${SHARE_TOKEN_PREFIX}${randomToken()}`
+  const expiresAt = new Date(sessionEnd).toISOString()
+  await db
+    .insertInto('share_sessions')
+    .values({
+      id: randomUUID(),
+      grant_id: grant.id,
+      token_hash: hashToken(accessToken),
+      created_at: at,
+      expires_at: expiresAt,
+    })
+    .execute()
+  const fresh = { ...grant, opens: Number(taken.opens) }
+  return {
+    accessToken,
+    expiresAt,
+    grant: await describeReceived(db, cipher, fresh, SHARE_VISITOR, now),
+  }
+}
+
+/** Someone reading through a grant: the grant and who they are, for access and the view log. */
+export interface GrantReader {
+  grant: GrantsTable
+  caller: Extract<RecordsCaller, { kind: 'share' }>
+  /** The grantee's account; null for a link visitor. */
+  viewerUserId: string | null
+  watermark: string
+}
+
+/**
+ * A `yxs_` token's share session, judged now: unknown or past its own end → 403 链接无效或已失效;
+ * its grant revoked or expired → 403 授权已失效.
+ */
+export async function shareSessionReader(db: DB, token: string, now: Date): Promise<GrantReader> {
+  const row = await db
+    .selectFrom('share_sessions')
+    .innerJoin('grants', 'grants.id', 'share_sessions.grant_id')
+    .innerJoin('users', 'users.id', 'grants.person_user_id')
+    .selectAll('grants')
+    .select(['share_sessions.id as session_id', 'share_sessions.expires_at as session_expires_at'])
+    .where('share_sessions.token_hash', '=', hashToken(token))
+    .where('users.deleted_at', 'is', null)
+    .executeTakeFirst()
+  if (!row) throw forbidden(SHARE_SESSION_INVALID)
+  const { session_id: sessionId, session_expires_at: sessionEnd, ...grant } = row
+  if (grantEnded(grant, now)) throw forbidden(GRANT_MESSAGES.ended)
+  if (sessionEnd <= now.toISOString()) throw forbidden(SHARE_SESSION_INVALID)
+  return {
+    grant,
+    caller: { kind: 'share', grantId: grant.id, sessionId },
+    viewerUserId: null,
+    watermark: SHARE_VISITOR,
+  }
+}
+
+/**
+ * Who reads `/shared/:grantId…`: the link visitor of that grant (yxs_ token) or its grantee
+ * account (login token). Another grant's visitor, another account: 404 授权不存在或已删除. The
+ * grant ended: 403 授权已失效.
+ */
+export async function grantReader(
+  db: DB,
+  cipher: FieldCipher,
+  token: string | undefined,
+  grantId: string,
+  now: Date,
+): Promise<GrantReader> {
+  if (!token) throw unauthorized('请先登录')
+  if (token.startsWith(SHARE_TOKEN_PREFIX)) {
+    const reader = await shareSessionReader(db, token, now)
+    if (reader.grant.id !== grantId) throw notFound(GRANT_MESSAGES.notFound)
+    return reader
+  }
+  const found = await findSessionByAccessToken(db, token, now)
+  if (!found) throw unauthorized()
+  const grant = await db
+    .selectFrom('grants')
+    .innerJoin('users', 'users.id', 'grants.person_user_id')
+    .selectAll('grants')
+    .where('grants.id', '=', grantId)
+    .where('grants.audience', '=', 'account')
+    .where('grants.grantee_user_id', '=', found.user.id)
+    .where('users.deleted_at', 'is', null)
+    .executeTakeFirst()
+  if (!grant) throw notFound(GRANT_MESSAGES.notFound)
+  if (grantEnded(grant, now)) throw forbidden(GRANT_MESSAGES.ended)
+  const label = (await personLabels(db, cipher, [found.user.id])).get(found.user.id)
+  return {
+    grant,
+    caller: { kind: 'share', grantId: grant.id, sessionId: found.sessionId },
+    viewerUserId: found.user.id,
+    watermark: sharerText(label),
+  }
+}
+
+/** The exam's detail through a grant covering its images; the report brief only if covered too. */
+export async function sharedExam(
+  db: DB,
+  cipher: FieldCipher,
+  reader: GrantReader,
+  examId: string,
+): Promise<ExamDetail> {
+  const covered = await db
+    .selectFrom('grant_records')
+    .select(['kind', 'record_id'])
+    .where('grant_id', '=', reader.grant.id)
+    .where('exam_id', '=', examId)
+    .execute()
+  if (!covered.some((r) => r.kind === 'exam')) throw notFound(EXAM_NOT_FOUND)
+  const detail = await examDetail(
+    db,
+    cipher,
+    { userId: reader.grant.person_user_id, caller: reader.caller, identity: undefined },
+    examId,
+  )
+  const reportCovered =
+    detail.report !== null &&
+    covered.some((r) => r.kind === 'report' && r.record_id === detail.report!.id)
+  // The owner's own marks (收藏, notes) are not the holder's business.
+  return {
+    ...detail,
+    archived: false,
+    notes: null,
+    report: reportCovered ? detail.report : null,
+  }
+}
+
+/** A report named in the grant, read-only: never marks anything read for the owner. */
+export async function sharedReport(
+  db: DB,
+  cipher: FieldCipher,
+  reader: GrantReader,
+  reportId: string,
+): Promise<{ detail: ReportDetail; examId: string }> {
+  const row = await db
+    .selectFrom('grant_records')
+    .innerJoin('reports', 'reports.id', 'grant_records.record_id')
+    .innerJoin('exams', 'exams.id', 'reports.exam_id')
+    .innerJoin('hospitals', 'hospitals.id', 'reports.hospital_id')
+    .selectAll('reports')
+    .select([
+      'grant_records.private as shared_private',
+      'hospitals.name as hospital_name',
+      'exams.title',
+      'exams.description',
+      'exams.modalities',
+      'exams.accession_number',
+      'exams.study_date',
+      'exams.study_time',
+      'exams.patient_name_encrypted',
+    ])
+    .where('grant_records.grant_id', '=', reader.grant.id)
+    .where('grant_records.kind', '=', 'report')
+    .where('grant_records.record_id', '=', reportId)
+    .executeTakeFirst()
+  if (!row) throw notFound(REPORT_NOT_VISIBLE)
+  const exam = await db
+    .selectFrom('exams')
+    .selectAll()
+    .where('id', '=', row.exam_id)
+    .executeTakeFirstOrThrow()
+  const versions = await db
+    .selectFrom('report_versions')
+    .select(['version', 'status', 'recorded_at', 'resource_json'])
+    .where('report_id', '=', row.id)
+    .where('version', '<', row.version)
+    .orderBy('version', 'asc')
+    .execute()
+  let patientNameMasked: string | null = null
+  if (row.patient_name_encrypted) {
+    try {
+      const name = [...cipher.decrypt(row.patient_name_encrypted)]
+      patientNameMasked = `${name[0] ?? ''}${'*'.repeat(Math.max(1, name.length - 1))}`
+    } catch {
+      patientNameMasked = null
+    }
+  }
+  const detail: ReportDetail = {
+    id: row.id,
+    examId: row.exam_id,
+    hospital: { id: row.hospital_id, name: row.hospital_name },
+    title: row.code_text?.trim() || examTitle(row),
+    modalities: modalityList(row.modalities),
+    accessionNumber: row.accession_number,
+    studyDate: row.study_date,
+    studyTime: row.study_time,
+    patientNameMasked,
+    status: row.status,
+    statusLabel: reportStatusLabel(row.status),
+    version: Number(row.version),
+    effectiveAt: row.effective_at,
+    issuedAt: row.issued_at,
+    updatedAt: row.updated_at,
+    read: true,
+    private: Number(row.shared_private) === 1,
+    archived: false,
+    locked: false,
+    findings: row.findings,
+    conclusion: row.conclusion,
+    performer: row.performer,
+    reviewer: row.reviewer,
+    history: versions.map(versionOf),
+    keyImages: await resolveKeyImages(db, exam, row.resource_json),
+  }
+  return { detail, examId: row.exam_id }
+}
