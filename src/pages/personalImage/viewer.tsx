@@ -3,6 +3,10 @@ import { useRouter } from '@tarojs/taro'
 import { useMemo, useRef, useState } from 'react'
 import { PageState } from '../../components/page-state'
 import { RequireLogin } from '../../components/require-login'
+import {
+  SharedViewerFrame,
+  sharedExamLoader,
+} from '../../features/sharing/holder/components/shared-viewer-frame'
 import { createFrameCache, ImageViewer } from '../../features/viewer/components/image-viewer'
 import { recordFirstPixels, tapOnTimeline, timelineNow } from '../../features/viewer/hooks/timing'
 import {
@@ -48,10 +52,13 @@ function ViewerContent({
   examId,
   initial,
   tapAt,
+  grantId,
 }: {
   examId: string
   initial: Target
   tapAt?: number
+  /** Opened through a grant (issue 9): the exam from getSharedExam, frames with its token. */
+  grantId?: string
 }) {
   const [target, setTarget] = useState<Target>(initial)
   const [attempt, setAttempt] = useState(0)
@@ -59,7 +66,8 @@ function ViewerContent({
   // From the tap when the opener said when it was (H5, same document), else from this page's start.
   const pageStart = useRef(timelineNow())
   const firstPixelsFrom = useMemo(() => tapOnTimeline(tapAt) ?? pageStart.current, [tapAt])
-  const data = useViewerData({ examId, ...target }, attempt)
+  const loadExam = useMemo(() => (grantId ? sharedExamLoader(grantId) : undefined), [grantId])
+  const data = useViewerData({ examId, ...target }, attempt, loadExam)
   // Progressive: the opener's thumbnail (already here, shared with the page below), then the
   // server's full rendering, then ImageViewer's raw frames.
   const thumbSrc = useAuthorisedImageSrc(handedOverThumbnail({ examId, ...target }))
@@ -126,24 +134,24 @@ function pathParam(value: string | undefined): string | undefined {
 
 /** 影像查看: the DICOM viewer of one exam's series (issue 8; not in SPEC's route table). */
 export default function ImageViewerPage() {
-  const { examId, seriesUid, sop, frame, t, studyUid, thumb } = useRouter().params
-  return (
-    <RequireLogin text="登录后才能查看影像">
-      {examId ? (
-        <ViewerContent
-          examId={examId}
-          initial={{
-            ...(seriesUid ? { seriesUid } : {}),
-            ...(sop ? { sop } : {}),
-            ...(positive(frame) ? { frame: positive(frame) } : {}),
-            ...(studyUid ? { studyUid } : {}),
-            ...(pathParam(thumb) ? { thumb: pathParam(thumb) } : {}),
-          }}
-          tapAt={positive(t)}
-        />
-      ) : (
-        <PageState status="empty" message="缺少检查编号，请从影像详情进入" />
-      )}
-    </RequireLogin>
+  const { examId, seriesUid, sop, frame, t, studyUid, thumb, grantId } = useRouter().params
+  const content = examId ? (
+    <ViewerContent
+      examId={examId}
+      initial={{
+        ...(seriesUid ? { seriesUid } : {}),
+        ...(sop ? { sop } : {}),
+        ...(positive(frame) ? { frame: positive(frame) } : {}),
+        ...(studyUid ? { studyUid } : {}),
+        ...(pathParam(thumb) ? { thumb: pathParam(thumb) } : {}),
+      }}
+      tapAt={positive(t)}
+      {...(grantId ? { grantId } : {})}
+    />
+  ) : (
+    <PageState status="empty" message="缺少检查编号，请从影像详情进入" />
   )
+  // Through a grant no sign-in is asked: a link visitor has none, the grant's token is the key.
+  if (grantId) return <SharedViewerFrame grantId={grantId}>{content}</SharedViewerFrame>
+  return <RequireLogin text="登录后才能查看影像">{content}</RequireLogin>
 }

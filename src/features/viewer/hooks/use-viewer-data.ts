@@ -122,7 +122,12 @@ export function startIndexOf(slices: Slice[], sop?: string, frame?: number): num
  * over the study, the metadata is fetched alongside the exam instead of after it (used only if the
  * exam confirms that study and series).
  */
-export function useViewerData(request: ViewerRequest, attempt: number): ViewerData {
+export function useViewerData(
+  request: ViewerRequest,
+  attempt: number,
+  /** Through a grant (issue 9): the shared exam instead of the person's own. Must be stable. */
+  loadExam: (examId: string) => Promise<ExamDetail> = getExamDetail,
+): ViewerData {
   const { examId, seriesUid, sop, frame, studyUid: givenStudy, thumb } = request
   const [data, setData] = useState<ViewerData>(() => ({
     status: 'loading',
@@ -138,7 +143,7 @@ export function useViewerData(request: ViewerRequest, attempt: number): ViewerDa
     ahead?.catch(() => undefined)
     void (async () => {
       try {
-        const exam = await getExamDetail(examId)
+        const exam = await loadExam(examId)
         const series = pickSeries(exam, seriesUid)
         if (!exam.studyUid || !series) throw new ViewerError(NO_IMAGE)
         if (series.previewStatus === 'unsupported' && series.instanceCount > 0) {
@@ -171,7 +176,7 @@ export function useViewerData(request: ViewerRequest, attempt: number): ViewerDa
     return () => {
       live = false
     }
-  }, [examId, seriesUid, sop, frame, givenStudy, thumb, attempt])
+  }, [examId, seriesUid, sop, frame, givenStudy, thumb, attempt, loadExam])
 
   return data
 }
