@@ -437,6 +437,12 @@ export async function eraseAccount(
   // Bookmark notes are the person's own words about their images.
   await db.deleteFrom('bookmarks').where('user_id', '=', userId).execute()
   await db.deleteFrom('bookmark_counts').where('user_id', '=', userId).execute()
+  // Grants (issue 9) the person made or received end with the account, their views and link
+  // sessions with them (FK cascades): nobody reads a deleted person's records through a grant.
+  await db
+    .deleteFrom('grants')
+    .where((eb) => eb.or([eb('person_user_id', '=', userId), eb('grantee_user_id', '=', userId)]))
+    .execute()
   // 亲情卡 links and messages go; a child left without a guardian goes with the account (nobody
   // can act for them), with their ID card.
   for (const childId of await forgetFamilyOf(db, userId)) {
