@@ -89,14 +89,22 @@ export function forgetShareSession(grantId: string): void {
   }
 }
 
-/** Call options for a read through `grantId`: the link session's token instead of the login's. */
+/**
+ * Call options for a read through `grantId`: the link session's token instead of the login's, and
+ * no toast on a refusal (the page says it in full: 授权已失效 or the error with 重试). A 401 keeps
+ * the session rules (a grantee whose login expired).
+ */
 function readOptions(grantId: string, options: CallOptions = {}): CallOptions {
   const session = shareSessionOf(grantId)
-  if (!session) return options
-  return {
+  const quiet: CallOptions = {
     ...options,
-    header: { ...options.header, Authorization: `Bearer ${session.accessToken}` },
+    hooks: {
+      response: (response) =>
+        response.statusCode === 200 || response.statusCode === 401 ? undefined : false,
+    },
   }
+  if (!session) return quiet
+  return { ...quiet, header: { ...options.header, Authorization: `Bearer ${session.accessToken}` } }
 }
 
 /**

@@ -165,9 +165,13 @@ describe('shares service (the holder of a grant)', () => {
   })
 
   it('tells an ended grant (403 授权已失效 or 链接无效) from other failures', async () => {
+    const toast = jest.spyOn(Taro, 'showToast')
     answer({ code: 403, error: '授权已失效' }, 403)
     const ended = await getSharedExam('g1', 'x1').catch((error: unknown) => error)
     expect(isShareEnded(ended)).toBe(true)
+    // The page says it in full; no toast on top.
+    expect(toast).not.toHaveBeenCalled()
+    toast.mockRestore()
     answer({ code: 404, error: '检查不存在或您无权查看' }, 404)
     const missing = await getSharedExam('g1', 'x1').catch((error: unknown) => error)
     expect(isShareEnded(missing)).toBe(false)
