@@ -1,9 +1,16 @@
 import { Text, View } from '@tarojs/components'
 import { Cell } from '@nutui/nutui-react-taro'
-import dayjs from 'dayjs'
 import type { ReceivedGrant } from '@/services/shares'
 import { navigate } from '@/services/navigate'
 import './received-grants.scss'
+
+const two = (n: number) => String(n).padStart(2, '0')
+
+/** 2026-11-24 22:15 in the phone's clock; by hand, so Mine (main package) does not carry dayjs. */
+export function untilText(iso: string): string {
+  const at = new Date(iso)
+  return `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())} ${two(at.getHours())}:${two(at.getMinutes())}`
+}
 
 /**
  * 共享给我的: what others authorised this account to see, until it ends (a doctor's or expert's
@@ -28,7 +35,7 @@ export function ReceivedGrants({
             <Cell
               key={grant.id}
               title={`${grant.sharerMasked} 分享的 ${grant.records.length} 项影像或报告`}
-              description={`有效期至 ${dayjs(grant.expiresAt).format('YYYY-MM-DD HH:mm')}`}
+              description={`有效期至 ${untilText(grant.expiresAt)}`}
               clickable
               onClick={() => void navigate('share', { grantId: grant.id })}
             />
