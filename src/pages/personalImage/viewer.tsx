@@ -116,6 +116,7 @@ function ViewerContent({
       previewSrc={previewSrc}
       firstPixelsFrom={firstPixelsFrom}
       cache={cache}
+      bookmarks={!grantId}
       // Another series: the handed-over study and thumbnail were this one's, so they go.
       onSwitchSeries={(seriesUid, sop, frame) => setTarget({ seriesUid, sop, frame })}
     />

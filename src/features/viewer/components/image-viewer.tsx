@@ -67,6 +67,8 @@ export interface ImageViewerProps {
   onSwitchSeries: (seriesUid: string, sop?: string, frame?: number) => void
   /** From createFrameCache(), kept by the page. */
   cache: FrameCache<PixelData>
+  /** false through a grant (issue 9): bookmarks are the owner's, and a link visitor has no login. */
+  bookmarks?: boolean
 }
 
 type Tool = 'none' | 'distance' | 'angle'
@@ -201,6 +203,7 @@ export function ImageViewer(props: ImageViewerProps) {
     firstPixelsFrom,
     onSwitchSeries,
     cache,
+    bookmarks = true,
   } = props
   const [index, setIndex] = useState(startIndex)
   const [window, setWindow] = useState<WindowLevel | null>(null)
@@ -898,7 +901,7 @@ export function ImageViewer(props: ImageViewerProps) {
             )}
             {measurements.length > 0 && toolButton('清除测量', () => setMeasurements([]))}
             {toolButton(showInfo ? '隐藏信息' : '显示信息', () => setShowInfo((v) => !v))}
-            {toolButton('书签', () => setBookmarksOpen(true))}
+            {bookmarks && toolButton('书签', () => setBookmarksOpen(true))}
             {toolButton('横屏全屏', toggleFull)}
           </ToolRow>
           {tool !== 'none' && (

@@ -94,6 +94,8 @@ describe('影像查看 through a grant', () => {
     expect(getSharedExam).toHaveBeenCalledWith('g1', 'x1', { loading: false })
     expect(getExamDetail).not.toHaveBeenCalled()
     expect(shareBearer()).toBe('yxs_viewer')
+    // Bookmarks are the owner's (and would ask a link visitor to sign in): not offered.
+    expect(screen.queryByText('书签')).toBeNull()
     await waitFor(() => expect(screen.getAllByText(/^李\* \d{4}-/).length).toBeGreaterThan(4))
   })
 
