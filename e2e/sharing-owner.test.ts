@@ -54,13 +54,13 @@ describe('sharing, the owner’s side', () => {
     await page.goto(`${BASE_URL}/pages/personalImage/index`)
     await view(page).getByText(EXAM_TITLE).click()
     await view(page).locator('.exam-detail__title', { hasText: EXAM_TITLE }).waitFor()
-    await view(page).getByRole('button', { name: '授权' }).click()
+    await view(page).locator('.share-button').click()
     const sheet = page.locator('.grant-sheet:visible')
     await sheet.getByText('授权内容').waitFor()
     await sheet.getByRole('radio', { name: '链接 / 二维码' }).click()
     await sheet.getByRole('radio', { name: '24 小时' }).click()
     await screenshot(page, 'sharing-owner-sheet')
-    await sheet.getByText('生成链接').click()
+    await sheet.locator('.grant-sheet__submit').click()
     await sheet.getByText('链接和提取码只显示这一次，关闭后无法再查看，请现在复制或分享').waitFor()
     url = (await sheet.locator('.grant-result__link').textContent())?.trim() ?? ''
     code = (await sheet.locator('.grant-result__code').textContent())?.trim() ?? ''
@@ -74,7 +74,7 @@ describe('sharing, the owner’s side', () => {
       return Boolean(image && image.complete && image.naturalWidth > 0)
     })
     await screenshot(page, 'sharing-owner-link')
-    await sheet.getByText('完成').click()
+    await sheet.locator('.grant-result__action', { hasText: '完成' }).click()
   })
 
   it('a visitor with the link and 提取码 reads the exam; a wrong code is refused', async () => {
@@ -106,7 +106,7 @@ describe('sharing, the owner’s side', () => {
     const { page } = phone
     await page.goto(`${BASE_URL}/pages/personalReport/shouquan-list`)
     const card = view(page).locator('.grant-card').first()
-    await card.getByText('有效').waitFor()
+    await card.locator('.grant-card__status', { hasText: '有效' }).waitFor()
     await card.getByText(/已查看 1 次/).waitFor()
     await card.getByText(/链接（需提取码）/).waitFor()
     await screenshot(page, 'sharing-owner-list')
@@ -120,7 +120,7 @@ describe('sharing, the owner’s side', () => {
   it('谁看过 on the exam lists the visitor', async () => {
     const { page } = phone
     await page.goto(`${BASE_URL}/pages/personalImage/detail?id=${examId}`)
-    await view(page).getByText('谁看过').click()
+    await view(page).locator('.who-viewed').click()
     await view(page).locator('.grant-list__heading', { hasText: '谁看过' }).waitFor()
     await view(page).locator('.grant-views__who', { hasText: '分享访客' }).waitFor()
     await screenshot(page, 'sharing-owner-record-views')
@@ -130,10 +130,10 @@ describe('sharing, the owner’s side', () => {
     const { page } = phone
     await page.goto(`${BASE_URL}/pages/personalReport/shouquan-list`)
     const card = view(page).locator('.grant-card').first()
-    await card.getByRole('button', { name: '撤销' }).click()
+    await card.locator('.grant-card__cancel').click()
     await page.getByText('撤销后链接立即失效', { exact: false }).waitFor()
     await page.locator('.taro-modal__foot').getByText('撤销', { exact: true }).click()
-    await card.getByText('已撤销').waitFor()
+    await card.locator('.grant-card__status', { hasText: '已撤销' }).waitFor()
     const read = await api(`/main/shared/${grantId}/exams/${examId}`, { token: visitorToken })
     assert.equal(read.status, 403)
     assert.equal(read.body.error ?? read.body.message, '授权已失效')

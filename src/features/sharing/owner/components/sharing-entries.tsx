@@ -6,9 +6,12 @@ import './sharing-entries.scss'
 /** The 授权 button of a detail page's header or action bar. */
 export function ShareButton({ onClick }: { onClick: () => void }) {
   return (
-    <Button className="share-button" size="small" type="primary" onClick={onClick}>
-      授权
-    </Button>
+    // Wrapped: NutUI's own margin rules win over a class on the button itself.
+    <View className="share-button-wrap">
+      <Button className="share-button" size="small" type="primary" onClick={onClick}>
+        授权
+      </Button>
+    </View>
   )
 }
 
