@@ -130,8 +130,9 @@ describe('查看分享: the landing of a link', () => {
     expect(view.getByText('请输入 4 位提取码')).toBeTruthy()
     expect(open).not.toHaveBeenCalled()
 
-    const input = page.element.querySelector('input')!
-    fireEvent.input(input, { target: { value: '12a34' } })
+    // NutUI's input element arrives a moment after the page.
+    await waitFor(() => expect(page.element.querySelector('input')).toBeTruthy())
+    fireEvent.input(page.element.querySelector('input')!, { target: { value: '12a34' } })
     fireEvent.click(view.getByText('查看'))
     await flush()
     expect(open).toHaveBeenCalledWith('tok123', '1234')
