@@ -5,6 +5,8 @@ import { audienceLabel, expiryLabel, recordLabel, viewsLabel } from '../format'
 
 export interface GrantCardProps {
   grant: Grant
+  /** Say whose records (a family member's grants); the person's own list need not. */
+  showPerson?: boolean
   /** 撤销 is being sent for this grant. */
   cancelling: boolean
   onCancel: (grant: Grant) => void
@@ -12,7 +14,13 @@ export interface GrantCardProps {
 }
 
 /** One grant: status, what it covers, to whom, views, expiry; tap for its view log. */
-export function GrantCard({ grant, cancelling, onCancel, onOpenViews }: GrantCardProps) {
+export function GrantCard({
+  grant,
+  showPerson = false,
+  cancelling,
+  onCancel,
+  onOpenViews,
+}: GrantCardProps) {
   const active = grant.status === 'active'
   return (
     <View
@@ -30,7 +38,7 @@ export function GrantCard({ grant, cancelling, onCancel, onOpenViews }: GrantCar
           {recordLabel(record)}
         </Text>
       ))}
-      {grant.personNameMasked && (
+      {showPerson && grant.personNameMasked && (
         <Text className="grant-card__meta">就诊人：{grant.personNameMasked}</Text>
       )}
       <Text className="grant-card__meta">{viewsLabel(grant)}</Text>

@@ -51,6 +51,7 @@ export function GrantListView(filter: GrantListFilter) {
           <GrantCard
             key={grant.id}
             grant={grant}
+            showPerson={Boolean(filter.personId)}
             cancelling={cancelling === grant.id}
             onCancel={(one) => void cancel(one)}
             onOpenViews={setOpened}
