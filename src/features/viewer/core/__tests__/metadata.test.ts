@@ -171,7 +171,9 @@ describe('parseInstanceMetadata', () => {
       refusal(syntheticJson({ photometric: 'RGB', samplesPerPixel: 3, bitsAllocated: 32 })),
     ).toBe(UNSUPPORTED_IMAGE)
     expect(
-      refusal(syntheticJson({ photometric: 'YBR_FULL_422', samplesPerPixel: 3, bitsAllocated: 16 })),
+      refusal(
+        syntheticJson({ photometric: 'YBR_FULL_422', samplesPerPixel: 3, bitsAllocated: 16 }),
+      ),
     ).toBe(UNSUPPORTED_IMAGE)
     expect(
       refusal(syntheticJson({ photometric: 'RGB', samplesPerPixel: 1, bitsAllocated: 8 })),
