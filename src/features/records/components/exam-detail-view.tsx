@@ -141,7 +141,7 @@ export function ExamDetailView({
       <View className="exam-detail__card">
         <Text className="exam-detail__heading">影像</Text>
         <SeriesGrid series={exam.series} onOpen={onOpenSeries} />
-        <Text className="exam-detail__muted">点击缩略图查看影像（查看器即将上线）</Text>
+        <Text className="exam-detail__muted">点击缩略图打开查看器</Text>
       </View>
 
       <View className="exam-detail__card">

@@ -240,6 +240,9 @@ describe('影像详情 (personalImage/detail)', () => {
     expect(text).toContain('张* · 男 · 1980-01-02')
     expect(text).toContain('2 个序列 · 120 张 · 64.0 MB')
     expect(text).toContain('正式报告')
+    // The viewer exists: no page says it is coming.
+    expect(text).toContain('点击缩略图打开查看器')
+    expect(text).not.toContain('即将上线')
 
     await waitFor(() => expect(page.element.querySelector('img[src="blob:thumb-1"]')).toBeTruthy())
     expect(download).toHaveBeenCalledWith(series(1).thumbnailPath)
