@@ -100,8 +100,9 @@ describe('opening the viewer with what the opener has (tap → first pixels)', (
       studyUid: '1.2.3',
       thumb: THUMB,
     })
-    // The shared object URL, no request for it (the full rendering is still on its way).
-    expect(page.element.querySelector('img[src="blob:thumb"]')).toBeTruthy()
+    // The shared object URL, no request for it (the full rendering is still on its way). Taro's
+    // Image is a web component that renders its <img> on its own schedule: waited for, not assumed.
+    await waitFor(() => expect(page.element.querySelector('img[src="blob:thumb"]')).toBeTruthy())
     expect(download.mock.calls.filter(([url]) => url === THUMB)).toHaveLength(1)
     // The metadata is already asked for, alongside the exam (still unanswered).
     expect(metadata).toHaveBeenCalledWith('1.2.3', '1.2.3.4.1')
@@ -144,7 +145,7 @@ describe('opening the viewer with what the opener has (tap → first pixels)', (
       studyUid: '1.2.3',
       thumb: '/dicomweb/studies/1.2.3/series/9.9.9/instances/9/thumbnail',
     })
-    expect(page.element.querySelector('img')).toBeNull()
+    expect(page.element.querySelector('taro-image-core, img')).toBeNull()
     expect(download).not.toHaveBeenCalled()
     exam.resolve(examAnswer())
     await waitFor(() => expect(page.element.textContent).toContain('图像 2/3'))
@@ -152,7 +153,7 @@ describe('opening the viewer with what the opener has (tap → first pixels)', (
 
   it('a cold open (shared link, no handoff) waits for the exam, then its study', async () => {
     const page = await renderPage('pages/personalImage/viewer', { examId: 'x1' })
-    expect(page.element.querySelector('img')).toBeNull()
+    expect(page.element.querySelector('taro-image-core, img')).toBeNull()
     expect(metadata).not.toHaveBeenCalled()
     exam.resolve(examAnswer())
     await waitFor(() => expect(page.element.textContent).toContain('图像 2/3'))
