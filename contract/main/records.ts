@@ -295,7 +295,25 @@ export const ExamFileSchema = z.object({
 })
 export type ExamFile = z.infer<typeof ExamFileSchema>
 
+/**
+ * Whose record this is, said on every record page (issue 9: "every record shows whose it is").
+ * The server fills it from the caller's point of view at each request.
+ */
+export const RecordOwnerSchema = z.object({
+  /** The person the record belongs to: createGrant's `personId` when the caller may grant it. */
+  personId: z.string(),
+  /**
+   * self: the caller's own; family: a member the caller manages (亲情卡); grant: someone else's,
+   * seen through a grant (no re-share).
+   */
+  relation: z.enum(['self', 'family', 'grant']),
+  /** What the page says: 本人 / 女儿 张* / 张** 分享. Never an unmasked name. */
+  label: z.string(),
+})
+export type RecordOwner = z.infer<typeof RecordOwnerSchema>
+
 export const ExamDetailSchema = z.extend(ExamSummarySchema, {
+  owner: RecordOwnerSchema,
   /** 张* (masked), as the hospital recorded it; null for uploads without a name. */
   patientNameMasked: z.nullable(z.string()),
   /** M | F | O as DICOM says. */
@@ -384,6 +402,12 @@ export type ReportVersion = z.infer<typeof ReportVersionSchema>
 export const ReportDetailSchema = z.object({
   id: z.string(),
   examId: z.string(),
+  owner: RecordOwnerSchema,
+  /**
+   * The exam's Study Instance UID (null when the hospital sent none): the viewer opened from a key
+   * image fetches the series metadata at once instead of after the exam (issue 8, tap → first pixels).
+   */
+  studyUid: z.nullable(z.string()),
   hospital: HospitalRefSchema,
   title: z.string(),
   modalities: z.array(z.string()),
