@@ -20,6 +20,7 @@ import { keyedHash } from '../identity/secrets'
 import { proveIdentity } from '../profile/account'
 import { maskHolderName } from '../profile/id-card-number'
 import { EXAM_NOT_FOUND, findVisibleExam, privateToMember, visibleTo } from './access'
+import { recordOwner } from './owner'
 import { examTitle, modalityList, type PatientScope, summariseExams } from './lists'
 import { fhirDoctorNames, fhirFindings, resolveKeyImages } from './reports'
 
@@ -302,10 +303,15 @@ export async function reportDetail(
     )
   }
   // Which slices the report points at is part of its content: none while locked.
-  const keyImages = locked ? [] : await resolveKeyImages(db, exam, report.resource_json)
+  const [keyImages, owner] = await Promise.all([
+    locked ? [] : resolveKeyImages(db, exam, report.resource_json),
+    recordOwner(db, cipher, scope.caller, exam),
+  ])
   return {
     id: report.id,
     examId: exam.id,
+    owner,
+    studyUid: exam.study_uid,
     hospital,
     title: report.code_text?.trim() || examTitle(exam),
     modalities: modalityList(exam.modalities),
@@ -530,7 +536,7 @@ export async function examDetail(
   examId: string,
 ): Promise<ExamDetail> {
   const exam = await findVisibleExam(db, cipher, scope.caller, examId)
-  const [[summary], series, instances, files] = await Promise.all([
+  const [[summary], series, instances, files, owner] = await Promise.all([
     summariseExams(db, scope.userId, [exam]),
     db
       .selectFrom('series')
@@ -561,6 +567,7 @@ export async function examDetail(
       .orderBy('created_at')
       .orderBy('id')
       .execute(),
+    recordOwner(db, cipher, scope.caller, exam),
   ])
   const bySeries = new Map<string, InstanceRow[]>()
   for (const instance of instances) {
@@ -570,6 +577,7 @@ export async function examDetail(
   }
   return {
     ...summary!,
+    owner,
     patientNameMasked: maskedPatientName(cipher, exam),
     patientSex: exam.patient_sex,
     patientBirthDate: exam.patient_birth_date,

@@ -20,6 +20,7 @@ import { release, reserve } from '../limits'
 import { EXAM_NOT_FOUND, type RecordsCaller } from '../records/access'
 import { examTitle, modalityList } from '../records/lists'
 import { examDetail, REPORT_NOT_VISIBLE, versionOf } from '../records/patient'
+import { recordOwner } from '../records/owner'
 import { resolveKeyImages } from '../records/reports'
 import {
   describeReceived,
@@ -318,6 +319,8 @@ export async function sharedReport(
   const detail: ReportDetail = {
     id: row.id,
     examId: row.exam_id,
+    owner: await recordOwner(db, cipher, reader.caller, exam),
+    studyUid: exam.study_uid,
     hospital: { id: row.hospital_id, name: row.hospital_name },
     title: row.code_text?.trim() || examTitle(row),
     modalities: modalityList(row.modalities),
