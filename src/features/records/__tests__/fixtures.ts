@@ -3,6 +3,7 @@ import type {
   ExamSummary,
   ImageGroup,
   MyHospital,
+  RecordOwner,
   ReportDetail,
   ReportListItem,
   SeriesSummary,
@@ -88,9 +89,13 @@ export function series(n: number, overrides: Partial<SeriesSummary> = {}): Serie
   }
 }
 
+/** The signed-in patient's own record (records say whose they are). */
+export const SELF: RecordOwner = { personId: 'u-self', relation: 'self', label: '本人' }
+
 export function examDetail(overrides: Partial<ExamDetail> = {}): ExamDetail {
   return {
     ...exam(1),
+    owner: SELF,
     patientNameMasked: '张*',
     patientSex: 'M',
     patientBirthDate: '1980-01-02',
@@ -126,6 +131,8 @@ export function reportDetail(overrides: Partial<ReportDetail> = {}): ReportDetai
   return {
     id: 'r1',
     examId: 'x1',
+    owner: SELF,
+    studyUid: '1.2.3',
     hospital: HOSPITAL_A,
     title: '胸部 CT 平扫',
     modalities: ['CT'],

@@ -32,6 +32,8 @@ async function flush() {
 const REPORT: ReportDetail = {
   id: 'r1',
   examId: 'e1',
+  owner: { personId: 'u1', relation: 'self', label: '本人' },
+  studyUid: '1.2.3',
   hospital: { id: 'h1', name: '示例市第一人民医院' },
   title: '胸部 CT 平扫',
   modalities: ['CT'],

@@ -3,6 +3,7 @@ import type { ExamDetail } from '@/services/records'
 /** An uploaded MR study as 报告详情 (ys) gets it: one series of 20 files and one report photo. */
 export const UPLOADED_EXAM: ExamDetail = {
   id: 'e1',
+  owner: { personId: 'u1', relation: 'self', label: '本人' },
   source: 'upload',
   hospital: null,
   hospitalText: '示例市第一人民医院',
