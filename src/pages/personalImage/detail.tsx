@@ -9,6 +9,7 @@ import { GrantSheet } from '../../features/sharing/owner/components/grant-sheet'
 import {
   ShareButton,
   WhoViewedEntry,
+  grantPersonOf,
 } from '../../features/sharing/owner/components/sharing-entries'
 import { subjectOfExam } from '../../features/sharing/owner/grant-form'
 import { useRefreshOnReturn } from '../../features/records/hooks/use-refresh-on-return'
@@ -53,12 +54,13 @@ function ExamDetailContent({ examId }: { examId: string }) {
         onOpenBarCode={(value) => void navigate('barCode', { value, title: '检查号' })}
         qrButton={canShare ? <QrButton onClick={() => setQrOpen(true)} /> : null}
         shareButton={<ShareButton onClick={() => setGrantOpen(true)} />}
-        footer={<WhoViewedEntry examId={data.id} />}
+        footer={<WhoViewedEntry examId={data.id} personId={grantPersonOf(data.owner)} />}
       />
       <GrantSheet
         visible={grantOpen}
         onClose={() => setGrantOpen(false)}
         subject={subjectOfExam(data)}
+        personId={grantPersonOf(data.owner)}
       />
       {canShare && (
         <QrCodeSheet

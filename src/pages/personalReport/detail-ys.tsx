@@ -14,6 +14,7 @@ import { GrantSheet } from '../../features/sharing/owner/components/grant-sheet'
 import {
   ShareButton,
   WhoViewedEntry,
+  grantPersonOf,
 } from '../../features/sharing/owner/components/sharing-entries'
 import { subjectOfExam } from '../../features/sharing/owner/grant-form'
 import { pickPhotos } from '../../platform/file-picker'
@@ -138,6 +139,7 @@ function DetailYs({ exam, reload }: { exam: ExamDetail; reload: () => void }) {
           />
         ) : (
           <>
+            <Row label="就诊人" value={exam.owner.label} />
             <Row label="医院" value={exam.hospitalText} />
             <Row label="检查日期" value={exam.studyDate} />
             <Row label="检查类型" value={exam.modalities.join(' / ')} />
@@ -184,7 +186,7 @@ function DetailYs({ exam, reload }: { exam: ExamDetail; reload: () => void }) {
         />
       </View>
 
-      <WhoViewedEntry examId={exam.id} />
+      <WhoViewedEntry examId={exam.id} personId={grantPersonOf(exam.owner)} />
 
       <Button className="detail-ys__delete" block onClick={() => void removeStudy()}>
         删除影像
@@ -193,6 +195,7 @@ function DetailYs({ exam, reload }: { exam: ExamDetail; reload: () => void }) {
         visible={grantOpen}
         onClose={() => setGrantOpen(false)}
         subject={subjectOfExam(exam)}
+        personId={grantPersonOf(exam.owner)}
       />
     </View>
   )

@@ -7,7 +7,10 @@ import { UnlockPanel } from '../../features/records/components/unlock-panel'
 import { useReportActions } from '../../features/records/hooks/use-report-actions'
 import { useReportDetail } from '../../features/records/hooks/use-report-detail'
 import { GrantSheet } from '../../features/sharing/owner/components/grant-sheet'
-import { WhoViewedEntry } from '../../features/sharing/owner/components/sharing-entries'
+import {
+  grantPersonOf,
+  WhoViewedEntry,
+} from '../../features/sharing/owner/components/sharing-entries'
 import { subjectOfReport } from '../../features/sharing/owner/grant-form'
 import { describeError } from '../../services/api'
 import { back, navigate } from '../../services/navigate'
@@ -33,13 +36,14 @@ function Loaded({
         actions={actions}
         onOpenImages={() => void navigate('imageDetail', { id: report.examId })}
         onShare={() => setGrantOpen(true)}
-        footer={<WhoViewedEntry examId={report.examId} />}
+        footer={<WhoViewedEntry examId={report.examId} personId={grantPersonOf(report.owner)} />}
       />
       <GrantSheet
         visible={grantOpen}
         onClose={() => setGrantOpen(false)}
         subject={subjectOfReport(report)}
         focus={report.id}
+        personId={grantPersonOf(report.owner)}
       />
     </>
   )

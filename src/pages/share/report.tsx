@@ -41,6 +41,8 @@ function SharedReportContent({ grantId, reportId }: { grantId: string; reportId:
                     seriesUid: image.seriesUid,
                     sop: image.sopInstanceUid,
                     frame: image.frame,
+                    // The viewer asks for the metadata alongside the exam (tap → first pixels).
+                    ...(report.studyUid ? { studyUid: report.studyUid } : {}),
                     t: Date.now(),
                   })
                 }

@@ -60,10 +60,17 @@ function ReportEntry({
   onOpenReport: (id: string) => void
 }) {
   const report = exam.report
+  // Seen through a grant: the owner's marks (未读) are not the holder's, a private report shared on
+  // purpose opens without the owner's identity check, and a missing report may just not be shared.
+  const shared = exam.owner.relation === 'grant'
   if (!report) {
     return (
       <Text className="exam-detail__muted">
-        {exam.source === 'upload' ? '上传的影像没有医院报告' : '医院暂未发布报告，发布后会通知您'}
+        {shared
+          ? '本次分享不包含报告'
+          : exam.source === 'upload'
+            ? '上传的影像没有医院报告'
+            : '医院暂未发布报告，发布后会通知您'}
       </Text>
     )
   }
@@ -72,10 +79,10 @@ function ReportEntry({
       <View className="exam-detail__report-tags">
         <Tag tone={reportTone(report.status)}>{report.statusLabel}</Tag>
         {report.private && <Tag>隐私</Tag>}
-        {!report.read && <Tag tone="danger">未读</Tag>}
+        {!report.read && !shared && <Tag tone="danger">未读</Tag>}
       </View>
       <Text className="exam-detail__report-text">
-        {report.private ? '隐私报告，验证身份后查看' : '查看影像所见与诊断意见'}
+        {report.private && !shared ? '隐私报告，验证身份后查看' : '查看影像所见与诊断意见'}
       </Text>
       <Text className="exam-detail__report-link">查看报告 ›</Text>
     </View>
@@ -127,6 +134,8 @@ export function ExamDetailView({
           }
         />
         {exam.bodyPart && <Row label="检查部位" value={exam.bodyPart} />}
+        {/* Whose record (a grant's holder reads it in the sharer banner above instead). */}
+        {exam.owner.relation !== 'grant' && <Row label="就诊人" value={exam.owner.label} />}
         <Row label="患者" value={who} />
         <Row
           label="图像"

@@ -24,13 +24,20 @@ export interface ReportDetailViewProps {
   footer?: ReactNode
 }
 
-/** The viewer on exactly this image and frame; `t` starts its tap → first pixels timing. */
-function openInViewer(image: Pick<KeyImage, 'examId' | 'seriesUid' | 'sopInstanceUid' | 'frame'>) {
+/**
+ * The viewer on exactly this image and frame; `t` starts its tap → first pixels timing. The study
+ * UID is handed over so the viewer asks for the series metadata alongside the exam, not after it.
+ */
+function openInViewer(
+  image: Pick<KeyImage, 'examId' | 'seriesUid' | 'sopInstanceUid' | 'frame'>,
+  studyUid: string | null,
+) {
   void navigate('imageViewer', {
     examId: image.examId,
     seriesUid: image.seriesUid,
     sop: image.sopInstanceUid,
     frame: image.frame,
+    ...(studyUid ? { studyUid } : {}),
     t: Date.now(),
   })
 }
@@ -43,13 +50,15 @@ export function ReportDetailView({
   onShare,
   footer,
 }: ReportDetailViewProps) {
+  const open = (image: Pick<KeyImage, 'examId' | 'seriesUid' | 'sopInstanceUid' | 'frame'>) =>
+    openInViewer(image, report.studyUid)
   return (
     <View className="report-detail">
       <ReportHeader report={report} />
       <ReportBody report={report} />
-      <ReportKeyImages images={report.keyImages ?? []} onOpen={openInViewer} />
+      <ReportKeyImages images={report.keyImages ?? []} onOpen={open} />
       <ReportHistory history={report.history} />
-      <ReportBookmarks examId={report.examId} onOpen={openInViewer} />
+      <ReportBookmarks examId={report.examId} onOpen={open} />
       <Text className="report-detail__note">
         本报告由{report.hospital.name}出具，仅供参考，请以医院纸质报告及医生意见为准。
       </Text>

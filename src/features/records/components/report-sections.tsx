@@ -48,6 +48,8 @@ export function ReportHeader({ report }: { report: ReportDetail }) {
         {report.private && <Tag>隐私</Tag>}
         {report.archived && <Tag>个人档案</Tag>}
       </View>
+      {/* Whose record (a grant's holder reads it in the sharer banner instead). */}
+      {report.owner.relation !== 'grant' && <InfoRow label="就诊人" value={report.owner.label} />}
       <InfoRow label="医院" value={report.hospital.name} />
       <InfoRow label="姓名" value={report.patientNameMasked} />
       <InfoRow label="检查号" value={report.accessionNumber} />

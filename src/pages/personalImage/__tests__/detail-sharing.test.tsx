@@ -120,6 +120,40 @@ describe('sharing entries on the detail pages', () => {
     })
   })
 
+  it('a family member’s exam says whose it is, and 授权 / 谁看过 are the member’s', async () => {
+    const child = { personId: 'p-child', relation: 'family' as const, label: '子女 张**' }
+    exam.mockResolvedValue(examDetail({ owner: child }))
+    create.mockResolvedValue(created())
+    const page = await renderPage('pages/personalImage/detail', { id: 'x1', t: 'member' })
+    await flush()
+    expect(within(page.element).getByText('就诊人')).toBeTruthy()
+    expect(within(page.element).getByText('子女 张**')).toBeTruthy()
+    fireEvent.click(within(page.element).getByText('授权'))
+    await waitFor(() => expect(sheet()).toBeTruthy())
+    fireEvent.click(within(sheet()).getByText('生成链接'))
+    await flush()
+    expect(create).toHaveBeenCalledWith(
+      expect.objectContaining({ examIds: ['x1'], personId: 'p-child' }),
+    )
+    fireEvent.click(within(page.element).getByText('谁看过'))
+    expect(navigateTo).toHaveBeenLastCalledWith({
+      url: '/pages/personalReport/shouquan-list?examId=x1&personId=p-child',
+    })
+  })
+
+  it('报告详情 of a family member says whose it is; one’s own says 本人', async () => {
+    report.mockResolvedValue(
+      reportDetail({ owner: { personId: 'p-mum', relation: 'family', label: '父母 李*' } }),
+    )
+    const page = await renderPage('pages/personalReport/detail', { id: 'r1', t: 'member' })
+    await flush()
+    expect(within(page.element).getByText('父母 李*')).toBeTruthy()
+    report.mockResolvedValue(reportDetail())
+    const own = await renderPage('pages/personalReport/detail', { id: 'r1', t: 'own' })
+    await flush()
+    expect(within(own.element).getByText('本人')).toBeTruthy()
+  })
+
   it('an uploaded study (报告详情 ys) can be shared too', async () => {
     exam.mockResolvedValue(UPLOADED_EXAM)
     create.mockResolvedValue(created())

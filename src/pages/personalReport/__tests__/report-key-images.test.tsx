@@ -66,10 +66,12 @@ function bookmark(n: number, overrides: Partial<Bookmark> = {}): Bookmark {
   }
 }
 
-const viewerUrl = (sop: string, frame: number) =>
+const dots = (uid: string) => uid.replace(/\./g, '\\.')
+/** The viewer's address; the report's study UID is handed over so metadata comes with the exam. */
+const viewerUrl = (sop: string, frame: number, study: string | null = '1.2.3') =>
   expect.stringMatching(
     new RegExp(
-      `^/pages/personalImage/viewer\\?examId=x1&seriesUid=${SERIES.replace(/\./g, '\\.')}&sop=${sop.replace(/\./g, '\\.')}&frame=${frame}&t=\\d+$`,
+      `^/pages/personalImage/viewer\\?examId=x1&seriesUid=${dots(SERIES)}&sop=${dots(sop)}&frame=${frame}${study ? `&studyUid=${dots(study)}` : ''}&t=\\d+$`,
     ),
   )
 
@@ -98,6 +100,14 @@ describe('报告详情: 查看关键图像 and 我的书签', () => {
     expect(navigateTo).toHaveBeenLastCalledWith({ url: viewerUrl('1.2.3.4.100.7', 1) })
     fireEvent.click(screen.getByLabelText('打开关键图像 2'))
     expect(navigateTo).toHaveBeenLastCalledWith({ url: viewerUrl('1.2.3.4.100.30', 3) })
+  })
+
+  it('a report without a study UID opens the viewer without one (the viewer waits for the exam)', async () => {
+    detail.mockResolvedValue(reportDetail({ keyImages: KEY_IMAGES, studyUid: null }))
+    list.mockResolvedValue([])
+    await renderPage('pages/personalReport/detail', { id: 'r1', t: 'nostudy' })
+    fireEvent.click(await screen.findByLabelText('打开关键图像 1'))
+    expect(navigateTo).toHaveBeenLastCalledWith({ url: viewerUrl('1.2.3.4.100.7', 1, null) })
   })
 
   it('a report without key images (or from an older server) shows no such section', async () => {

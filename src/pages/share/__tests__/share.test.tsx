@@ -209,6 +209,56 @@ describe('shared records, exam and report', () => {
     )
   })
 
+  it('exam: the owner’s 未读 and 隐私 checks are not the holder’s; an unshared report is said so', async () => {
+    grantOf.mockResolvedValue(grant())
+    const sharer = { personId: 'u-owner', relation: 'grant' as const, label: '张* 分享' }
+    const brief = examDetail().report!
+    examOf.mockResolvedValue(
+      examDetail({ id: 'x1', owner: sharer, report: { ...brief, read: false, private: true } }),
+    )
+    const page = await renderPage('pages/share/exam', { grantId: 'g1', examId: 'x1', t: 'unread' })
+    await flush()
+    const view = within(page.element)
+    await waitFor(() => expect(view.getByText('查看影像所见与诊断意见')).toBeTruthy())
+    expect(view.queryByText('未读')).toBeNull()
+    expect(view.queryByText('隐私报告，验证身份后查看')).toBeNull()
+    // The sharer is named by the banner, not by a 就诊人 row.
+    expect(view.queryByText('就诊人')).toBeNull()
+
+    examOf.mockResolvedValue(examDetail({ id: 'x1', owner: sharer, report: null }))
+    const bare = await renderPage('pages/share/exam', { grantId: 'g1', examId: 'x1', t: 'bare' })
+    await flush()
+    await waitFor(() => expect(within(bare.element).getByText('本次分享不包含报告')).toBeTruthy())
+  })
+
+  it('report: a key image opens the viewer through the grant with the study handed over', async () => {
+    grantOf.mockResolvedValue(grant())
+    reportOf.mockResolvedValue(
+      reportDetail({
+        id: 'r1',
+        examId: 'x1',
+        studyUid: '1.2.3',
+        keyImages: [
+          {
+            examId: 'x1',
+            seriesUid: '1.2.3.4.1',
+            sopInstanceUid: '1.2.3.4.1.7',
+            frame: 1,
+            instanceNumber: 7,
+            seriesDescription: '肺窗',
+            comment: null,
+          },
+        ],
+      }),
+    )
+    const page = await renderPage('pages/share/report', { grantId: 'g1', reportId: 'r1', t: 'k' })
+    await flush()
+    fireEvent.click(await within(page.element).findByLabelText('打开关键图像 1'))
+    expect(navigateTo.mock.calls[0]![0].url).toMatch(
+      /^\/pages\/personalImage\/viewer\?examId=x1&grantId=g1&seriesUid=1\.2\.3\.4\.1&sop=1\.2\.3\.4\.1\.7&frame=1&studyUid=1\.2\.3&t=\d+$/,
+    )
+  })
+
   it('the page sends DICOMweb reads with its link token while it shows (none stored: login’s)', async () => {
     sessionStorage.setItem(
       'yxs-share:g1',

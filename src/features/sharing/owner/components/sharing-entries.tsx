@@ -1,7 +1,16 @@
 import { Text, View } from '@tarojs/components'
 import { Button } from '@nutui/nutui-react-taro'
 import { navigate } from '@/services/navigate'
+import type { RecordOwner } from '@/services/records'
 import './sharing-entries.scss'
+
+/**
+ * The person a grant made from this record is for: a family member's record is granted as theirs
+ * (createGrant's personId, listGrants' personId); the caller's own needs none.
+ */
+export function grantPersonOf(owner: RecordOwner): string | undefined {
+  return owner.relation === 'family' ? owner.personId : undefined
+}
 
 /** The 授权 button of a detail page's header or action bar. */
 export function ShareButton({ onClick }: { onClick: () => void }) {
