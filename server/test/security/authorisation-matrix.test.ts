@@ -1,12 +1,25 @@
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { before, describe, test } from 'node:test'
-import { encodePng } from '../../src/dicom/png'
-import { createMessage } from '../../src/domain/messages'
 import { EXAM_NOT_FOUND } from '../../src/domain/records/access'
-import { bearer, signUp, validIdNumber } from '../domain/profile/support'
-import { freshUid, ID_A, personInstance, readWorld, type ReadWorld } from '../dicomweb/read-support'
-import { diagnosticReport, fhirHeaders } from '../fhir/support'
+import { bearer } from '../domain/profile/support'
+import type { ReadWorld } from '../dicomweb/read-support'
+import {
+  askWith,
+  assertRefusedWith,
+  bodyOf,
+  type CallerName,
+  type Fixture,
+  fill,
+  matrixWorld,
+  NOT_RECORDS,
+  operations,
+  RECORD_PARAM_NAMES,
+  recordParams,
+  type Request,
+  THROUGH_GRANT,
+  withQuery,
+} from './matrix-support'
 
 /*
  * The authorisation matrix (issue 9, "security that is proved"): every operation of /openapi.json
@@ -22,166 +35,6 @@ import { diagnosticReport, fhirHeaders } from '../fhir/support'
  * study, another hospital's key. Grants and family members (issue 9) add theirs here.
  */
 
-/** A grey 160×120 PNG (a report photo big enough to be kept). */
-const PHOTO = encodePng(new Uint8Array(160 * 120).fill(128), 160, 120, 1)
-
-interface Fixture {
-  hospitalExam: string
-  hospitalSeries: string
-  uploadExam: string
-  uploadSeries: string
-  uploadInstance: string
-  report: string
-  bookmark: string
-  photo: string
-  uploadSession: string
-  /** Alice's message, the link of the child she manages, and the link of someone managing her. */
-  message: string
-  memberLink: string
-  managerLink: string
-  /** A link grant of alice's (issue 9): its log and its revocation are hers only. */
-  grant: string
-  study: { study: string; series: string; sop: string }
-  uploadStudy: { study: string; series: string; sop: string }
-}
-
-type CallerName = 'owner' | 'stranger' | 'anonymous' | 'hospitalOwn' | 'hospitalOther'
-
-interface Request {
-  method: string
-  url: string
-  headers?: Record<string, string>
-  payload?: string | Buffer | Record<string, unknown>
-}
-
-/** Path parameters that name one of alice's records, and the value each takes in the matrix. */
-function recordParams(f: Fixture, path: string): Record<string, string>[] {
-  const upload = path.startsWith('/main/dicom-upload')
-  if (path === '/main/exams/{examId}') {
-    return [{ examId: f.hospitalExam }, { examId: f.uploadExam }]
-  }
-  if (path === '/main/exams/{examId}/series/{seriesId}/instances') {
-    return [
-      { examId: f.hospitalExam, seriesId: f.hospitalSeries },
-      { examId: f.uploadExam, seriesId: f.uploadSeries },
-    ]
-  }
-  return [
-    {
-      examId: upload ? f.uploadExam : f.hospitalExam,
-      seriesId: f.hospitalSeries,
-      instanceId: f.uploadInstance,
-      reportId: f.report,
-      bookmarkId: f.bookmark,
-      fileId: f.photo,
-      uploadId: f.uploadSession,
-      messageId: f.message,
-      memberId: f.memberLink,
-      managerLinkId: f.managerLink,
-      grantId: f.grant,
-    },
-  ]
-}
-const RECORD_PARAM_NAMES = new Set([
-  'examId',
-  'seriesId',
-  'instanceId',
-  'reportId',
-  'bookmarkId',
-  'fileId',
-  'uploadId',
-  'messageId',
-  'memberId',
-  'managerLinkId',
-  'grantId',
-])
-
-/** Operations with a path parameter that is not a patient's record, and why. */
-const NOT_RECORDS: Record<string, string> = {
-  '/main/app/agreements/{kind}': 'the published agreements',
-  '/main/hospitals/{hospitalId}': 'a hospital’s public page',
-  '/main/account/qr/{id}': 'a login QR code: its own tests (qr-login) hold it to its two parties',
-  '/main/account/qr/{id}/scan': 'a login QR code',
-  '/main/account/qr/{id}/request': 'a login QR code',
-  '/main/account/qr/{id}/answer': 'a login QR code',
-  '/main/shares/{token}':
-    'a share link: whoever holds the token is its audience (server/test/sharing holds the rest)',
-  '/main/shares/{token}/open': 'a share link (server/test/sharing: 提取码, limits, expiry)',
-}
-
-/**
- * Reads THROUGH a grant: their rightful caller is the grantee or the link's visitor, not the owner,
- * so the owner-reads column does not apply; server/test/sharing holds them (a stranger, another
- * grant's visitor, an ended grant).
- */
-const THROUGH_GRANT = new Set([
-  '/main/shared/{grantId}',
-  '/main/shared/{grantId}/exams/{examId}',
-  '/main/shared/{grantId}/reports/{reportId}',
-])
-
-function multipartFile(
-  name: string,
-  type: string,
-  bytes: Buffer,
-): Pick<Request, 'payload' | 'headers'> {
-  const boundary = '----matrix-boundary'
-  return {
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-    payload: Buffer.concat([
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: ${type}\r\n\r\n`,
-      ),
-      bytes,
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]),
-  }
-}
-
-/** A body that passes validation, so the access check (not a 400) is what answers. */
-function bodyOf(method: string, path: string, f: Fixture): Pick<Request, 'payload' | 'headers'> {
-  if (method === 'get' || method === 'delete') return {}
-  if (path.endsWith('/chunk') && method === 'put') {
-    return {
-      headers: { 'content-type': 'application/octet-stream' },
-      payload: Buffer.from('not really a zip'),
-    }
-  }
-  // The mini-program's uploadFile form of a chunk, and report photos: multipart, field `file`.
-  if (path.endsWith('/chunk'))
-    return multipartFile('chunk.bin', 'application/octet-stream', Buffer.from('zip?'))
-  if (path.endsWith('/photos')) return multipartFile('a.png', 'image/png', PHOTO)
-  const bodies: Record<string, Record<string, unknown>> = {
-    '/main/reports/{reportId}/privacy': { private: true },
-    '/main/reports/{reportId}/archive': { archived: true },
-    '/main/dicom-upload/exams/{examId}': { title: '陌生人改的标题' },
-    '/main/exams/{examId}/bookmarks': {
-      seriesUid: f.study.series,
-      sopInstanceUid: f.study.sop,
-      note: '陌生人的书签',
-    },
-  }
-  return { payload: bodies[path] ?? {} }
-}
-
-function fill(path: string, params: Record<string, string>): string {
-  return path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name]!))
-}
-
-function withQuery(path: string, url: string): string {
-  if (path.endsWith('/chunk')) return `${url}?offset=0`
-  return url
-}
-
-/** The openapi operations, as [method, path]. */
-async function operations(world: ReadWorld): Promise<[string, string][]> {
-  const response = await world.app.inject({ method: 'GET', url: '/openapi.json' })
-  const doc = response.json() as { paths: Record<string, Record<string, unknown>> }
-  return Object.entries(doc.paths).flatMap(([path, ops]) =>
-    Object.keys(ops).map((method): [string, string] => [method, path]),
-  )
-}
-
 describe('the authorisation matrix: only the right callers get a record', async () => {
   let world: ReadWorld
   let f: Fixture
@@ -190,158 +43,11 @@ describe('the authorisation matrix: only the right callers get a record', async 
   let secrets: string[]
 
   before(async () => {
-    world = await readWorld()
-    const { app, alice, bob, hospitalA, hospitalB } = world
-    const study = { study: freshUid(), series: freshUid(), sop: freshUid() }
-    await world.push(hospitalA.id, [personInstance({ ...study, idNumber: ID_A, name: '张三' })])
-    const fhir = await app.inject({
-      method: 'POST',
-      url: '/fhir/DiagnosticReport',
-      headers: fhirHeaders(hospitalA.key),
-      payload: diagnosticReport({
-        idNumber: ID_A,
-        name: '张三',
-        studyUid: study.study,
-        identifier: `R-${randomUUID()}`,
-        conclusion: '矩阵测试专用结论',
-      }),
-    })
-    assert.ok([200, 201].includes(fhir.statusCode), fhir.body)
-    const uploadStudy = { study: freshUid(), series: freshUid(), sop: freshUid() }
-    await world.upload(alice.user.id, [
-      personInstance({ ...uploadStudy, idNumber: ID_A, name: '张三', description: '自传影像' }),
-    ])
-    const exam = (uid: string) =>
-      app.db.selectFrom('exams').selectAll().where('study_uid', '=', uid).executeTakeFirstOrThrow()
-    const hospitalExam = await exam(study.study)
-    const uploadExam = await exam(uploadStudy.study)
-    const seriesOf = (examId: string) =>
-      app.db
-        .selectFrom('series')
-        .select('id')
-        .where('exam_id', '=', examId)
-        .executeTakeFirstOrThrow()
-    const report = await app.db
-      .selectFrom('reports')
-      .select('id')
-      .where('exam_id', '=', hospitalExam.id)
-      .executeTakeFirstOrThrow()
-    const instance = await app.db
-      .selectFrom('instances')
-      .select('id')
-      .where('sop_instance_uid', '=', uploadStudy.sop)
-      .executeTakeFirstOrThrow()
-
-    const asAlice = (request: Request) =>
-      app.inject({
-        method: request.method as 'GET',
-        url: request.url,
-        headers: { ...bearer(alice.token), ...request.headers },
-        ...(request.payload !== undefined ? { payload: request.payload } : {}),
-      })
-    const mark = await asAlice({
-      method: 'POST',
-      url: `/main/exams/${hospitalExam.id}/bookmarks`,
-      payload: { seriesUid: study.series, sopInstanceUid: study.sop, note: '结节' },
-    })
-    assert.equal(mark.statusCode, 200, mark.body)
-    const photoBody = bodyOf('post', '/main/dicom-upload/exams/{examId}/photos', {} as Fixture)
-    const photo = await asAlice({
-      method: 'POST',
-      url: `/main/dicom-upload/exams/${uploadExam.id}/photos`,
-      ...photoBody,
-    })
-    assert.equal(photo.statusCode, 200, photo.body)
-    const session = await asAlice({
-      method: 'POST',
-      url: '/main/dicom-upload',
-      payload: { fileName: 'later.zip', size: 1000 },
-    })
-    assert.equal(session.statusCode, 200, session.body)
-
-    const message = await createMessage(
-      app.db,
-      { userId: alice.user.id, kind: 'system', title: '矩阵消息', body: '只给张三', link: null },
-      app.now(),
-    )
-    const child = await asAlice({
-      method: 'POST',
-      url: '/main/family/children',
-      payload: { name: '张小明', idNumber: validIdNumber('20200101', 77), guardianConfirmed: true },
-    })
-    assert.equal(child.statusCode, 200, child.body)
-    // Someone other than bob manages alice (bob must stay a stranger to her records).
-    const carol = await signUp(app.db, app.now())
-    const managerLink = randomUUID()
-    await app.db
-      .insertInto('family_links')
-      .values({
-        id: managerLink,
-        manager_user_id: carol.user.id,
-        member_user_id: alice.user.id,
-        kind: 'adult',
-        relation: 'spouse',
-        created_at: app.now().toISOString(),
-        ended_at: null,
-      })
-      .execute()
-
-    const grant = await app.inject({
-      method: 'POST',
-      url: '/main/grants',
-      headers: bearer(alice.token),
-      payload: { audience: 'link', examIds: [hospitalExam.id], reportIds: [], duration: '24h' },
-    })
-    assert.equal(grant.statusCode, 200, grant.body)
-    f = {
-      grant: (grant.json() as { data: { grant: { id: string } } }).data.grant.id,
-      message,
-      memberLink: (child.json() as { data: { id: string } }).data.id,
-      managerLink,
-      hospitalExam: hospitalExam.id,
-      hospitalSeries: (await seriesOf(hospitalExam.id)).id,
-      uploadExam: uploadExam.id,
-      uploadSeries: (await seriesOf(uploadExam.id)).id,
-      uploadInstance: instance.id,
-      report: report.id,
-      bookmark: (mark.json() as { data: { id: string } }).data.id,
-      photo: (photo.json() as { data: { files: { id: string }[] } }).data.files[0]!.id,
-      uploadSession: (session.json() as { data: { uploadId: string } }).data.uploadId,
-      study,
-      uploadStudy,
-    }
-    tokens = {
-      owner: alice.token,
-      stranger: bob.token,
-      anonymous: undefined,
-      hospitalOwn: hospitalA.key,
-      hospitalOther: hospitalB.key,
-    }
-    secrets = [
-      f.hospitalExam,
-      f.uploadExam,
-      f.report,
-      f.bookmark,
-      f.photo,
-      f.uploadSession,
-      f.message,
-      f.memberLink,
-      f.managerLink,
-      study.study,
-      uploadStudy.study,
-      '矩阵测试专用结论',
-      '张三',
-    ]
+    ;({ world, f, tokens, secrets } = await matrixWorld())
   })
 
   async function ask(caller: CallerName, request: Request) {
-    const token = tokens[caller]
-    return world.app.inject({
-      method: request.method as 'GET',
-      url: request.url,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...request.headers },
-      ...(request.payload !== undefined ? { payload: request.payload } : {}),
-    })
+    return askWith(world, tokens[caller], request)
   }
 
   function assertRefused(
@@ -349,14 +55,7 @@ describe('the authorisation matrix: only the right callers get a record', async 
     request: Request,
     response: { statusCode: number; body: string },
   ) {
-    const where = `${caller} ${request.method} ${request.url}`
-    assert.ok(
-      [401, 403, 404].includes(response.statusCode),
-      `${where}: ${response.statusCode} ${response.body.slice(0, 200)}`,
-    )
-    for (const secret of secrets) {
-      assert.ok(!response.body.includes(secret), `${where} leaked ${secret}`)
-    }
+    assertRefusedWith(secrets, caller, request, response)
   }
 
   test('every operation that names a record is in the matrix', async () => {
