@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import {
   cancelGrant,
   createGrant,
@@ -85,11 +85,18 @@ export default async function mainGrantsRoutes(app: FastifyInstance): Promise<vo
 
   // The /shared reads take a grantee's login token or a visitor's yxs_ token, which the generic
   // `auth: true` check (login sessions only) would refuse: grantReader checks both, at every request.
-  const readerOf = (request: FastifyRequest, grantId: string) =>
-    shares.grantReader(app.db, app.personalCipher, bearerToken(request), grantId, app.now())
+  // Their answers are never kept by a browser or a proxy: a revoked grant must not stay readable
+  // from a cache (the same as the DICOMweb reads through a grant).
+  const readerOf = (
+    { request, reply }: { request: FastifyRequest; reply: FastifyReply },
+    grantId: string,
+  ) => {
+    reply.header('cache-control', 'private, no-store')
+    return shares.grantReader(app.db, app.personalCipher, bearerToken(request), grantId, app.now())
+  }
 
-  route(app, { ...getSharedGrant, auth: false }, async ({ grantId }, { request }) => {
-    const reader = await readerOf(request, grantId)
+  route(app, { ...getSharedGrant, auth: false }, async ({ grantId }, context) => {
+    const reader = await readerOf(context, grantId)
     return grants.describeReceived(
       app.db,
       app.personalCipher,
@@ -99,8 +106,8 @@ export default async function mainGrantsRoutes(app: FastifyInstance): Promise<vo
     )
   })
 
-  route(app, { ...getSharedExam, auth: false }, async ({ grantId, examId }, { request }) => {
-    const reader = await readerOf(request, grantId)
+  route(app, { ...getSharedExam, auth: false }, async ({ grantId, examId }, { request, reply }) => {
+    const reader = await readerOf({ request, reply }, grantId)
     const detail = await shares.sharedExam(app.db, app.personalCipher, reader, examId)
     await views.noteView(
       viewLog(request),
@@ -118,27 +125,31 @@ export default async function mainGrantsRoutes(app: FastifyInstance): Promise<vo
     return detail
   })
 
-  route(app, { ...getSharedReport, auth: false }, async ({ grantId, reportId }, { request }) => {
-    const reader = await readerOf(request, grantId)
-    const { detail, examId } = await shares.sharedReport(
-      app.db,
-      app.personalCipher,
-      reader,
-      reportId,
-    )
-    await views.noteView(
-      viewLog(request),
-      {
-        grantId,
-        viewerSession: reader.caller.sessionId,
-        viewerUserId: reader.viewerUserId,
-        recordKind: 'report',
-        recordId: reportId,
-        examId,
-        ip: request.ip,
-      },
-      app.now(),
-    )
-    return detail
-  })
+  route(
+    app,
+    { ...getSharedReport, auth: false },
+    async ({ grantId, reportId }, { request, reply }) => {
+      const reader = await readerOf({ request, reply }, grantId)
+      const { detail, examId } = await shares.sharedReport(
+        app.db,
+        app.personalCipher,
+        reader,
+        reportId,
+      )
+      await views.noteView(
+        viewLog(request),
+        {
+          grantId,
+          viewerSession: reader.caller.sessionId,
+          viewerUserId: reader.viewerUserId,
+          recordKind: 'report',
+          recordId: reportId,
+          examId,
+          ip: request.ip,
+        },
+        app.now(),
+      )
+      return detail
+    },
+  )
 }
