@@ -1,5 +1,7 @@
+import { Text, View } from '@tarojs/components'
 import { useRouter } from '@tarojs/taro'
 import { PageState } from '../../components/page-state'
+import { ReportPhotos } from '../../features/dicom-upload/components/report-photos'
 import { ExamDetailView } from '../../features/records/components/exam-detail-view'
 import { ShareBanner } from '../../features/sharing/holder/components/share-banner'
 import { SharedState } from '../../features/sharing/holder/components/shared-state'
@@ -31,6 +33,15 @@ function SharedExamContent({ grantId, examId }: { grantId: string; examId: strin
               })
             }
             onOpenReport={(reportId) => void navigate('shareReport', { grantId, reportId })}
+            footer={
+              exam.files.length > 0 ? (
+                <View className="exam-detail__card">
+                  <Text className="exam-detail__heading">报告照片</Text>
+                  {/* Read-only: fetched with the share token, like the series' thumbnails. */}
+                  <ReportPhotos photos={exam.files} />
+                </View>
+              ) : null
+            }
           />
           <Watermark text={grant.watermark} />
         </>

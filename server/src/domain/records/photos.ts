@@ -8,7 +8,8 @@ import {
 } from '@contract/main/dicom-upload'
 import type { ExamFile } from '@contract/main/records'
 import { decodeJpeg8, encodeJpeg, JPEG_MIN_PIXELS } from '../../dicom/codecs'
-import { badRequest, notFound } from '../../http/errors'
+import type { FieldCipher } from '../../crypto/field-cipher'
+import { ApiError, badRequest, notFound } from '../../http/errors'
 import { sniffImageType } from '../profile/avatars'
 import {
   ownUploadExam,
@@ -17,6 +18,7 @@ import {
   reserveStorage,
   storageQuota,
 } from './uploads'
+import { reachStudy, type RecordsCaller } from './access'
 import type { UploadsContext } from './uploads'
 
 /*
@@ -416,16 +418,58 @@ async function ownPhoto(ctx: UploadsContext, userId: string, fileId: string) {
   return row
 }
 
+/**
+ * A report photo for whoever may see its exam (issue 9): the owner, a family manager, a grantee or a
+ * link visitor of a grant covering the exam's images, judged by access.ts's reachStudy at `now`.
+ * Anyone else: the same 404 as for a photo that does not exist. `grantId` says the read went through
+ * a grant (to be logged as a view of the exam, and never cached).
+ */
 export async function readReportPhoto(
   ctx: UploadsContext,
-  userId: string,
+  cipher: FieldCipher,
+  caller: RecordsCaller,
   fileId: string,
-): Promise<{ body: Readable; size: number; contentType: string }> {
-  const row = await ownPhoto(ctx, userId, fileId)
+): Promise<{
+  body: Readable
+  size: number
+  contentType: string
+  examId: string
+  grantId: string | null
+}> {
+  const row = await ctx.db
+    .selectFrom('exam_files')
+    .innerJoin('exams', 'exams.id', 'exam_files.exam_id')
+    .select([
+      'exam_files.exam_id',
+      'exam_files.file_key',
+      'exam_files.mime_type',
+      'exams.study_uid',
+      'exams.source',
+    ])
+    .where('exam_files.id', '=', fileId)
+    .executeTakeFirst()
+  // A patient's upload is never a hospital's to read.
+  if (!row || row.source !== 'upload' || !row.study_uid || caller.kind === 'hospital') {
+    throw notFound(PHOTO_NOT_FOUND)
+  }
+  const reach = await reachStudy(ctx.db, cipher, caller, row.study_uid, ctx.now()).catch(
+    (error: unknown) => {
+      // An ended grant's holder is told so (403 授权已失效); anything else is not found.
+      if (error instanceof ApiError && error.statusCode === 403) throw error
+      throw notFound(PHOTO_NOT_FOUND)
+    },
+  )
+  if (!reach.exams.some((exam) => exam.id === row.exam_id)) throw notFound(PHOTO_NOT_FOUND)
   const object = await ctx.store.get(row.file_key).catch(() => {
     throw notFound(PHOTO_NOT_FOUND)
   })
-  return { body: object.body, size: object.length, contentType: row.mime_type }
+  return {
+    body: object.body,
+    size: object.length,
+    contentType: row.mime_type,
+    examId: row.exam_id,
+    grantId: reach.grantId,
+  }
 }
 
 export async function deleteReportPhotoFile(

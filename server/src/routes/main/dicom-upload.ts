@@ -21,6 +21,8 @@ import {
   UploadStateSchema,
 } from '@contract/main/dicom-upload'
 import { registerJobProcessor } from '../../domain/records/jobs'
+import { noteView } from '../../domain/sharing/views'
+import { recordsCaller, recordsCallerAuth } from '../../http/records-caller'
 import {
   addReportPhotos,
   deleteReportPhotoFile,
@@ -205,25 +207,53 @@ export default async function mainDicomUploadRoutes(app: FastifyInstance): Promi
     })
   })
 
-  // The photo itself, for its owner (the app downloads it with the bearer token).
+  // The photo itself (the app downloads it with the bearer token): for whoever may see its exam —
+  // the owner, a family manager, a grant's holder (a login token or a link visitor's yxs_ token).
   app.route({
     method: 'GET',
     url: '/main/dicom-upload/files/:fileId',
     schema: {
-      summary: '报告照片（image/jpeg，仅本人）',
+      summary: '报告照片（image/jpeg；本人、家庭管理人或授权查看者）',
       tags: ['main'],
       security: [{ bearerAuth: [] }],
       params: z.object({ fileId: z.string().check(z.maxLength(64)) }),
       response: { '4xx': ErrorEnvelopeSchema, '5xx': ErrorEnvelopeSchema },
     },
-    onRequest: async (request: FastifyRequest) => authenticate(request),
+    onRequest: recordsCallerAuth,
     handler: async (request, reply) => {
       const { fileId } = request.params as { fileId: string }
-      const photo = await readReportPhoto(context(), currentUser(request).id, fileId)
+      const caller = recordsCaller(request)
+      const photo = await readReportPhoto(context(), app.personalCipher, caller, fileId)
+      if (photo.grantId) {
+        // One view per session and exam, as the exam's other reads through a grant (views.ts).
+        await noteView(
+          {
+            db: app.db,
+            cipher: app.personalCipher,
+            subscribe: app.providers.subscribe,
+            log: request.log,
+          },
+          {
+            grantId: photo.grantId,
+            viewerSession:
+              caller.kind === 'share' ? caller.sessionId : (request.recordsSessionId ?? ''),
+            viewerUserId: caller.kind === 'user' ? caller.userId : null,
+            recordKind: 'exam',
+            recordId: photo.examId,
+            examId: photo.examId,
+            ip: request.ip,
+          },
+          app.now(),
+        )
+      }
       return reply
         .header('content-type', photo.contentType)
         .header('content-length', String(photo.size))
-        .header('cache-control', 'private, max-age=31536000, immutable')
+        .header(
+          'cache-control',
+          // Through a grant never kept (a revoked grant must not stay readable from a cache).
+          photo.grantId ? 'private, no-store' : 'private, max-age=31536000, immutable',
+        )
         .send(photo.body)
     },
   })

@@ -7,10 +7,11 @@ import './report-photos.scss'
 export interface ReportPhotosProps {
   photos: readonly ExamFile[]
   /** Shown while photos are being sent. */
-  adding: boolean
-  onAdd: () => void
-  onRemove: (photo: ExamFile) => void
-  max: number
+  adding?: boolean
+  /** Absent: read-only (seen through a grant: no adding, no removing). */
+  onAdd?: () => void
+  onRemove?: (photo: ExamFile) => void
+  max?: number
 }
 
 /** A photo behind the bearer token: fetched by the http wrapper, freed when it leaves the page. */
@@ -21,7 +22,7 @@ function Photo({
 }: {
   photo: ExamFile
   onPreview: (src: string) => void
-  onRemove: () => void
+  onRemove?: () => void
 }) {
   const [src, setSrc] = useState<string | null>(null)
   const [failed, setFailed] = useState(false)
@@ -53,22 +54,35 @@ function Photo({
       ) : (
         <Text className="report-photos__placeholder">{failed ? '加载失败' : '加载中'}</Text>
       )}
-      <Text className="report-photos__remove" aria-label="删除照片" onClick={onRemove}>
-        ×
-      </Text>
+      {onRemove && (
+        <Text className="report-photos__remove" aria-label="删除照片" onClick={onRemove}>
+          ×
+        </Text>
+      )}
     </View>
   )
 }
 
 /** 报告照片: photos of the paper report the patient attached (JPG/PNG, stored without EXIF). */
-export function ReportPhotos({ photos, adding, onAdd, onRemove, max }: ReportPhotosProps) {
+export function ReportPhotos({
+  photos,
+  adding = false,
+  onAdd,
+  onRemove,
+  max = 0,
+}: ReportPhotosProps) {
   const preview = (current: string) => void Taro.previewImage({ current, urls: [current] })
   return (
     <View className="report-photos">
       {photos.map((photo) => (
-        <Photo key={photo.id} photo={photo} onPreview={preview} onRemove={() => onRemove(photo)} />
+        <Photo
+          key={photo.id}
+          photo={photo}
+          onPreview={preview}
+          onRemove={onRemove ? () => onRemove(photo) : undefined}
+        />
       ))}
-      {photos.length < max && (
+      {onAdd && photos.length < max && (
         <View className="report-photos__add" onClick={adding ? undefined : onAdd}>
           <Text>{adding ? '上传中…' : '+ 添加照片'}</Text>
         </View>

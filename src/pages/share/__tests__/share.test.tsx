@@ -231,6 +231,40 @@ describe('shared records, exam and report', () => {
     await waitFor(() => expect(within(bare.element).getByText('本次分享不包含报告')).toBeTruthy())
   })
 
+  it('exam: an upload’s report photos show read-only, fetched through the grant', async () => {
+    grantOf.mockResolvedValue(grant())
+    const sharer = { personId: 'u-owner', relation: 'grant' as const, label: '张* 分享' }
+    examOf.mockResolvedValue(
+      examDetail({
+        id: 'x1',
+        owner: sharer,
+        source: 'upload',
+        files: [
+          {
+            id: 'f1',
+            kind: 'report-photo',
+            mimeType: 'image/jpeg',
+            sizeBytes: 1000,
+            width: 800,
+            height: 600,
+            createdAt: '2026-11-20T00:00:00.000Z',
+          },
+        ],
+      }),
+    )
+    const page = await renderPage('pages/share/exam', { grantId: 'g1', examId: 'x1', t: 'ph' })
+    await flush()
+    const view = within(page.element)
+    await waitFor(() => expect(view.getByText('报告照片')).toBeTruthy())
+    await waitFor(() =>
+      expect(jest.mocked(downloadAuthorisedImage)).toHaveBeenCalledWith(
+        '/main/dicom-upload/files/f1',
+      ),
+    )
+    expect(view.queryByLabelText('删除照片')).toBeNull()
+    expect(view.queryByText('+ 添加照片')).toBeNull()
+  })
+
   it('report: a key image opens the viewer through the grant with the study handed over', async () => {
     grantOf.mockResolvedValue(grant())
     reportOf.mockResolvedValue(
