@@ -358,6 +358,71 @@ describe('the authorisation matrix: grants and family members', async () => {
     for (const caller of CALLERS) refused(caller, fhir, await ask(caller, fhir))
   })
 
+  test('QIDO: a search finds her studies for exactly those who could retrieve them', async () => {
+    for (const x of [f.study, f.uploadStudy]) {
+      const searches = [
+        `/dicomweb/studies?StudyInstanceUID=${x.study}`,
+        '/dicomweb/studies?limit=1000',
+        `/dicomweb/studies/${x.study}/series`,
+        `/dicomweb/studies/${x.study}/series/${x.series}/instances`,
+      ]
+      for (const url of searches) {
+        for (const caller of CALLERS) {
+          const request = { method: 'GET', url, headers: { accept: 'application/dicom+json' } }
+          const answer = await ask(caller, request)
+          if (READS_IMAGES.includes(caller)) {
+            assert.equal(answer.statusCode, 200, `${caller} ${url}: ${answer.body.slice(0, 200)}`)
+            assert.ok(answer.body.includes(x.study), `${caller} ${url} did not find the study`)
+            assert.equal(answer.headers['cache-control'], 'private, no-cache')
+            continue
+          }
+          // Nothing of hers: an empty answer to a search, a refusal for a study named in the path.
+          if (answer.statusCode === 200 || answer.statusCode === 204) {
+            for (const secret of secrets) {
+              assert.ok(!answer.body.includes(secret), `${caller} ${url} leaked ${secret}`)
+            }
+            continue
+          }
+          refused(caller, request, answer)
+        }
+      }
+    }
+  })
+
+  test('QIDO through a grant is logged as a view of the exam it names', async () => {
+    const { app, alice } = world
+    const viewer = await signUp(app.db, app.now(), { role: 'expert' })
+    const made = await app.inject({
+      method: 'POST',
+      url: '/main/grants',
+      headers: bearer(alice.token),
+      payload: {
+        audience: 'account',
+        mobile: viewer.mobile,
+        examIds: [f.hospitalExam],
+        reportIds: [],
+        duration: '1h',
+      },
+    })
+    const grantId = (made.json() as { data: { grant: { id: string } } }).data.grant.id
+    const search = await askWith(world, viewer.token, {
+      method: 'GET',
+      url: `/dicomweb/studies?StudyInstanceUID=${f.study.study}`,
+      headers: { accept: 'application/dicom+json' },
+    })
+    assert.equal(search.statusCode, 200, search.body)
+    const views = await app.inject({
+      method: 'GET',
+      url: `/main/grants/${grantId}/views`,
+      headers: bearer(alice.token),
+    })
+    const logged = (views.json() as { data: { record: { examId: string } }[] }).data
+    assert.deepEqual(
+      logged.map((v) => v.record.examId),
+      [f.hospitalExam],
+    )
+  })
+
   test('a wrong 提取码 gets no token, and the preview names no record', async () => {
     const wrong = String((Number(link.pickupCode) + 1) % 10_000).padStart(4, '0')
     const open = await world.app.inject({

@@ -412,3 +412,58 @@ export async function reachStudy(
   }
   return { exams: reached, grantId }
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Searches (QIDO-RS). A search answers what the caller could retrieve one by one: their own, their
+// actively managed members' own, and, for a signed-in grantee, the exams of account grants active at
+// the moment of the search; a link visitor its grant's exams (visibleTo's share case). Never an
+// ended grant's.
+
+export interface SearchReach {
+  caller: RecordsCaller
+  identity: PatientIdentity | undefined
+  people: readonly ManagedPerson[]
+  /** The server's clock, ISO: grants are judged at the search. */
+  at: string
+}
+
+export async function searchReach(
+  db: DB,
+  cipher: FieldCipher,
+  caller: RecordsCaller,
+  now: Date,
+): Promise<SearchReach> {
+  if (caller.kind !== 'user')
+    return { caller, identity: undefined, people: [], at: now.toISOString() }
+  const [identity, people] = await Promise.all([
+    boundIdentity(db, cipher, caller.userId),
+    managedPeople(db, cipher, caller.userId),
+  ])
+  return { caller, identity, people, at: now.toISOString() }
+}
+
+/** The condition "the caller could retrieve this exam", for `.where(...)` on exams in searches. */
+export function reachableBy(reach: SearchReach) {
+  return (eb: ExpressionBuilder<Database, 'exams'>) => {
+    const own = visibleTo(reach.caller, reach.identity)(eb)
+    if (reach.caller.kind !== 'user') return own
+    const ways = [own]
+    if (reach.people.length > 0) ways.push(visibleToAnyOf(reach.people)(eb))
+    ways.push(
+      eb(
+        'exams.id',
+        'in',
+        eb
+          .selectFrom('grant_records')
+          .innerJoin('grants', 'grants.id', 'grant_records.grant_id')
+          .select('grant_records.exam_id')
+          .where('grants.grantee_user_id', '=', reach.caller.userId)
+          .where('grants.audience', '=', 'account')
+          .where('grant_records.kind', '=', 'exam')
+          .where('grants.revoked_at', 'is', null)
+          .where('grants.expires_at', '>', reach.at),
+      ),
+    )
+    return eb.or(ways)
+  }
+}

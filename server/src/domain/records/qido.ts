@@ -1,12 +1,12 @@
 import { sql } from 'kysely'
 import type { DicomJson, DicomJsonAttribute } from '../../dicom'
 import type { DB } from '../../db'
-import { type PatientIdentity, type RecordsCaller, visibleTo } from './access'
+import { reachableBy, type SearchReach } from './access'
 import { isExact, matches, project, type QidoFilter, type QidoQuery } from './qido-query'
 
 /*
- * QIDO-RS over our tables. Every query starts from the exams the caller may see (access.ts's
- * visibleTo, nothing else), narrowed by what the database can match exactly (UIDs, dates, numbers);
+ * QIDO-RS over our tables. Every query starts from the exams the caller could retrieve (access.ts's
+ * reachableBy, nothing else), narrowed by what the database can match exactly (UIDs, dates, numbers);
  * the rest (wildcards, patient attributes that live only in the DICOM JSON) is matched on the built
  * rows, scanning in batches so a filtered page never holds more than a batch in memory.
  *
@@ -15,8 +15,8 @@ import { isExact, matches, project, type QidoFilter, type QidoQuery } from './qi
  */
 
 export interface QidoScope {
-  caller: RecordsCaller
-  identity: PatientIdentity | undefined
+  /** Who searches and what they could retrieve (access.ts's searchReach). */
+  reach: SearchReach
   /** From the path (/studies/{study}/...); the caller's access to it is already checked. */
   studyUid?: string
   seriesUid?: string
@@ -35,10 +35,7 @@ const LAST = 2147483647
 
 /** The ids of the exams in scope: the caller's, of the path's study when there is one. */
 function scopedExamIds(db: DB, scope: QidoScope) {
-  let query = db
-    .selectFrom('exams')
-    .select('exams.id')
-    .where(visibleTo(scope.caller, scope.identity))
+  let query = db.selectFrom('exams').select('exams.id').where(reachableBy(scope.reach))
   if (scope.studyUid) query = query.where('exams.study_uid', '=', scope.studyUid)
   return query
 }
@@ -134,7 +131,7 @@ export async function searchStudies(
       .select('exams.study_uid as uid')
       .select(sql<string>`max(coalesce(exams.study_date, ''))`.as('d'))
       .select(sql<string>`max(coalesce(exams.study_time, ''))`.as('t'))
-      .where(visibleTo(scope.caller, scope.identity))
+      .where(reachableBy(scope.reach))
       .where('exams.study_uid', 'is not', null)
       .where((eb) =>
         eb.exists(
@@ -184,7 +181,7 @@ export async function studyRows(
   const exams = await db
     .selectFrom('exams')
     .selectAll()
-    .where(visibleTo(scope.caller, scope.identity))
+    .where(reachableBy(scope.reach))
     .where('exams.study_uid', 'in', uids)
     .orderBy('exams.created_at')
     .orderBy('exams.id')

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { boundIdentity } from '../../domain/records/access'
+import { EXAM_NOT_FOUND, reachStudy, searchReach } from '../../domain/records/access'
 import {
   type QidoResult,
   type QidoScope,
@@ -8,7 +8,8 @@ import {
   searchStudies,
 } from '../../domain/records/qido'
 import { parseQidoQuery, pathUid, type QidoLevel } from '../../domain/records/qido-query'
-import { visibleStudyExams } from '../../domain/records/retrieve'
+import { noteView } from '../../domain/sharing/views'
+import { notFound } from '../../http/errors'
 import { recordsCaller, recordsCallerAuth } from '../../http/records-caller'
 import { requireJsonAccepted } from './negotiate'
 
@@ -27,6 +28,58 @@ export function dicomwebBaseUrl(request: FastifyRequest): string {
 export default async function qidoRoutes(app: FastifyInstance): Promise<void> {
   const options = { onRequest: recordsCallerAuth, schema: { hide: true } }
 
+  /**
+   * A search's answer is a read of the studies it names (patient, date, modality): those reached
+   * through a grant are logged as views of their exams, one per session and exam (views.ts), as
+   * WADO's reads are. Own and family studies are not: only grants keep a log.
+   */
+  const logViewsThroughGrants = async (request: FastifyRequest, result: QidoResult, now: Date) => {
+    const caller = recordsCaller(request)
+    if (caller.kind !== 'share' && caller.kind !== 'user') return
+    if (caller.kind === 'user') {
+      const grant = await app.db
+        .selectFrom('grants')
+        .select('id')
+        .where('grantee_user_id', '=', caller.userId)
+        .where('audience', '=', 'account')
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', now.toISOString())
+        .executeTakeFirst()
+      if (!grant) return
+    }
+    const uids = new Set(
+      result.rows.flatMap((row) => {
+        const value = row['0020000D']?.Value?.[0]
+        return typeof value === 'string' ? [value] : []
+      }),
+    )
+    for (const uid of uids) {
+      const reach = await reachStudy(app.db, app.personalCipher, caller, uid, now)
+      if (!reach.grantId) continue
+      for (const exam of reach.exams) {
+        await noteView(
+          {
+            db: app.db,
+            cipher: app.personalCipher,
+            subscribe: app.providers.subscribe,
+            log: request.log,
+          },
+          {
+            grantId: reach.grantId,
+            viewerSession:
+              caller.kind === 'share' ? caller.sessionId : (request.recordsSessionId ?? ''),
+            viewerUserId: caller.kind === 'user' ? caller.userId : null,
+            recordKind: 'exam',
+            recordId: exam.id,
+            examId: exam.id,
+            ip: request.ip,
+          },
+          now,
+        )
+      }
+    }
+  }
+
   const search =
     (
       level: QidoLevel,
@@ -40,17 +93,20 @@ export default async function qidoRoutes(app: FastifyInstance): Promise<void> {
       const query = parseQidoQuery(request.query as Record<string, unknown>, level)
       const caller = recordsCaller(request)
       const { db, personalCipher } = app
-      if (studyUid) await visibleStudyExams(db, personalCipher, caller, studyUid)
-      const identity =
-        caller.kind === 'user' ? await boundIdentity(db, personalCipher, caller.userId) : undefined
+      const now = app.now()
+      if (studyUid) {
+        // As WADO: own, a member's, or through a grant (an ended grant's holder: 授权已失效).
+        const reach = await reachStudy(db, personalCipher, caller, studyUid, now)
+        if (reach.exams.length === 0) throw notFound(EXAM_NOT_FOUND)
+      }
       const scope: QidoScope = {
-        caller,
-        identity,
+        reach: await searchReach(db, personalCipher, caller, now),
         baseUrl: dicomwebBaseUrl(request),
         ...(studyUid ? { studyUid } : {}),
         ...(seriesUid ? { seriesUid } : {}),
       }
       const result = await run(scope, query)
+      await logViewsThroughGrants(request, result, now)
       const warnings = [...query.warnings]
       if (result.more) {
         // PS3.18 8.3.4.6: a cut answer says so; the client pages on with offset.
