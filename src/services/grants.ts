@@ -8,6 +8,7 @@ import {
   GRANT_DURATIONS,
   GRANT_MAX_VIEWS_MAX,
   GRANT_MESSAGES,
+  GRANT_RECORDS_MAX,
   type Grant,
   type GrantAudience,
   type GrantDuration,
@@ -23,7 +24,13 @@ import { callEndpoint, type CallOptions } from './api'
  */
 
 export type { Grant, GrantAudience, GrantDuration, GrantRecord, GrantView }
-export { GRANT_DURATION_LABELS, GRANT_DURATIONS, GRANT_MAX_VIEWS_MAX, GRANT_MESSAGES }
+export {
+  GRANT_DURATION_LABELS,
+  GRANT_DURATIONS,
+  GRANT_MAX_VIEWS_MAX,
+  GRANT_MESSAGES,
+  GRANT_RECORDS_MAX,
+}
 
 export type NewGrant = InputOf<typeof createGrantEndpoint>
 export type CreatedGrant = OutputOf<typeof createGrantEndpoint>

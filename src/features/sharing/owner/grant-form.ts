@@ -1,11 +1,12 @@
 import {
   GRANT_MAX_VIEWS_MAX,
+  GRANT_RECORDS_MAX,
   GRANT_MESSAGES,
   type GrantAudience,
   type GrantDuration,
   type NewGrant,
 } from '@/services/grants'
-import type { ExamDetail, ReportDetail } from '@/services/records'
+import type { ExamSummary, ReportDetail } from '@/services/records'
 import { mobile as isMobile } from '@/utils/validators'
 
 /**
@@ -47,8 +48,8 @@ export interface GrantSubject {
   report: { id: string; statusLabel: string; private: boolean } | null
 }
 
-/** 影像详情's exam: images once they can be viewed, and its report. */
-export function subjectOfExam(exam: ExamDetail): GrantSubject {
+/** 影像详情's exam (or a line of the person's exam list): images once viewable, and its report. */
+export function subjectOfExam(exam: ExamSummary): GrantSubject {
   return {
     examId: exam.id,
     title: exam.title,
@@ -97,6 +98,24 @@ export function choicesOf(subject: GrantSubject): GrantChoice[] {
 }
 
 /**
+ * The same person's other exams, offered below the one the page shows (授权 of several records at
+ * once): each exam's images and report, with where and when to tell them apart, none ticked.
+ */
+export function otherChoicesOf(exams: readonly ExamSummary[], shownExamId: string): GrantChoice[] {
+  return exams
+    .filter((exam) => exam.id !== shownExamId)
+    .flatMap((exam) => {
+      const where = [exam.studyDate, exam.hospital?.name ?? exam.hospitalText]
+        .filter(Boolean)
+        .join(' · ')
+      return choicesOf(subjectOfExam(exam)).map((choice) => ({
+        ...choice,
+        note: where ? `${where} · ${choice.note}` : choice.note,
+      }))
+    })
+}
+
+/**
  * The images, and the report unless it is private: a private report goes only when the person
  * ticks it themselves. `focus` (the report page) ticks that record even when private: the person
  * is sharing the report they are looking at.
@@ -123,6 +142,8 @@ export function toGrantInput(
 ): GrantFormResult {
   const picked = choices.filter((choice) => state.picked.includes(choice.id))
   if (picked.length === 0) return { ok: false, message: GRANT_MESSAGES.noRecords }
+  if (picked.length > GRANT_RECORDS_MAX)
+    return { ok: false, message: GRANT_MESSAGES.tooManyRecords }
   const input: NewGrant = {
     audience: state.audience,
     examIds: picked.filter((one) => one.kind === 'exam').map((one) => one.id),

@@ -6,12 +6,14 @@ import { canvasSurface } from '@/platform/canvas'
 import { createGrant, GRANT_MESSAGES } from '@/services/grants'
 import { HttpError } from '@/services/http'
 import { inputsDrawn, typeInto } from '@/components/form/__tests__/inputs'
-import type { ExamDetail, ReportDetail } from '@/services/records'
+import { listExams, type ExamDetail, type ReportDetail } from '@/services/records'
+import { exam as examLine } from '../../../records/__tests__/fixtures'
 import { GrantSheet } from '../components/grant-sheet'
 import {
   choicesOf,
   copyText,
   initialForm,
+  otherChoicesOf,
   subjectOfExam,
   subjectOfReport,
   toGrantInput,
@@ -25,8 +27,13 @@ jest.mock('@/services/grants', () => ({
   createGrant: jest.fn(),
 }))
 jest.mock('@/platform/canvas', () => ({ canvasSurface: jest.fn() }))
+jest.mock('@/services/records', () => ({
+  ...jest.requireActual<typeof import('@/services/records')>('@/services/records'),
+  listExams: jest.fn(),
+}))
 
 const create = jest.mocked(createGrant)
+const exams = jest.mocked(listExams)
 const surface = jest.mocked(canvasSurface)
 
 const SUBJECT: GrantSubject = {
@@ -176,6 +183,24 @@ describe('the 授权 form rules', () => {
     ])
   })
 
+  it('offers other exams with where and when, and holds a grant to its 20 records', () => {
+    const others = otherChoicesOf(
+      [examLine(1), examLine(2, { studyDate: '2026-10-01', report: null })],
+      'x1',
+    )
+    expect(others.map((c) => [c.kind, c.id])).toEqual([['exam', 'x2']])
+    expect(others[0]!.note).toMatch(/^2026-10-01 · /)
+    const many = Array.from({ length: 21 }, (_, n) => ({
+      kind: 'exam' as const,
+      id: `x${n}`,
+      label: `影像 ${n}`,
+      note: '',
+      private: false,
+    }))
+    const form = { ...initialForm(many), picked: many.map((c) => c.id) }
+    expect(toGrantInput(form, many)).toEqual({ ok: false, message: GRANT_MESSAGES.tooManyRecords })
+  })
+
   it('copies the link with its 提取码 on its own line', () => {
     expect(copyText({ url: 'https://a/b', pickupCode: '0123' })).toBe('https://a/b\n提取码：0123')
     expect(copyText({ url: 'https://a/b', pickupCode: null })).toBe('https://a/b')
@@ -274,6 +299,53 @@ describe('GrantSheet', () => {
     expect(screen.getByText('授权成功')).toBeTruthy()
     expect(document.body.textContent).toContain('医生/专家 李* 137****0009')
     expect(screen.queryByText('复制链接')).toBeNull()
+  })
+
+  it('shares several records at once: the person’s other exams, none ticked until chosen', async () => {
+    // The shown exam (x1) is not offered twice; x2 has a private report.
+    exams.mockResolvedValue({
+      items: [
+        examLine(1),
+        examLine(2, {
+          title: '头颅 MR',
+          studyDate: '2026-10-01',
+          report: { ...examLine(2).report!, id: 'r2', private: true },
+        }),
+        examLine(3, { title: '腹部超声', report: null }),
+      ],
+      total: 3,
+      page: 1,
+      pageSize: 50,
+    })
+    create.mockResolvedValue(created())
+    await renderComponent(
+      <GrantSheet
+        visible
+        subject={SUBJECT}
+        personId="p-child"
+        onClose={jest.fn()}
+        onOpenList={jest.fn()}
+      />,
+    )
+    fireEvent.click(screen.getByText('＋ 同时授权其他检查'))
+    await flush()
+    expect(exams).toHaveBeenCalledWith({ pageSize: 50, personId: 'p-child' })
+    expect(screen.getByText('其他检查（可多选）')).toBeTruthy()
+    expect(screen.getAllByText(/^影像 · /)).toHaveLength(3)
+    expect(document.body.textContent).toContain('2026-10-01 · ')
+    fireEvent.click(screen.getByText('影像 · 头颅 MR'))
+    fireEvent.click(screen.getByText('报告 · 头颅 MR'))
+    fireEvent.click(screen.getByText('影像 · 腹部超声'))
+    fireEvent.click(screen.getByText('生成链接'))
+    await flush()
+    expect(create).toHaveBeenCalledWith({
+      audience: 'link',
+      examIds: ['x1', 'x2', 'x3'],
+      reportIds: ['r1', 'r2'],
+      duration: '24h',
+      pickupCode: true,
+      personId: 'p-child',
+    })
   })
 
   it('asks for at least one record', async () => {

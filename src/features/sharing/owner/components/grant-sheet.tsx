@@ -12,7 +12,15 @@ import {
   type GrantAudience,
   type GrantDuration,
 } from '@/services/grants'
-import { choicesOf, initialForm, toGrantInput, type GrantSubject } from '../grant-form'
+import { listExams } from '@/services/records'
+import {
+  choicesOf,
+  type GrantChoice,
+  initialForm,
+  otherChoicesOf,
+  toGrantInput,
+  type GrantSubject,
+} from '../grant-form'
 import { useShareCard } from '../hooks/use-share-card'
 import { GrantResult } from './grant-result'
 import { Segments } from './segments'
@@ -58,6 +66,9 @@ export function GrantSheet({
   const [error, setError] = useState<string | null>(null)
   const [saving, setSaving] = useState(false)
   const [created, setCreated] = useState<CreatedGrant | null>(null)
+  // The person's other exams, loaded when asked for (授权 of several records at once).
+  const [others, setOthers] = useState<GrantChoice[] | 'loading' | null>(null)
+  const offered = Array.isArray(others) ? [...choices, ...others] : choices
   useShareCard(created?.link ? { title: created.link.title, path: created.link.path } : null)
 
   // Each opening starts afresh: a link made earlier is not shown again.
@@ -66,7 +77,20 @@ export function GrantSheet({
     setForm(initialForm(choices, focus))
     setError(null)
     setCreated(null)
+    setOthers(null)
   }, [visible, choices, focus])
+
+  const loadOthers = async () => {
+    setOthers('loading')
+    try {
+      // The newest 50 of this person's exams: enough to pick from (a grant holds 20 at most).
+      const page = await listExams({ pageSize: 50, ...(personId ? { personId } : {}) })
+      setOthers(otherChoicesOf(page.items, subject.examId))
+    } catch (failure) {
+      setOthers(null)
+      setError(describeError(failure, '其他检查加载失败，请稍后重试'))
+    }
+  }
 
   const update = (patch: Partial<typeof form>) => {
     setForm((current) => ({ ...current, ...patch }))
@@ -80,7 +104,7 @@ export function GrantSheet({
     })
 
   const submit = async () => {
-    const result = toGrantInput(form, choices, personId)
+    const result = toGrantInput(form, offered, personId)
     if (!result.ok) {
       setError(result.message)
       return
@@ -94,6 +118,27 @@ export function GrantSheet({
       setSaving(false)
     }
   }
+
+  const renderChoice = (choice: GrantChoice) => (
+    <View
+      key={`${choice.kind}:${choice.id}`}
+      className="grant-sheet__record"
+      onClick={() => toggle(choice.id)}
+    >
+      <Checkbox
+        className="grant-sheet__box"
+        checked={form.picked.includes(choice.id)}
+        onChange={() => toggle(choice.id)}
+      />
+      <View className="grant-sheet__record-text">
+        <Text className="grant-sheet__record-label">
+          {choice.label}
+          {choice.private && <Text className="grant-sheet__private">隐私</Text>}
+        </Text>
+        <Text className="grant-sheet__note">{choice.note}</Text>
+      </View>
+    </View>
+  )
 
   const link = form.audience === 'link'
   return (
@@ -121,26 +166,21 @@ export function GrantSheet({
             {choices.length === 0 && (
               <Text className="grant-sheet__note">这次检查暂时没有可授权的影像或报告</Text>
             )}
-            {choices.map((choice) => (
+            {choices.map(renderChoice)}
+            {Array.isArray(others) && (
+              <Text className="grant-sheet__heading">
+                {others.length > 0 ? '其他检查（可多选）' : '没有其他检查'}
+              </Text>
+            )}
+            {Array.isArray(others) && others.map(renderChoice)}
+            {!Array.isArray(others) && (
               <View
-                key={choice.id}
-                className="grant-sheet__record"
-                onClick={() => toggle(choice.id)}
+                className="grant-sheet__more"
+                onClick={others === 'loading' ? undefined : () => void loadOthers()}
               >
-                <Checkbox
-                  className="grant-sheet__box"
-                  checked={form.picked.includes(choice.id)}
-                  onChange={() => toggle(choice.id)}
-                />
-                <View className="grant-sheet__record-text">
-                  <Text className="grant-sheet__record-label">
-                    {choice.label}
-                    {choice.private && <Text className="grant-sheet__private">隐私</Text>}
-                  </Text>
-                  <Text className="grant-sheet__note">{choice.note}</Text>
-                </View>
+                <Text>{others === 'loading' ? '加载中…' : '＋ 同时授权其他检查'}</Text>
               </View>
-            ))}
+            )}
 
             <Text className="grant-sheet__heading">授权给</Text>
             <Segments
