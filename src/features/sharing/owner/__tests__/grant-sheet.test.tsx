@@ -6,8 +6,7 @@ import { canvasSurface } from '@/platform/canvas'
 import { createGrant, GRANT_MESSAGES } from '@/services/grants'
 import { HttpError } from '@/services/http'
 import { inputsDrawn, typeInto } from '@/components/form/__tests__/inputs'
-import { listExams, type ExamDetail, type ReportDetail } from '@/services/records'
-import { exam as examLine } from '../../../records/__tests__/fixtures'
+import { listExams, type ExamDetail, type ExamSummary, type ReportDetail } from '@/services/records'
 import { GrantSheet } from '../components/grant-sheet'
 import {
   choicesOf,
@@ -34,6 +33,39 @@ jest.mock('@/services/records', () => ({
 
 const create = jest.mocked(createGrant)
 const exams = jest.mocked(listExams)
+
+/** A line of the person's exam list (the records feature's fixtures are its own). */
+function examLine(n: number, overrides: Partial<ExamSummary> = {}): ExamSummary {
+  return {
+    id: `x${n}`,
+    source: 'hospital',
+    hospital: { id: 'h1', name: '示例市第一人民医院' },
+    hospitalText: null,
+    accessionNumber: null,
+    studyUid: `1.2.3.${n}`,
+    studyDate: '2026-11-20',
+    studyTime: null,
+    modalities: ['CT'],
+    bodyPart: null,
+    title: `胸部 CT 平扫 ${n}`,
+    seriesCount: 2,
+    instanceCount: 120,
+    status: 'ready',
+    statusLabel: '可查看',
+    statusMessage: null,
+    archived: false,
+    report: {
+      id: `r${n}`,
+      status: 'final',
+      statusLabel: '正式报告',
+      issuedAt: '2026-11-20T03:00:00.000Z',
+      read: true,
+      private: false,
+    },
+    createdAt: '2026-11-20T02:00:00.000Z',
+    ...overrides,
+  }
+}
 const surface = jest.mocked(canvasSurface)
 
 const SUBJECT: GrantSubject = {
