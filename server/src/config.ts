@@ -59,6 +59,12 @@ export interface Config {
    * 1 048 576 = 1 TB, far below where the bigint usage column or a JavaScript number loses a byte).
    */
   uploadQuotaBytes: number
+  /**
+   * The address people open the H5 app at (PUBLIC_URL, e.g. https://yx.example.cn), for share links
+   * and their QR codes. null: links use the address the request came to, which only a demo or a
+   * LAN may do; in production a link is then refused (a Host header is the caller's to choose).
+   */
+  publicUrl: string | null
 }
 
 /** Bad configuration: the message is meant for the operator as is, without a stack trace. */
@@ -111,6 +117,31 @@ const EnvSchema = z.object({
     .min(1, QUOTA_RANGE)
     .max(1024 * 1024, QUOTA_RANGE)
     .default(2000),
+  PUBLIC_URL: z
+    .string()
+    .transform((value, ctx) => {
+      const text = value.trim().replace(/\/+$/, '')
+      let parsed: URL | null = null
+      try {
+        parsed = new URL(text)
+      } catch {
+        parsed = null
+      }
+      if (
+        !parsed ||
+        !['http:', 'https:'].includes(parsed.protocol) ||
+        parsed.search ||
+        parsed.hash
+      ) {
+        ctx.addIssue({
+          code: 'custom',
+          message: '必须是 http(s) 开头的完整地址，不带 ? 或 #（如 https://yx.example.cn）',
+        })
+        return z.NEVER
+      }
+      return text
+    })
+    .optional(),
   TRUST_PROXY: z
     .string()
     .transform((value, ctx) => parseTrustProxy(value, ctx))
@@ -278,6 +309,7 @@ export function loadConfig(env: Env = process.env): Config {
     secretKey: secretKey ?? DEVELOPMENT_SECRET_KEY,
     storage: parseStorage(present),
     uploadQuotaBytes: values.UPLOAD_QUOTA_MB * 1024 * 1024,
+    publicUrl: values.PUBLIC_URL ?? null,
   }
 }
 

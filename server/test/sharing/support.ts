@@ -4,6 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../../src/app'
+import type { Config } from '../../src/config'
 import { issueHospitalKey } from '../../src/domain/hospitals'
 import { bindIdCard } from '../../src/domain/profile/id-cards'
 import { ingestFiles } from '../../src/domain/records/ingest'
@@ -44,10 +45,10 @@ export interface SharingWorld {
   frame(s: Study, token: string): Promise<{ status: number; error: string | null; cache?: string }>
 }
 
-export async function sharingWorld(): Promise<SharingWorld> {
+export async function sharingWorld(overrides: Partial<Config> = {}): Promise<SharingWorld> {
   const clock = new Clock()
   const app = await buildApp(
-    testConfig({ uploadDir: path.join(os.tmpdir(), `sharing-${randomUUID()}`) }),
+    testConfig({ uploadDir: path.join(os.tmpdir(), `sharing-${randomUUID()}`), ...overrides }),
     { now: clock.now },
   )
   closeAfter(() => app.close())

@@ -16,6 +16,7 @@ import * as grants from '../../domain/sharing/grants'
 import * as shares from '../../domain/sharing/shares'
 import * as views from '../../domain/sharing/views'
 import { bearerToken, currentUser } from '../../http/auth'
+import { ApiError } from '../../http/errors'
 import { route } from '../../http/route'
 
 /**
@@ -23,7 +24,20 @@ import { route } from '../../http/route'
  * grants and their view log, 共享给我的, link visitors, and reads through a grant. Who may read
  * what is decided in domain/records/access.ts and domain/sharing/shares.ts.
  */
+export const LINK_ORIGIN_MISSING =
+  '服务器未配置对外访问地址（PUBLIC_URL），暂时无法生成分享链接，请联系管理员'
+
 export default async function mainGrantsRoutes(app: FastifyInstance): Promise<void> {
+  /**
+   * Where a share link points: PUBLIC_URL when set; else, outside production (a demo, a LAN), the
+   * address this request came to; in production nothing, since a Host header is the caller's own.
+   */
+  const linkOrigin = (request: FastifyRequest): string | null => {
+    if (app.config.publicUrl) return app.config.publicUrl
+    if (app.config.production) return null
+    return `${request.protocol}://${request.host}`
+  }
+
   const viewLog = (request: FastifyRequest): views.ViewLogContext => ({
     db: app.db,
     cipher: app.personalCipher,
@@ -32,6 +46,13 @@ export default async function mainGrantsRoutes(app: FastifyInstance): Promise<vo
   })
 
   route(app, createGrant, async (input, { request }) => {
+    // Checked before anything is written: a link nobody can open must not become a grant.
+    const origin = linkOrigin(request)
+    if (input.audience === 'link' && origin === null) {
+      // The person sees 服务暂不可用 (a 5xx says nothing they could act on); the operator, why.
+      request.log.warn(LINK_ORIGIN_MISSING)
+      throw new ApiError(503, LINK_ORIGIN_MISSING)
+    }
     const created = await grants.createGrant(
       app.db,
       app.personalCipher,
@@ -46,7 +67,7 @@ export default async function mainGrantsRoutes(app: FastifyInstance): Promise<vo
       link: {
         token: created.link.token,
         path,
-        url: `${request.protocol}://${request.host}${path}`,
+        url: `${origin}${path}`,
         pickupCode: created.link.pickupCode,
         title: created.link.title,
       },
