@@ -168,6 +168,30 @@ describe('亲情卡 and 当前就诊人', () => {
     await view(page).getByText('头颅 CT 平扫（演示）').first().waitFor()
   })
 
+  it('the child’s exam says whose it is, and 授权 from it makes the child’s grant', async () => {
+    const { page } = phone
+    await page.goto(`${BASE_URL}/pages/personalImage/index`)
+    await view(page).getByText('头颅 CT 平扫（演示）').first().click()
+    const whose = view(page).locator('.exam-detail__row', { hasText: '就诊人' })
+    await whose.getByText(/^子女 /).waitFor()
+    assert.doesNotMatch(await whose.innerText(), new RegExp(CHILD_NAME))
+    await screenshot(page, 'family-child-exam')
+    await view(page).locator('.share-button').click()
+    const sheet = page.locator('.grant-sheet:visible')
+    await sheet.getByText('授权内容').waitFor()
+    await sheet.locator('.grant-sheet__submit').click()
+    await sheet.getByText('链接和提取码只显示这一次，关闭后无法再查看，请现在复制或分享').waitFor()
+    await sheet.locator('.grant-result__action', { hasText: '查看授权记录' }).click()
+    // 授权记录 of the child's exam lists it, said to be the child's.
+    await view(page)
+      .locator('.grant-card')
+      .first()
+      .getByText(/子女|张/)
+      .first()
+      .waitFor()
+    await screenshot(page, 'family-child-grants')
+  })
+
   it('adds an adult with the code sent to their own phone', async () => {
     const { page } = phone
     const adult = randomMobile()

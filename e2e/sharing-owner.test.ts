@@ -40,6 +40,8 @@ describe('sharing, the owner’s side', () => {
   let visitorToken = ''
   let grantId = ''
   let examId = ''
+  /** The second exam ticked in the sheet. */
+  let otherTitle = ''
 
   before(async () => {
     phone = await openPhone()
@@ -54,9 +56,20 @@ describe('sharing, the owner’s side', () => {
     await page.goto(`${BASE_URL}/pages/personalImage/index`)
     await view(page).getByText(EXAM_TITLE).click()
     await view(page).locator('.exam-detail__title', { hasText: EXAM_TITLE }).waitFor()
+    // Whose record it is.
+    await view(page).locator('.exam-detail__row', { hasText: '就诊人' }).getByText('本人').waitFor()
     await view(page).locator('.share-button').click()
     const sheet = page.locator('.grant-sheet:visible')
     await sheet.getByText('授权内容').waitFor()
+    // Several records in one grant: another of the demo patient's exams, its images ticked.
+    await sheet.getByText('＋ 同时授权其他检查').click()
+    await sheet.getByText('其他检查（可多选）').waitFor()
+    const other = sheet.locator('.grant-sheet__record', { hasText: /^影像 · / }).nth(1)
+    otherTitle = ((await other.locator('.grant-sheet__record-label').textContent()) ?? '')
+      .replace(/^影像 · /, '')
+      .trim()
+    await other.click()
+    await screenshot(page, 'sharing-owner-sheet-several')
     await sheet.getByRole('radio', { name: '链接 / 二维码' }).click()
     await sheet.getByRole('radio', { name: '24 小时' }).click()
     await screenshot(page, 'sharing-owner-sheet')
@@ -92,12 +105,19 @@ describe('sharing, the owner’s side', () => {
     assert.equal(refused.status, 400)
     const opened = await api<{
       accessToken: string
-      grant: { id: string; records: { kind: string; examId: string }[] }
+      grant: { id: string; records: { kind: string; examId: string; title: string }[] }
     }>(`/main/shares/${token}/open`, { method: 'POST', body: { pickupCode: code } })
     assert.equal(opened.status, 200, JSON.stringify(opened.body))
     visitorToken = opened.body.data.accessToken
     grantId = opened.body.data.grant.id
-    examId = opened.body.data.grant.records.find((one) => one.kind === 'exam')?.examId ?? ''
+    const exams = opened.body.data.grant.records.filter((one) => one.kind === 'exam')
+    // Both exams ticked in the sheet are in the one grant.
+    assert.equal(exams.length, 2, JSON.stringify(opened.body.data.grant.records))
+    assert.ok(
+      exams.some((one) => one.title === otherTitle),
+      `${otherTitle} not shared`,
+    )
+    examId = exams.find((one) => one.title === EXAM_TITLE)?.examId ?? ''
     const read = await api(`/main/shared/${grantId}/exams/${examId}`, { token: visitorToken })
     assert.equal(read.status, 200, JSON.stringify(read.body))
   })

@@ -380,6 +380,21 @@ describe('GrantSheet', () => {
     })
   })
 
+  it('a member’s grant, once made, opens 授权记录 among the member’s grants', async () => {
+    create.mockResolvedValue(created())
+    const navigateTo = jest.spyOn(Taro, 'navigateTo').mockResolvedValue({ errMsg: 'navigateTo:ok' })
+    await renderComponent(
+      <GrantSheet visible subject={SUBJECT} personId="p-child" onClose={jest.fn()} />,
+    )
+    fireEvent.click(screen.getByText('生成链接'))
+    await flush()
+    fireEvent.click(screen.getByText('查看授权记录'))
+    expect(navigateTo).toHaveBeenLastCalledWith({
+      url: '/pages/personalReport/shouquan-list?examId=x1&personId=p-child',
+    })
+    navigateTo.mockRestore()
+  })
+
   it('asks for at least one record', async () => {
     await renderComponent(
       <GrantSheet visible subject={PRIVATE} onClose={jest.fn()} onOpenList={jest.fn()} />,

@@ -157,7 +157,12 @@ export function GrantSheet({
             onOpenList={() => {
               onClose()
               if (onOpenList) onOpenList()
-              else void navigate('grantList', { examId: subject.examId })
+              else
+                void navigate('grantList', {
+                  examId: subject.examId,
+                  // A member's grant is listed among the member's.
+                  ...(personId ? { personId } : {}),
+                })
             }}
           />
         ) : (
