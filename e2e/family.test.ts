@@ -183,12 +183,9 @@ describe('亲情卡 and 当前就诊人', () => {
     await sheet.getByText('链接和提取码只显示这一次，关闭后无法再查看，请现在复制或分享').waitFor()
     await sheet.locator('.grant-result__action', { hasText: '查看授权记录' }).click()
     // 授权记录 of the child's exam lists it, said to be the child's.
-    await view(page)
-      .locator('.grant-card')
-      .first()
-      .getByText(/子女|张/)
-      .first()
-      .waitFor()
+    const list = view(page).last()
+    await list.locator('.grant-card').first().waitFor()
+    await list.locator('.grant-card__meta', { hasText: '就诊人' }).first().waitFor()
     await screenshot(page, 'family-child-grants')
   })
 
