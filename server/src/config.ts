@@ -65,6 +65,11 @@ export interface Config {
    * LAN may do; in production a link is then refused (a Host header is the caller's to choose).
    */
   publicUrl: string | null
+  /**
+   * An ip2region xdb file (GEOIP_XDB) that turns a viewer's public address into a city
+   * (providers/geo.ts). null: places say 本机 / 局域网 / 未知位置, never a guess.
+   */
+  geoipXdb: string | null
 }
 
 /** Bad configuration: the message is meant for the operator as is, without a stack trace. */
@@ -142,6 +147,7 @@ const EnvSchema = z.object({
       return text
     })
     .optional(),
+  GEOIP_XDB: z.string().min(1).optional(),
   TRUST_PROXY: z
     .string()
     .transform((value, ctx) => parseTrustProxy(value, ctx))
@@ -310,6 +316,7 @@ export function loadConfig(env: Env = process.env): Config {
     storage: parseStorage(present),
     uploadQuotaBytes: values.UPLOAD_QUOTA_MB * 1024 * 1024,
     publicUrl: values.PUBLIC_URL ?? null,
+    geoipXdb: values.GEOIP_XDB ? path.resolve(REPO_ROOT, values.GEOIP_XDB) : null,
   }
 }
 

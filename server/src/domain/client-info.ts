@@ -1,4 +1,5 @@
 import { isIP } from 'node:net'
+import { type GeoLocator, noGeoLocator } from '../providers/geo'
 
 /**
  * What the server may keep and show about a client: a masked address, a rough place and a short
@@ -73,11 +74,11 @@ export function maskIp(ip: string): string {
 }
 
 /**
- * Where a client is, as far as the server honestly knows. There is no geo-IP database here, so a
- * public address is 未知位置 rather than a guessed city; what the address itself says (this
- * machine, a private network) is told. A geo database would slot in here, city-level at most.
+ * Where a client is, as far as the server honestly knows, city level at most: what the address
+ * itself says (this machine, a private network), else the configured address database's city
+ * (providers/geo.ts, GEOIP_XDB), else 未知位置 rather than a guess.
  */
-export function describeLocation(ip: string): string {
+export function describeLocation(ip: string, geo: GeoLocator = noGeoLocator): string {
   const address = ip.replace(/^::ffff:/i, '')
   const kind = isIP(address)
   if (kind === 4) {
@@ -86,7 +87,7 @@ export function describeLocation(ip: string): string {
     if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168)) return '局域网'
     // Carrier-grade NAT and link-local: not the public internet, but not a home network either.
     if ((a === 100 && b >= 64 && b <= 127) || (a === 169 && b === 254)) return '运营商内网'
-    return '未知位置'
+    return geo.place(address) ?? '未知位置'
   }
   if (kind === 6) {
     const lower = address.toLowerCase()

@@ -12,6 +12,7 @@ import {
 } from './sms'
 import { type RealNameProvider, unconfiguredRealNameProvider } from './real-name'
 import { type SubscribeMessageProvider, unconfiguredSubscribeMessages } from './subscribe-message'
+import { type GeoLocator, loadGeoLocator } from './geo'
 import { unconfiguredWechatAuth } from './wechat'
 
 /** Outside services behind interfaces; the app decorates itself with one set (app.providers). */
@@ -24,6 +25,8 @@ export interface Providers {
   realName: RealNameProvider
   /** WeChat subscribe messages (a grant first viewed); unconfigured (未配置) until an adapter is added. */
   subscribe: SubscribeMessageProvider
+  /** City-level place of a public address (GEOIP_XDB); none configured: never a guessed place. */
+  geo: GeoLocator
 }
 
 /**
@@ -46,5 +49,6 @@ export function createProviders(
     wechat: unconfiguredWechatAuth,
     realName: unconfiguredRealNameProvider,
     subscribe: unconfiguredSubscribeMessages(log),
+    geo: loadGeoLocator(config.geoipXdb, log),
   }
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
+import type { GeoLocator } from '../../providers/geo'
 import type { GrantView } from '@contract/main/grants'
 import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
@@ -39,6 +40,8 @@ export interface ViewLogContext {
   cipher: FieldCipher
   subscribe: SubscribeMessageProvider
   log: FastifyBaseLogger
+  /** The place of a viewer's address (providers/geo.ts); absent: 本机 / 局域网 / 未知位置 only. */
+  geo?: GeoLocator
 }
 
 /** When each (grant, session, record) was last written by this process. */
@@ -72,7 +75,7 @@ export async function noteView(ctx: ViewLogContext, event: ViewEvent, now: Date)
         record_kind: event.recordKind,
         record_id: event.recordId,
         exam_id: event.examId,
-        place: describeLocation(event.ip),
+        place: describeLocation(event.ip, ctx.geo),
         first_at: at,
         last_at: at,
       })
@@ -118,7 +121,7 @@ async function firstViewNotice(ctx: ViewLogContext, event: ViewEvent, now: Date)
   const records = (await grantRecords(ctx.db, [event.grantId])).get(event.grantId) ?? []
   const record = records.find((r) => r.kind === event.recordKind && r.id === event.recordId)
   const what = record ? `「${record.title}」` : '您授权的记录'
-  const place = describeLocation(event.ip)
+  const place = describeLocation(event.ip, ctx.geo)
   await createMessage(
     ctx.db,
     {

@@ -62,6 +62,7 @@ export default async function qidoRoutes(app: FastifyInstance): Promise<void> {
             db: app.db,
             cipher: app.personalCipher,
             subscribe: app.providers.subscribe,
+            geo: app.providers.geo,
             log: request.log,
           },
           {

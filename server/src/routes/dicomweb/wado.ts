@@ -188,6 +188,7 @@ export default async function wadoRoutes(app: FastifyInstance): Promise<void> {
             db: app.db,
             cipher: app.personalCipher,
             subscribe: app.providers.subscribe,
+            geo: app.providers.geo,
             log: request.log,
           },
           {

@@ -231,6 +231,7 @@ export default async function mainDicomUploadRoutes(app: FastifyInstance): Promi
             db: app.db,
             cipher: app.personalCipher,
             subscribe: app.providers.subscribe,
+            geo: app.providers.geo,
             log: request.log,
           },
           {

@@ -42,6 +42,7 @@ export default async function mainGrantsRoutes(app: FastifyInstance): Promise<vo
     db: app.db,
     cipher: app.personalCipher,
     subscribe: app.providers.subscribe,
+    geo: app.providers.geo,
     log: request.log,
   })
 
