@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
-import type { GeoLocator } from '../../providers/geo'
 import type { GrantView } from '@contract/main/grants'
+import type { GeoLocator } from '../../providers/geo'
 import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
 import type { SubscribeMessageProvider } from '../../providers/subscribe-message'
