@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { BASE_URL, openPhone, screenshot, signIn, view, type Phone } from './support'
+import { BASE_URL, settle, openPhone, screenshot, signIn, view, type Phone } from './support'
 
 /**
  * Images and reports end to end: a hospital pushes a study and its report with the README's own
@@ -124,7 +124,9 @@ describe('images and reports', () => {
     await view(page).getByText('诊断意见').first().waitFor()
     await screenshot(page, 'records-report-detail')
 
-    // A small button in the page's action row; forced past the toast that may sit over it.
+    // A small button in the page's action row; forced past the toast that may sit over it, so the
+    // page must have finished sliding in first (a forced click does not wait for that).
+    await settle(page)
     await view(page).getByText('设为隐私', { exact: true }).click({ force: true })
     await view(page).getByText('取消隐私').waitFor()
     const reports = await api<{ items: ReportItem[] }>(token, '/main/reports')

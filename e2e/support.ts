@@ -32,18 +32,32 @@ export async function openPhone(): Promise<Phone> {
   return { browser, context, page, errors, close: () => browser.close() }
 }
 
-export async function screenshot(page: Page, name: string): Promise<void> {
-  // Page transitions (Taro slides pages in over 300 ms) must finish, or the picture shows two pages.
-  // Endless ones (loading spinners) never finish and are not waited for.
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every(
-        (animation) =>
-          animation.playState !== 'running' ||
-          animation.effect?.getTiming().iterations === Infinity,
-      ),
+/**
+ * Waits until page transitions (Taro slides pages in over 300 ms) have finished: one that has not
+ * started yet (`pending`, on a busy machine) counts as unfinished. Endless ones (loading spinners)
+ * never finish and are not waited for. Before a click on a page just opened, and before a picture.
+ */
+export async function settle(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () =>
+      document
+        .getAnimations()
+        .every(
+          (animation) =>
+            (animation.playState !== 'running' && !animation.pending) ||
+            animation.effect?.getTiming().iterations === Infinity,
+        ) &&
+      // A page whose slide has not begun yet sits off to the side with no animation at all.
+      Array.from(document.querySelectorAll<HTMLElement>('.taro_page')).every((element) => {
+        const box = element.getBoundingClientRect()
+        return box.width === 0 || Math.abs(box.left) < 1
+      }),
   )
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  // A picture taken mid-transition shows two pages.
+  await settle(page)
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) })
 }
 
