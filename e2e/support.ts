@@ -47,10 +47,11 @@ export async function settle(page: Page): Promise<void> {
             (animation.playState !== 'running' && !animation.pending) ||
             animation.effect?.getTiming().iterations === Infinity,
         ) &&
-      // A page whose slide has not begun yet sits off to the side with no animation at all.
+      // A page whose slide has not begun yet is moved aside by a transform, with no animation at
+      // all. (Not its position: a desktop browser centres pages.)
       Array.from(document.querySelectorAll<HTMLElement>('.taro_page')).every((element) => {
-        const box = element.getBoundingClientRect()
-        return box.width === 0 || Math.abs(box.left) < 1
+        const transform = getComputedStyle(element).transform
+        return transform === 'none' || Math.abs(new DOMMatrixReadOnly(transform).m41) < 1
       }),
   )
 }
