@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { after, test } from 'node:test'
+import { test } from 'node:test'
 import pg from 'pg'
 import { createDatabase } from '../../src/db'
 import { testInstance } from '../dicom/writer'
@@ -25,7 +25,9 @@ test(
   { skip },
   async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'yx-stow-two-'))
-    after(() => rmSync(dataDir, { recursive: true, force: true }))
+    // Through closeAfter, not after(): an after() inside a test runs when the test ends, while both
+    // server processes still write into the store; closers run in reverse, so this one runs last.
+    closeAfter(async () => rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 }))
     const database = isolatedDatabase()
     assert.equal(database.kind, 'postgres')
     closeAfter(async () => {
