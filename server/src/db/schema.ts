@@ -33,7 +33,7 @@ export interface UsersTable {
   avatar_url: string | null
   /** 'male' | 'female' | 'unknown' (contract GENDERS) */
   gender: string
-  /** 'patient' | 'expert' (contract ROLES) */
+  /** 'patient' | 'expert' (contract ROLES), or 'operator' (issue 10: never chosen at sign-up) */
   role: string
   /** argon2id PHC string; null when the account has never set a password. */
   password_hash: string | null
@@ -546,6 +546,175 @@ export interface ShareSessionsTable {
   expires_at: string
 }
 
+/** A file operators upload or feedback names (0015): public once attached, except feedback images. */
+export interface ContentFilesTable {
+  id: string
+  kind: 'cover' | 'poster' | 'video' | 'icon' | 'feedback'
+  storage_key: string
+  mime_type: string
+  size_bytes: number
+  width: number | null
+  height: number | null
+  uploaded_by_user_id: string | null
+  created_at: string
+  attached_at: string | null
+}
+
+export interface ArticleTypesTable {
+  id: string
+  name: string
+  sort_order: number
+  created_at: string
+}
+
+/** An article (0015); counters move only with the row that justifies them. */
+export interface ArticlesTable {
+  id: string
+  type_id: string
+  title: string
+  summary: string
+  /** Sanitised HTML (contract ARTICLE_TAGS). */
+  html: string
+  /** The body without tags, for the search index. */
+  plain_text: string
+  cover_file_id: string | null
+  author: string | null
+  source: string | null
+  state: 'draft' | 'published' | 'unpublished'
+  /** JSON array: what the sanitiser removed at the last save. */
+  removed: string
+  demo: number
+  published_at: string | null
+  created_at: string
+  updated_at: string
+  updated_by_user_id: string | null
+  read_count: number
+  like_count: number
+  favourite_count: number
+}
+
+/** One read per (article, reader, China's day): reader is `u:<user id>` or `r:<X-Reader-Id>`. */
+export interface ArticleReadsTable {
+  article_id: string
+  reader: string
+  day: string
+  user_id: string | null
+  created_at: string
+}
+
+export interface ArticleLikesTable {
+  article_id: string
+  user_id: string
+  created_at: string
+}
+
+export interface VideosTable {
+  id: string
+  category: 'talk' | 'firstAid' | 'diet'
+  title: string
+  summary: string
+  video_file_id: string
+  poster_file_id: string | null
+  duration_seconds: number
+  state: 'draft' | 'published' | 'unpublished'
+  demo: number
+  published_at: string | null
+  created_at: string
+  updated_at: string
+  updated_by_user_id: string | null
+  play_count: number
+  favourite_count: number
+}
+
+export interface VideoPositionsTable {
+  video_id: string
+  user_id: string
+  seconds: number
+  updated_at: string
+}
+
+export interface SearchHistoryTable {
+  id: string
+  user_id: string
+  q: string
+  searched_at: string
+}
+
+export interface SearchCountsTable {
+  q: string
+  day: string
+  count: number
+}
+
+export interface HotWordsTable {
+  q: string
+  sort_order: number
+  created_at: string
+}
+
+export interface FavouritesTable {
+  user_id: string
+  /** contract FAVOURITE_KINDS */
+  kind: string
+  target_id: string
+  created_at: string
+}
+
+export interface FeedbackTable {
+  id: string
+  user_id: string
+  type: string
+  text: string
+  contact: string | null
+  status: 'open' | 'replied' | 'closed'
+  created_at: string
+  reply_text: string | null
+  replied_at: string | null
+  replied_by_user_id: string | null
+  adopted: number
+}
+
+export interface FeedbackImagesTable {
+  feedback_id: string
+  position: number
+  file_id: string
+}
+
+/** A person's points (0015): CHECK balance >= 0; moved with its point_entries row. */
+export interface PointBalancesTable {
+  user_id: string
+  balance: number
+  updated_at: string
+}
+
+export interface PointEntriesTable {
+  id: string
+  user_id: string
+  /** contract POINT_REASONS */
+  reason: string
+  /** What earned it; (user_id, reason, ref) is unique. */
+  ref: string
+  delta: number
+  balance_after: number
+  created_at: string
+}
+
+export interface FeaturesTable {
+  key: string
+  name: string
+  icon_path: string
+  /** JSON of contract AppFeature['link']. */
+  link: string
+  sort_order: number
+  enabled: number
+  updated_at: string
+}
+
+export interface WebOriginsTable {
+  origin: string
+  created_at: string
+}
+
 export interface Database {
   policy_documents: PolicyDocumentsTable
   seed_runs: SeedRunsTable
@@ -588,6 +757,23 @@ export interface Database {
   grant_records: GrantRecordsTable
   grant_views: GrantViewsTable
   share_sessions: ShareSessionsTable
+  content_files: ContentFilesTable
+  article_types: ArticleTypesTable
+  articles: ArticlesTable
+  article_reads: ArticleReadsTable
+  article_likes: ArticleLikesTable
+  videos: VideosTable
+  video_positions: VideoPositionsTable
+  search_history: SearchHistoryTable
+  search_counts: SearchCountsTable
+  hot_words: HotWordsTable
+  favourites: FavouritesTable
+  feedback: FeedbackTable
+  feedback_images: FeedbackImagesTable
+  point_balances: PointBalancesTable
+  point_entries: PointEntriesTable
+  features: FeaturesTable
+  web_origins: WebOriginsTable
 }
 
 export type DB = Kysely<Database>

@@ -4,6 +4,12 @@ import fhirRoutes from './fhir'
 import imageRoutes from './image'
 import mainAccountRoutes from './main/account'
 import mainAppRoutes from './main/app'
+import mainContentRoutes from './main/content'
+import mainSearchRoutes from './main/search'
+import mainFavouritesRoutes from './main/favourites'
+import mainFeedbackRoutes from './main/feedback'
+import mainAppsRoutes from './main/apps'
+import mainOperatorRoutes from './main/operator'
 import mainBookmarksRoutes from './main/bookmarks'
 import mainClaimsRoutes from './main/claims'
 import mainDicomUploadRoutes from './main/dicom-upload'
@@ -45,4 +51,10 @@ export default async function routes(app: FastifyInstance): Promise<void> {
   await app.register(mainMessagesRoutes)
   await app.register(mainGrantsRoutes)
   await app.register(imageRoutes)
+  await app.register(mainContentRoutes)
+  await app.register(mainSearchRoutes)
+  await app.register(mainFavouritesRoutes)
+  await app.register(mainFeedbackRoutes)
+  await app.register(mainAppsRoutes)
+  await app.register(mainOperatorRoutes)
 }

@@ -13,6 +13,7 @@ import { recordGenerations } from './0011-record-generations'
 import { recordGenerationOrder } from './0012-record-generation-order'
 import { familyMessages } from './0013-family-messages'
 import { grants } from './0014-grants'
+import { content } from './0015-content'
 
 /**
  * Every migration, in order. Names sort lexicographically (Kysely runs them in that order), so keep
@@ -33,6 +34,7 @@ export const migrations: Record<string, Migration> = {
   '0012-record-generation-order': recordGenerationOrder,
   '0013-family-messages': familyMessages,
   '0014-grants': grants,
+  '0015-content': content,
 }
 
 /** In-code provider: migrations travel with the bundle instead of being read from a folder at runtime. */
