@@ -122,7 +122,6 @@ export function sanitiseArticleHtml(input: string): SanitisedArticle {
         }
         // An image must say where it comes from; one whose source was refused is dropped whole.
         if (name === 'img' && !tag.includes(' src="')) return
-        if (name === 'a') tag += ' rel="noopener noreferrer"'
         out.push(`${tag}>`)
         if (!VOID.has(name)) open.push(name)
         if (name === 'br') text.push('\n')
