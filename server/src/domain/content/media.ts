@@ -1,0 +1,34 @@
+import type { DB } from '../../db'
+
+/** Kinds served publicly at /media: what articles, videos and the apps page show to anyone. */
+export const PUBLIC_MEDIA_KINDS = ['cover', 'poster', 'video', 'icon'] as const
+
+export interface PublicMedia {
+  id: string
+  storageKey: string
+  mimeType: string
+  sizeBytes: number
+}
+
+/**
+ * A public file by id, or undefined. Only files something published named (attached_at set) are
+ * served: an operator's upload that no article uses yet is not public, and a feedback image never.
+ */
+export async function openMedia(db: DB, fileId: string): Promise<PublicMedia | undefined> {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(fileId)) return undefined
+  const row = await db
+    .selectFrom('content_files')
+    .select(['id', 'storage_key', 'mime_type', 'size_bytes'])
+    .where('id', '=', fileId)
+    .where('kind', 'in', PUBLIC_MEDIA_KINDS)
+    .where('attached_at', 'is not', null)
+    .executeTakeFirst()
+  return row
+    ? {
+        id: row.id,
+        storageKey: row.storage_key,
+        mimeType: row.mime_type,
+        sizeBytes: Number(row.size_bytes),
+      }
+    : undefined
+}
