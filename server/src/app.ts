@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import { removeDemoContent } from './domain/content/demo/seed'
 import type { Config } from './config'
 import { createFieldCipher, type FieldCipher } from './crypto/field-cipher'
 import { loadJpegEncoder } from './dicom/codecs'
@@ -148,12 +149,17 @@ export async function buildApp(
     const demoRecordsRemoved = config.demoMode
       ? undefined
       : await removeDemoRecords(database.db, app.store, now())
+    // Demo articles and videos go when demo mode is off (server.ts writes them when it is on).
+    const demoContentRemoved = config.demoMode
+      ? undefined
+      : await removeDemoContent(database.db, app.store)
     app.log.info(
       {
         database: database.kind,
         migrated,
         ...seeded,
         demoRecordsRemoved,
+        demoContentRemoved,
         demoMode: config.demoMode,
       },
       'database ready',

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app'
 import { ConfigError, isLoopbackHost, loadConfig, type Config } from './config'
+import { DEMO_ARTICLES } from './domain/content/demo/articles'
+import { DEMO_VIDEOS, seedDemoContent } from './domain/content/demo/seed'
 import { seedDemoRecords } from './domain/records/demo/seed'
 
 /** How long in-flight requests get to finish after a stop signal before the process exits anyway. */
@@ -71,11 +73,21 @@ async function main(): Promise<void> {
 }
 
 /**
- * The demo patient's studies and reports go through the server's own STOW-RS and FHIR routes, after
+ * Demo articles and videos are written first (a few rows and files). The demo patient's studies
+ * and reports go through the server's own STOW-RS and FHIR routes, after
  * it listens (a first start stays quick; the records follow a few seconds later). A failure leaves
  * the demo without records, not down.
  */
 async function pushDemoRecords(app: FastifyInstance): Promise<void> {
+  try {
+    if (app.config.demoMode && (await seedDemoContent(app.db, app.store, app.now()))) {
+      process.stderr.write(
+        `演示数据：已写入 ${DEMO_ARTICLES.length} 篇演示文章、${DEMO_VIDEOS.length} 个演示视频\n`,
+      )
+    }
+  } catch (error) {
+    app.log.error({ err: error }, 'demo content could not be written')
+  }
   try {
     const demo = await seedDemoRecords(app)
     if (demo.ran) {

@@ -48,3 +48,14 @@ export function currentUser(request: FastifyRequest): AuthenticatedUser {
   if (!request.user) throw unauthorized('请先登录')
   return request.user
 }
+
+/**
+ * The caller of an endpoint that works with or without a token (an article, a search). A stale
+ * token is not an error there: the caller is treated as signed out rather than sent to log in.
+ */
+export async function optionalUserId(request: FastifyRequest): Promise<string | undefined> {
+  const token = bearerToken(request)
+  if (!token) return undefined
+  const found = await findSessionByAccessToken(request.server.db, token, request.server.now())
+  return found?.user.id
+}
