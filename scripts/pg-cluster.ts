@@ -97,7 +97,19 @@ export async function startPgCluster(): Promise<PgCluster> {
   }
 
   try {
-    run('initdb', ['-D', dataDir, '--auth=trust', '-U', 'postgres', '-E', 'UTF8', '--no-locale'])
+    // C collation (byte order, as before) but a UTF-8 character class, so pg_trgm indexes Chinese
+    // characters (migration 0016-search) as a production database created per README does.
+    run('initdb', [
+      '-D',
+      dataDir,
+      '--auth=trust',
+      '-U',
+      'postgres',
+      '-E',
+      'UTF8',
+      '--locale=C',
+      '--lc-ctype=C.UTF-8',
+    ])
     const port = await freePort()
     // The socket goes into our temp dir, so parallel clusters and a system server never collide;
     // fsync off because the cluster is thrown away.

@@ -14,6 +14,7 @@ import { recordGenerationOrder } from './0012-record-generation-order'
 import { familyMessages } from './0013-family-messages'
 import { grants } from './0014-grants'
 import { content } from './0015-content'
+import { search } from './0016-search'
 
 /**
  * Every migration, in order. Names sort lexicographically (Kysely runs them in that order), so keep
@@ -35,6 +36,7 @@ export const migrations: Record<string, Migration> = {
   '0013-family-messages': familyMessages,
   '0014-grants': grants,
   '0015-content': content,
+  '0016-search': search,
 }
 
 /** In-code provider: migrations travel with the bundle instead of being read from a folder at runtime. */
