@@ -1,0 +1,215 @@
+import { FAVOURITE_KINDS, type Favourite, type FavouriteKind } from '@contract/main/favourites'
+import type { FieldCipher } from '../crypto/field-cipher'
+import type { DB } from '../db'
+import { notFound } from '../http/errors'
+import { mediaPath } from './content/articles'
+import { findVisibleExam } from './records/access'
+
+/*
+ * Favourites (收藏, contract/main/favourites.ts): one row per (person, kind, target). Adding twice
+ * is one favourite, and an article's or a video's favourite_count moves in the same transaction,
+ * only when the row was inserted or deleted. What a favourite shows is read from its target each
+ * time; a target that is gone, unpublished or no longer visible to the person is left out of the
+ * list (its row stays, so it comes back if the article is published again or a grant returns).
+ */
+
+export const FAVOURITE_TARGET_NOT_FOUND = '要收藏的内容不存在或已下架'
+
+interface Resolved {
+  title: string
+  subtitle: string | null
+  picturePath: string | null
+  link: Favourite['link']
+}
+
+/** Which table holds a kind's counter (kinds without one keep no count). */
+const COUNTED = { article: 'articles', video: 'videos' } as const
+
+async function resolve(
+  db: DB,
+  cipher: FieldCipher,
+  userId: string,
+  kind: FavouriteKind,
+  targetId: string,
+): Promise<Resolved | undefined> {
+  switch (kind) {
+    case 'article': {
+      const row = await db
+        .selectFrom('articles')
+        .innerJoin('article_types', 'article_types.id', 'articles.type_id')
+        .select(['articles.title', 'articles.cover_file_id', 'article_types.name'])
+        .where('articles.id', '=', targetId)
+        .where('articles.state', '=', 'published')
+        .executeTakeFirst()
+      return row
+        ? {
+            title: row.title,
+            subtitle: row.name,
+            picturePath: mediaPath(row.cover_file_id),
+            link: { route: 'infoDetail', params: { id: targetId } },
+          }
+        : undefined
+    }
+    case 'video': {
+      const row = await db
+        .selectFrom('videos')
+        .select(['title', 'poster_file_id', 'category', 'duration_seconds'])
+        .where('id', '=', targetId)
+        .where('state', '=', 'published')
+        .executeTakeFirst()
+      if (!row) return undefined
+      const minutes = Math.floor(Number(row.duration_seconds) / 60)
+      const seconds = String(Number(row.duration_seconds) % 60).padStart(2, '0')
+      return {
+        title: row.title,
+        subtitle: `时长 ${minutes}:${seconds}`,
+        picturePath: mediaPath(row.poster_file_id),
+        link: {
+          route: row.category === 'diet' ? 'videoShowYsDetail' : 'videoShowDetail',
+          params: { id: targetId },
+        },
+      }
+    }
+    case 'hospital': {
+      const row = await db
+        .selectFrom('hospitals')
+        .select(['name', 'level', 'city', 'address'])
+        .where('id', '=', targetId)
+        .executeTakeFirst()
+      return row
+        ? {
+            title: row.name,
+            subtitle: [row.level, row.city, row.address].filter(Boolean).join(' · '),
+            picturePath: null,
+            link: { route: 'hospitalList', params: { hospitalId: targetId } },
+          }
+        : undefined
+    }
+    case 'exam': {
+      try {
+        const exam = await findVisibleExam(db, cipher, { kind: 'user', userId }, targetId)
+        return {
+          title: exam.title ?? exam.description ?? `${exam.modalities} 检查`,
+          subtitle: [exam.study_date, exam.hospital_text].filter(Boolean).join(' · ') || null,
+          picturePath: null,
+          link: { route: 'imageDetail', params: { id: targetId } },
+        }
+      } catch {
+        return undefined
+      }
+    }
+  }
+}
+
+export async function listFavourites(
+  db: DB,
+  cipher: FieldCipher,
+  userId: string,
+  query: { kind: FavouriteKind; page: number; pageSize: number },
+) {
+  const [rows, counts] = await Promise.all([
+    db
+      .selectFrom('favourites')
+      .select(['target_id', 'created_at'])
+      .where('user_id', '=', userId)
+      .where('kind', '=', query.kind)
+      .orderBy('created_at', 'desc')
+      .orderBy('target_id', 'desc')
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize)
+      .execute(),
+    db
+      .selectFrom('favourites')
+      .select('kind')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .groupBy('kind')
+      .execute(),
+  ])
+  const items: Favourite[] = []
+  for (const row of rows) {
+    const shown = await resolve(db, cipher, userId, query.kind, row.target_id)
+    if (shown)
+      items.push({ kind: query.kind, targetId: row.target_id, createdAt: row.created_at, ...shown })
+  }
+  const totals = Object.fromEntries(FAVOURITE_KINDS.map((kind) => [kind, 0])) as Record<
+    FavouriteKind,
+    number
+  >
+  for (const count of counts) {
+    if ((FAVOURITE_KINDS as readonly string[]).includes(count.kind))
+      totals[count.kind as FavouriteKind] = Number(count.n)
+  }
+  return { items, total: totals[query.kind], totals }
+}
+
+async function countOf(db: DB, kind: FavouriteKind, targetId: string): Promise<number> {
+  const table = COUNTED[kind as keyof typeof COUNTED]
+  if (table) {
+    const row = await db
+      .selectFrom(table)
+      .select('favourite_count')
+      .where('id', '=', targetId)
+      .executeTakeFirst()
+    return Number(row?.favourite_count ?? 0)
+  }
+  const row = await db
+    .selectFrom('favourites')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('kind', '=', kind)
+    .where('target_id', '=', targetId)
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}
+
+export async function addFavourite(
+  db: DB,
+  cipher: FieldCipher,
+  userId: string,
+  kind: FavouriteKind,
+  targetId: string,
+  now: Date,
+): Promise<number> {
+  if (!(await resolve(db, cipher, userId, kind, targetId)))
+    throw notFound(FAVOURITE_TARGET_NOT_FOUND)
+  return db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('favourites')
+      .values({ user_id: userId, kind, target_id: targetId, created_at: now.toISOString() })
+      .onConflict((oc) => oc.columns(['user_id', 'kind', 'target_id']).doNothing())
+      .executeTakeFirst()
+    const table = COUNTED[kind as keyof typeof COUNTED]
+    if (table && Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) {
+      await trx
+        .updateTable(table)
+        .set((eb) => ({ favourite_count: eb('favourite_count', '+', 1) }))
+        .where('id', '=', targetId)
+        .execute()
+    }
+    return countOf(trx, kind, targetId)
+  })
+}
+
+export async function removeFavourite(
+  db: DB,
+  userId: string,
+  kind: FavouriteKind,
+  targetId: string,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const deleted = await trx
+      .deleteFrom('favourites')
+      .where('user_id', '=', userId)
+      .where('kind', '=', kind)
+      .where('target_id', '=', targetId)
+      .executeTakeFirst()
+    const table = COUNTED[kind as keyof typeof COUNTED]
+    if (table && Number(deleted.numDeletedRows) === 1) {
+      await trx
+        .updateTable(table)
+        .set((eb) => ({ favourite_count: eb('favourite_count', '-', 1) }))
+        .where('id', '=', targetId)
+        .execute()
+    }
+  })
+}
