@@ -61,9 +61,14 @@ const TABLE = [
   { name: 'userSetup', path: 'pages/user/setup', title: '设置' },
   { name: 'userOl', path: 'pages/user/user-ol', title: '我的', customNavigation: true },
   { name: 'notice', path: 'pages/user/notice', title: '通知设置' },
-  { name: 'infoDetail', path: 'pages/infoDetail/infoDetail', title: '资讯详情', issue: LATER },
-  { name: 'infoList', path: 'pages/infoList/infoList', title: '健康资讯', issue: LATER },
-  { name: 'infoListIndex', path: 'pages/infoList/index', title: '健康资讯', issue: LATER },
+  {
+    name: 'infoDetail',
+    path: 'pages/infoDetail/infoDetail',
+    title: '资讯详情',
+    shareCard: true,
+  },
+  { name: 'infoList', path: 'pages/infoList/infoList', title: '健康资讯' },
+  { name: 'infoListIndex', path: 'pages/infoList/index', title: '健康资讯' },
   { name: 'search', path: 'pages/search/search', title: '搜索', issue: LATER },
   {
     name: 'hospitalList',

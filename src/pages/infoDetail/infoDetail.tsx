@@ -1,5 +1,24 @@
-import { UnderConstruction } from '../../components/under-construction'
+import { useRouter } from '@tarojs/taro'
+import { useShareCard } from '../../features/sharing/owner/hooks/use-share-card'
+import { ArticleDetailView } from '../../features/content/components/article-detail-view'
+import { useArticle } from '../../features/content/hooks/use-article'
+import { shareCurrentPage } from '../../features/content/share'
+import { navigate, routeUrl } from '../../services/navigate'
 
-export default function InfoDetailInfoDetailPage() {
-  return <UnderConstruction />
+/** 资讯详情: the article, its read counted, 赞 / 收藏 / 分享. */
+export default function InfoDetailPage() {
+  const { params } = useRouter()
+  const id = params.id ?? ''
+  const model = useArticle(id)
+  // The share card names the article only: no reader's data in a card.
+  useShareCard(
+    model.article ? { title: model.article.title, path: routeUrl('infoDetail', { id }) } : null,
+  )
+  return (
+    <ArticleDetailView
+      model={model}
+      onNeedLogin={() => void navigate('login', { redirect: routeUrl('infoDetail', { id }) })}
+      onShare={() => void shareCurrentPage()}
+    />
+  )
 }

@@ -1,0 +1,73 @@
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { describeError } from '@/services/api'
+import { addArticleRead, type ArticleDetail, getArticle, likeArticle } from '@/services/content'
+import { addFavourite, removeFavourite } from '@/services/favourites'
+import { useSessionStore } from '@/stores/session-store'
+import { useToggle } from './use-favourite'
+
+export interface ArticleModel {
+  status: 'loading' | 'ready' | 'error'
+  error: string
+  article: ArticleDetail | null
+  readCount: number
+  like: ReturnType<typeof useToggle>
+  favourite: ReturnType<typeof useToggle>
+  signedIn: boolean
+  retry: () => void
+}
+
+/** 资讯详情: the article, its read counted once on open, 赞 and 收藏. */
+export function useArticle(articleId: string): ArticleModel {
+  const signedIn = useSessionStore((state) => state.token !== null)
+  const [status, setStatus] = useState<ArticleModel['status']>('loading')
+  const [error, setError] = useState('')
+  const [article, setArticle] = useState<ArticleDetail | null>(null)
+  const [readCount, setReadCount] = useState(0)
+  const counted = useRef(false)
+
+  const sendLike = useCallback(
+    async (on: boolean) => (await likeArticle(articleId, on)).likeCount,
+    [articleId],
+  )
+  const sendFavourite = useCallback(
+    async (on: boolean) => {
+      if (on) return addFavourite('article', articleId)
+      await removeFavourite('article', articleId)
+      return undefined
+    },
+    [articleId],
+  )
+  const like = useToggle({ on: false, count: 0 }, sendLike)
+  const favourite = useToggle({ on: false, count: 0 }, sendFavourite)
+  const { reset: resetLike } = like
+  const { reset: resetFavourite } = favourite
+
+  const load = useCallback(async () => {
+    setStatus('loading')
+    try {
+      const found = await getArticle(articleId)
+      setArticle(found)
+      setReadCount(found.readCount)
+      resetLike({ on: found.liked, count: found.likeCount })
+      resetFavourite({ on: found.favourited, count: found.favouriteCount })
+      setStatus('ready')
+      if (!counted.current) {
+        counted.current = true
+        // Counted once per open; the server keeps it to once per reader per day.
+        addArticleRead(articleId).then(
+          (answer) => setReadCount(answer.readCount),
+          () => undefined,
+        )
+      }
+    } catch (cause) {
+      setError(describeError(cause, '文章加载失败，请稍后重试'))
+      setStatus('error')
+    }
+  }, [articleId, resetLike, resetFavourite])
+
+  useEffect(() => {
+    void load()
+  }, [load])
+
+  return { status, error, article, readCount, like, favourite, signedIn, retry: () => void load() }
+}
