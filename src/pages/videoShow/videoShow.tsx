@@ -1,5 +1,12 @@
-import { UnderConstruction } from '../../components/under-construction'
+import { VideoListView } from '../../features/content/components/video-views'
+import { navigate } from '../../services/navigate'
 
-export default function VideoShowVideoShowPage() {
-  return <UnderConstruction />
+/** 健康讲座: the category's videos; a tap opens the player. */
+export default function VideoShowPage() {
+  return (
+    <VideoListView
+      category="talk"
+      onOpen={(video) => void navigate('videoShowDetail', { id: video.id })}
+    />
+  )
 }

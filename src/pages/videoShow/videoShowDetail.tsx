@@ -1,5 +1,25 @@
-import { UnderConstruction } from '../../components/under-construction'
+import { useDidHide, useRouter, useUnload } from '@tarojs/taro'
+import { VideoDetailView } from '../../features/content/components/video-views'
+import { useVideo } from '../../features/content/hooks/use-videos'
+import { shareCurrentPage } from '../../features/content/share'
+import { useShareCard } from '../../features/sharing/owner/hooks/use-share-card'
+import { navigate, routeUrl } from '../../services/navigate'
 
-export default function VideoShowVideoShowDetailPage() {
-  return <UnderConstruction />
+/** 视频详情: the player starts where this viewer stopped; leaving saves the position. */
+export default function VideoShowDetailPage() {
+  const { params } = useRouter()
+  const id = params.id ?? ''
+  const model = useVideo(id)
+  useDidHide(model.leave)
+  useUnload(model.leave)
+  useShareCard(
+    model.video ? { title: model.video.title, path: routeUrl('videoShowDetail', { id }) } : null,
+  )
+  return (
+    <VideoDetailView
+      model={model}
+      onNeedLogin={() => void navigate('login', { redirect: routeUrl('videoShowDetail', { id }) })}
+      onShare={() => void shareCurrentPage()}
+    />
+  )
 }

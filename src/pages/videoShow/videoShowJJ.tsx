@@ -1,5 +1,12 @@
-import { UnderConstruction } from '../../components/under-construction'
+import { VideoListView } from '../../features/content/components/video-views'
+import { navigate } from '../../services/navigate'
 
-export default function VideoShowVideoShowJJPage() {
-  return <UnderConstruction />
+/** 急救知识: the category's videos; a tap opens the player. */
+export default function VideoShowJJPage() {
+  return (
+    <VideoListView
+      category="firstAid"
+      onOpen={(video) => void navigate('videoShowDetail', { id: video.id })}
+    />
+  )
 }

@@ -1,5 +1,12 @@
-import { UnderConstruction } from '../../components/under-construction'
+import { VideoListView } from '../../features/content/components/video-views'
+import { navigate } from '../../services/navigate'
 
-export default function VideoShowVideoShowYsPage() {
-  return <UnderConstruction />
+/** 药膳食疗: the category's videos; a tap opens the player. */
+export default function VideoShowYsPage() {
+  return (
+    <VideoListView
+      category="diet"
+      onOpen={(video) => void navigate('videoShowYsDetail', { id: video.id })}
+    />
+  )
 }

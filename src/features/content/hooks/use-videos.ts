@@ -1,0 +1,112 @@
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { usePagedList, type PagedList } from '@/components/refresh-list'
+import { describeError } from '@/services/api'
+import {
+  getVideo,
+  listVideos,
+  saveVideoPosition,
+  type VideoCategory,
+  type VideoDetail,
+  type VideoSummary,
+} from '@/services/content'
+import { addFavourite, removeFavourite } from '@/services/favourites'
+import { useSessionStore } from '@/stores/session-store'
+import { useToggle } from './use-favourite'
+
+/** One category's videos (健康讲座, 急救知识, 药膳食疗), newest first. */
+export function useVideoList(category: VideoCategory): PagedList<VideoSummary> {
+  return usePagedList<VideoSummary>(async (page, pageSize) => {
+    const answer = await listVideos({ category, page, pageSize })
+    return { items: answer.items, total: answer.total }
+  })
+}
+
+/** How often the position is saved while playing (and always on pause, end and leaving). */
+export const SAVE_EVERY_SECONDS = 5
+
+export interface VideoModel {
+  status: 'loading' | 'ready' | 'error'
+  error: string
+  video: VideoDetail | null
+  /** Set when the player reported it cannot play the file. */
+  playError: boolean
+  signedIn: boolean
+  favourite: ReturnType<typeof useToggle>
+  onTime: (seconds: number) => void
+  onPause: () => void
+  onEnded: () => void
+  onPlayError: () => void
+  /** Leaving the page: the last position is saved. */
+  leave: () => void
+  retry: () => void
+}
+
+/** 视频详情: the video starts where this viewer stopped, and remembers where they stop again. */
+export function useVideo(videoId: string): VideoModel {
+  const signedIn = useSessionStore((state) => state.token !== null)
+  const [status, setStatus] = useState<VideoModel['status']>('loading')
+  const [error, setError] = useState('')
+  const [video, setVideo] = useState<VideoDetail | null>(null)
+  const [playError, setPlayError] = useState(false)
+  const position = useRef(0)
+  const saved = useRef(0)
+  const sendFavourite = useCallback(
+    async (on: boolean) => {
+      if (on) return addFavourite('video', videoId)
+      await removeFavourite('video', videoId)
+      return undefined
+    },
+    [videoId],
+  )
+  const favourite = useToggle({ on: false, count: 0 }, sendFavourite)
+  const { reset } = favourite
+
+  const load = useCallback(async () => {
+    setStatus('loading')
+    try {
+      const found = await getVideo(videoId)
+      position.current = found.resumeAt
+      saved.current = found.resumeAt
+      setVideo(found)
+      reset({ on: found.favourited, count: 0 })
+      setStatus('ready')
+    } catch (cause) {
+      setError(describeError(cause, '视频加载失败，请稍后重试'))
+      setStatus('error')
+    }
+  }, [videoId, reset])
+
+  useEffect(() => {
+    void load()
+  }, [load])
+
+  const save = useCallback(() => {
+    if (!signedIn || !video) return
+    const seconds = Math.floor(position.current)
+    if (seconds === saved.current) return
+    saved.current = seconds
+    void saveVideoPosition(videoId, seconds).catch(() => undefined)
+  }, [signedIn, video, videoId])
+
+  return {
+    status,
+    error,
+    video,
+    playError,
+    signedIn,
+    favourite,
+    onTime: (seconds) => {
+      position.current = seconds
+      if (Math.abs(seconds - saved.current) >= SAVE_EVERY_SECONDS) save()
+    },
+    onPause: save,
+    onEnded: () => {
+      // Watched to the end: next time starts from the beginning (the server says 0 near the end).
+      position.current = video?.durationSeconds ?? position.current
+      save()
+    },
+    onPlayError: () => setPlayError(true),
+    leave: save,
+    retry: () => void load(),
+  }
+}
