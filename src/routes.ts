@@ -69,7 +69,7 @@ const TABLE = [
   },
   { name: 'infoList', path: 'pages/infoList/infoList', title: '健康资讯' },
   { name: 'infoListIndex', path: 'pages/infoList/index', title: '健康资讯' },
-  { name: 'search', path: 'pages/search/search', title: '搜索', issue: LATER },
+  { name: 'search', path: 'pages/search/search', title: '搜索' },
   {
     name: 'hospitalList',
     path: 'pages/hospitalList/hospitalList',
