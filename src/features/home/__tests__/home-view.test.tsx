@@ -14,6 +14,8 @@ describe('HomeView', () => {
       fireEvent.click(screen.getByText(entry.text))
       expect(navigateTo).toHaveBeenLastCalledWith({ url: routeUrl(entry.route) })
     }
+    fireEvent.click(screen.getByText('搜索文章、视频、医院、专家'))
+    expect(navigateTo).toHaveBeenLastCalledWith({ url: '/pages/search/search' })
   })
 
   it('says 即将上线 on each entry whose page does not work yet, and only there', async () => {

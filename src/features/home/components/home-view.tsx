@@ -1,5 +1,15 @@
 import { View, Text } from '@tarojs/components'
-import { Articles, Ask, Doctor, Image, Location, Order, Scan, Video } from '@nutui/icons-react-taro'
+import {
+  Articles,
+  Ask,
+  Doctor,
+  Image,
+  Location,
+  Order,
+  Scan,
+  Search,
+  Video,
+} from '@nutui/icons-react-taro'
 import { COMING_SOON } from '@/components/under-construction'
 import { THEME, isComingSoon } from '@/routes'
 import { navigate } from '@/services/navigate'
@@ -25,6 +35,10 @@ export function HomeView() {
         <Text className="home__hero-text">
           就诊医院的检查影像、报告一处查看，授权医生阅片，在线请专家会诊
         </Text>
+      </View>
+      <View className="home__search" role="search" onClick={() => void navigate('search')}>
+        <Search size={16} color="#999999" />
+        <Text className="home__search-text">搜索文章、视频、医院、专家</Text>
       </View>
       <View className="home__grid">
         {HOME_ENTRIES.map((entry) => {
