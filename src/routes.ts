@@ -152,7 +152,7 @@ const TABLE = [
   { name: 'myMessageDetail', path: 'pages/myMessage/detail', title: '消息详情', issue: LATER },
   { name: 'messageDocDo', path: 'pages/message/docDo', title: '消息处理', issue: LATER },
   { name: 'messageDetail', path: 'pages/message/detail', title: '消息详情' },
-  { name: 'collectList', path: 'pages/collectList/collectList', title: '我的收藏', issue: LATER },
+  { name: 'collectList', path: 'pages/collectList/collectList', title: '我的收藏' },
   { name: 'myWallet', path: 'pages/myWallet/myWallet', title: '我的钱包', issue: LATER },
   { name: 'withdraw', path: 'pages/myWallet/withdraw', title: '提现', issue: LATER },
   { name: 'withdrawList', path: 'pages/myWallet/withdrawList', title: '提现记录', issue: LATER },
