@@ -112,7 +112,7 @@ export async function buildApp(
   // Fastify runs onClose hooks last-registered first: the database, registered first, closes after
   // everything registered below (the purge timer, the job runner) has stopped.
   app.addHook('onClose', async () => database.destroy())
-  const stopPurge = startPurgeSchedule(database.db, app.log, now)
+  const stopPurge = startPurgeSchedule(database.db, app.log, now, undefined, app.store)
   app.addHook('onClose', stopPurge)
   // Jobs start once the app is ready (routes registered their processors) and stop before the
   // database closes; on PostgreSQL they are shared with the other processes through pg-boss.

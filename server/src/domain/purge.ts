@@ -1,5 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
+import type { ObjectStore } from '../storage/object-store'
 import type { DB } from '../db'
+import { removeUnattachedFeedbackImages } from './feedback'
 import { DAY, MINUTE } from './identity/time'
 
 /**
@@ -28,7 +30,11 @@ export const AUDIT_RETENTION_MS = 365 * DAY
  *
  * Safe to run from several processes at once (plain deletes by time).
  */
-export async function purgeExpired(db: DB, now: Date): Promise<Record<string, number>> {
+export async function purgeExpired(
+  db: DB,
+  now: Date,
+  store?: ObjectStore,
+): Promise<Record<string, number>> {
   const at = now.toISOString()
   const dayAgo = new Date(now.getTime() - DAY).toISOString()
   const deleted = (result: { numDeletedRows: bigint }[]) =>
@@ -59,6 +65,8 @@ export async function purgeExpired(db: DB, now: Date): Promise<Record<string, nu
         .where('created_at', '<', new Date(now.getTime() - AUDIT_RETENTION_MS).toISOString())
         .execute(),
     ),
+    // Feedback images nobody sent (issue 10): their bytes live in the object store.
+    ...(store ? { feedbackImages: await removeUnattachedFeedbackImages(db, store, now) } : {}),
   }
 }
 
@@ -76,10 +84,11 @@ export function startPurgeSchedule(
   log: FastifyBaseLogger,
   now: () => Date,
   intervalMs = PURGE_INTERVAL_MS,
+  store?: ObjectStore,
 ): () => Promise<void> {
   let current: Promise<void> | undefined
   const run = () => {
-    current ??= purgeExpired(db, now())
+    current ??= purgeExpired(db, now(), store)
       .then((counts) => {
         const total = Object.values(counts).reduce((sum, n) => sum + n, 0)
         if (total > 0) log.info({ purged: counts }, 'expired records purged')

@@ -11,7 +11,10 @@ import { mediaPath } from './articles'
  */
 
 export const VIDEO_NOT_FOUND = '视频不存在或已下架'
-/** Within this many seconds of the end a video counts as watched: next time starts from 0. */
+/**
+ * Within this many seconds of the end a video counts as watched: next time starts from 0. A tenth
+ * of a short video at most, so a 6-second clip stopped at second 3 still resumes there.
+ */
 export const WATCHED_TAIL_SECONDS = 3
 
 function toSummary(row: VideosTable): VideoSummary {
@@ -108,7 +111,8 @@ export async function saveVideoPosition(
   const row = await findPublished(db, input.videoId)
   const duration = Number(row.duration_seconds)
   const whole = Math.floor(Math.min(input.seconds, duration))
-  const seconds = whole >= duration - WATCHED_TAIL_SECONDS ? 0 : whole
+  const tail = Math.min(WATCHED_TAIL_SECONDS, Math.floor(duration / 10))
+  const seconds = whole >= duration - tail ? 0 : whole
   await db
     .insertInto('video_positions')
     .values({

@@ -1,4 +1,126 @@
-import type { FastifyInstance } from 'fastify'
+import multipart from '@fastify/multipart'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { z } from 'zod/mini'
+import { REPORT_PHOTO_MAX_BYTES } from '@contract/main/dicom-upload'
+import { envelope, ErrorEnvelopeSchema } from '@contract/envelope'
+import {
+  addFeedback,
+  FEEDBACK_IMAGES_PATH,
+  FeedbackImageSchema,
+  listMyFeedback,
+} from '@contract/main/feedback'
+import * as feedback from '../../domain/feedback'
+import { authenticate, currentUser } from '../../http/auth'
+import { ok } from '../../http/envelope'
+import { ApiError, badRequest } from '../../http/errors'
+import { route } from '../../http/route'
+
+export const FEEDBACK_IMAGE_NONE = '请选择要上传的图片'
+export const FEEDBACK_IMAGE_TOO_LARGE = '单张图片不能超过 10 MB，请压缩后重试'
 
 /** Main service: feedback and its images (contract/main/feedback.ts). Issue 10. */
-export default async function mainFeedbackRoutes(_app: FastifyInstance): Promise<void> {}
+export default async function mainFeedbackRoutes(app: FastifyInstance): Promise<void> {
+  route(app, addFeedback, async (input, { request }) =>
+    feedback.addFeedback(app.db, currentUser(request).id, input, app.now()),
+  )
+
+  route(app, listMyFeedback, async (input, { request }) => {
+    const page = input.page ?? 1
+    const pageSize = input.pageSize ?? 10
+    const found = await feedback.listFeedback(
+      app.db,
+      { userId: currentUser(request).id },
+      page,
+      pageSize,
+    )
+    return { ...found, page, pageSize }
+  })
+
+  // One image per request (the mini-program's uploadFile sends one): multipart field `file`.
+  await app.register(async (images) => {
+    await images.register(multipart, {
+      limits: { fileSize: REPORT_PHOTO_MAX_BYTES, files: 1, fields: 0, parts: 2 },
+    })
+    images.route({
+      method: 'POST',
+      url: FEEDBACK_IMAGES_PATH,
+      schema: {
+        summary:
+          '上传反馈图片（multipart 字段 file，一次一张，JPG/PNG，不超过 10 MB；重新编码，去除 EXIF）',
+        tags: ['main'],
+        consumes: ['multipart/form-data'],
+        security: [{ bearerAuth: [] }],
+        response: {
+          200: envelope(FeedbackImageSchema),
+          '4xx': ErrorEnvelopeSchema,
+          '5xx': ErrorEnvelopeSchema,
+        },
+      },
+      onRequest: async (request: FastifyRequest) => authenticate(request),
+      handler: async (request) => {
+        const bytes = await readOneImage(request)
+        return ok(
+          await feedback.uploadFeedbackImage(
+            app.db,
+            app.store,
+            currentUser(request).id,
+            bytes,
+            app.now(),
+          ),
+        )
+      },
+    })
+  })
+
+  // A feedback image, for its sender and operators only (the app fetches it with the token).
+  app.route({
+    method: 'GET',
+    url: `${FEEDBACK_IMAGES_PATH}/:fileId`,
+    schema: {
+      summary: '反馈图片（image/jpeg；仅本人和运营人员）',
+      tags: ['main'],
+      security: [{ bearerAuth: [] }],
+      params: z.object({ fileId: z.string().check(z.maxLength(64)) }),
+      response: { '4xx': ErrorEnvelopeSchema, '5xx': ErrorEnvelopeSchema },
+    },
+    onRequest: async (request: FastifyRequest) => authenticate(request),
+    handler: async (request, reply) => {
+      const { fileId } = request.params as { fileId: string }
+      const userId = currentUser(request).id
+      const user = await app.db
+        .selectFrom('users')
+        .select('role')
+        .where('id', '=', userId)
+        .executeTakeFirst()
+      const image = await feedback.readFeedbackImage(
+        app.db,
+        { userId, operator: user?.role === 'operator' },
+        fileId,
+      )
+      const object = await app.store.get(image.key)
+      return reply
+        .header('content-type', 'image/jpeg')
+        .header('content-length', String(object.length))
+        .header('cache-control', 'private, max-age=86400')
+        .send(object.body)
+    },
+  })
+}
+
+async function readOneImage(request: FastifyRequest): Promise<Buffer> {
+  if (!request.isMultipart()) throw badRequest(FEEDBACK_IMAGE_NONE)
+  let bytes: Buffer | undefined
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'field' || part.fieldname !== 'file') throw badRequest(FEEDBACK_IMAGE_NONE)
+      bytes = await part.toBuffer()
+    }
+  } catch (error) {
+    if (error instanceof ApiError) throw error
+    const code = (error as { code?: unknown }).code
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, FEEDBACK_IMAGE_TOO_LARGE)
+    throw badRequest('一次只能上传一张图片')
+  }
+  if (!bytes) throw badRequest(FEEDBACK_IMAGE_NONE)
+  return bytes
+}

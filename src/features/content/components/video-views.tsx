@@ -83,20 +83,24 @@ export function VideoDetailView({
           <Text>{VIDEO_CANNOT_PLAY}</Text>
         </View>
       ) : (
-        <Video
-          className="video__player"
-          id="content-video"
-          src={mediaUrl(video.videoPath)}
-          poster={video.posterPath ? mediaUrl(video.posterPath) : undefined}
-          initialTime={video.resumeAt}
-          duration={video.durationSeconds}
-          showCenterPlayBtn
-          objectFit="contain"
-          onTimeUpdate={(event) => model.onTime(event.detail.currentTime)}
-          onPause={model.onPause}
-          onEnded={model.onEnded}
-          onError={model.onPlayError}
-        />
+        // A frame of its own height: the H5 player element sits out of the page's flow, so the
+        // text below would otherwise start under it.
+        <View className="video__frame">
+          <Video
+            className="video__player"
+            id="content-video"
+            src={mediaUrl(video.videoPath)}
+            poster={video.posterPath ? mediaUrl(video.posterPath) : undefined}
+            initialTime={video.resumeAt}
+            duration={video.durationSeconds}
+            showCenterPlayBtn
+            objectFit="contain"
+            onTimeUpdate={(event) => model.onTime(event.detail.currentTime)}
+            onPause={model.onPause}
+            onEnded={model.onEnded}
+            onError={model.onPlayError}
+          />
+        </View>
       )}
       <View className="article__head">
         <Text className="article__title">{video.title}</Text>
