@@ -130,7 +130,7 @@ const TABLE = [
     title: '个人详情',
     issue: LATER,
   },
-  { name: 'feedback', path: 'pages/feedback/feedback', title: '意见反馈', issue: LATER },
+  { name: 'feedback', path: 'pages/feedback/feedback', title: '意见反馈' },
   { name: 'bindTel', path: 'pages/bindTel/bindTel', title: '绑定手机号' },
   { name: 'pwd', path: 'pages/pwd/pwd', title: '修改密码' },
   { name: 'webview', path: 'pages/webview/webview', title: '网页', issue: LATER },
