@@ -1,4 +1,5 @@
 import type { DB } from '../db'
+import { demoWebOriginsStep, ensureFeatures } from './apps/features'
 import { demoHospitalRegionsStep, demoHospitalsStep } from './directory'
 import { demoHospitalKeysStep, removeDemoHospitalKeys } from './hospitals/demo-keys'
 import { DEMO_ACCOUNTS, demoAccountsStep } from './identity/demo'
@@ -24,6 +25,7 @@ export const DEMO_STEPS: readonly DemoStep[] = [
   demoAccountsStep,
   demoHospitalRegionsStep,
   demoHospitalKeysStep,
+  demoWebOriginsStep,
 ]
 
 export interface SeedOptions {
@@ -36,6 +38,8 @@ export interface SeedOptions {
 
 export interface SeedReport {
   policiesInserted: number
+  /** Apps-page features written (the defaults, once per database). */
+  featuresInserted: number
   demoStepsRun: string[]
   /** Demo accounts removed because the server started with demo mode off. */
   demoAccountsRemoved: number
@@ -45,6 +49,8 @@ export interface SeedReport {
 export async function seed(db: DB, options: SeedOptions): Promise<SeedReport> {
   const now = options.now ?? (() => new Date())
   const policiesInserted = await ensurePolicies(db)
+  // The apps page's features are the product, not demo data: written in every mode.
+  const featuresInserted = await ensureFeatures(db, now())
   const demoStepsRun: string[] = []
   const demoAccountsRemoved = options.demo ? 0 : await removeDemoAccounts(db, now(), options)
   // The demo hospitals' keys are published in the README: never valid outside demo mode.
@@ -65,7 +71,7 @@ export async function seed(db: DB, options: SeedOptions): Promise<SeedReport> {
       if (ran) demoStepsRun.push(step.name)
     }
   }
-  return { policiesInserted, demoStepsRun, demoAccountsRemoved }
+  return { policiesInserted, featuresInserted, demoStepsRun, demoAccountsRemoved }
 }
 
 /**

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { after, test } from 'node:test'
+import { DEFAULT_FEATURES } from '../../src/domain/apps/features'
 import { buildApp } from '../../src/app'
 import { DEMO_STEPS, type DemoStep, seed } from '../../src/domain/seed'
 import { POLICY_TEXTS } from '../../src/domain/policy-texts'
@@ -42,6 +43,7 @@ test('outside demo mode: policies are written, demo data is not', async () => {
   const report = await seed(db, { demo: false, demoSteps: [step] })
   assert.deepEqual(report, {
     policiesInserted: POLICY_TEXTS.length,
+    featuresInserted: DEFAULT_FEATURES.length,
     demoStepsRun: [],
     demoAccountsRemoved: 0,
   })
@@ -56,11 +58,17 @@ test('in demo mode: policies and demo data, each step once however often seed ru
   const first = await seed(db, { demo: true, now, demoSteps: [step] })
   assert.deepEqual(first, {
     policiesInserted: POLICY_TEXTS.length,
+    featuresInserted: DEFAULT_FEATURES.length,
     demoStepsRun: ['demo-probe'],
     demoAccountsRemoved: 0,
   })
   const second = await seed(db, { demo: true, now, demoSteps: [step] })
-  assert.deepEqual(second, { policiesInserted: 0, demoStepsRun: [], demoAccountsRemoved: 0 })
+  assert.deepEqual(second, {
+    policiesInserted: 0,
+    featuresInserted: 0,
+    demoStepsRun: [],
+    demoAccountsRemoved: 0,
+  })
   assert.equal(step.runs, 1)
   const runs = await db.selectFrom('seed_runs').selectAll().execute()
   assert.deepEqual(runs, [{ name: 'demo-probe', ran_at: '2026-11-22T01:02:03.000Z' }])
