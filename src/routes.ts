@@ -54,7 +54,7 @@ const TABLE = [
   { name: 'userAgreement', path: 'pages/userAgreement/userAgreement', title: '用户协议' },
   { name: 'privacyPolicy', path: 'pages/privacyPolicy/privacyPolicy', title: '隐私政策' },
   { name: 'userInfo', path: 'pages/userInfo/userInfo', title: '个人信息' },
-  { name: 'integration', path: 'pages/integration/integration', title: '应用中心', issue: LATER },
+  { name: 'integration', path: 'pages/integration/integration', title: '应用中心' },
   { name: 'test', path: 'pages/test/test', title: '诊断信息' },
   { name: 'testIndex', path: 'pages/test/index', title: '诊断信息' },
   { name: 'setup', path: 'pages/setup/setup', title: '设置' },

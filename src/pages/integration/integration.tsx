@@ -1,5 +1,22 @@
-import { UnderConstruction } from '../../components/under-construction'
+import { AppsView } from '../../features/apps/components/apps-view'
+import { useApps } from '../../features/apps/hooks/use-apps'
+import { openMessageLink } from '../../features/messages/link'
+import { showToast } from '../../platform/ui'
+import { navigate, routeUrl } from '../../services/navigate'
 
-export default function IntegrationIntegrationPage() {
-  return <UnderConstruction />
+/** 应用中心: the features the server has switched on, and 我的积分. */
+export default function IntegrationPage() {
+  return (
+    <AppsView
+      model={useApps()}
+      onOpen={(feature) => {
+        // Web pages open through the allow-listed web view, which comes with the web-view work.
+        if (!('route' in feature.link)) return showToast('该应用即将上线')
+        void openMessageLink(feature.link).then((opened) => {
+          if (!opened) showToast('该应用即将上线')
+        })
+      }}
+      onLogin={() => void navigate('login', { redirect: routeUrl('integration') })}
+    />
+  )
 }
