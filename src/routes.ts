@@ -150,7 +150,7 @@ const TABLE = [
   { name: 'question', path: 'pages/question/question', title: '咨询详情', issue: LATER },
   { name: 'myMessage', path: 'pages/myMessage/myMessage', title: '咨询消息', issue: LATER },
   { name: 'myMessageDetail', path: 'pages/myMessage/detail', title: '消息详情', issue: LATER },
-  { name: 'messageDocDo', path: 'pages/message/docDo', title: '消息处理', issue: LATER },
+  { name: 'messageDocDo', path: 'pages/message/docDo', title: '消息处理' },
   { name: 'messageDetail', path: 'pages/message/detail', title: '消息详情' },
   { name: 'collectList', path: 'pages/collectList/collectList', title: '我的收藏' },
   { name: 'myWallet', path: 'pages/myWallet/myWallet', title: '我的钱包', issue: LATER },

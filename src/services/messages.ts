@@ -6,6 +6,7 @@ import {
   listMessages as listMessagesEndpoint,
   markMessagesRead as markMessagesReadEndpoint,
   MESSAGE_KIND_LABELS,
+  MESSAGE_KINDS,
   type Message,
   type MessageKind,
 } from '@contract/main/messages'
@@ -14,7 +15,7 @@ import { callEndpoint, type CallOptions } from './api'
 /** 我的消息 (contract/main/messages.ts): what the server wrote to the signed-in person. */
 
 export type { Message, MessageKind }
-export { MESSAGE_KIND_LABELS }
+export { MESSAGE_KIND_LABELS, MESSAGE_KINDS }
 
 export type MessageQuery = InputOf<typeof listMessagesEndpoint>
 export type MessagePage = OutputOf<typeof listMessagesEndpoint>

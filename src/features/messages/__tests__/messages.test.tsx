@@ -82,8 +82,9 @@ describe('我的消息 (msg/list)', () => {
     })
     await renderPage('pages/msg/list')
     expect(await screen.findByText('您分享的影像已被查看 1')).toBeTruthy()
-    expect(screen.getByText('授权提醒')).toBeTruthy()
-    expect(screen.getByText('系统消息')).toBeTruthy()
+    expect(
+      Array.from(document.querySelectorAll('.messages__kind')).map((k) => k.textContent),
+    ).toEqual(['授权提醒', '系统消息'])
     expect(screen.getByText('10分钟前')).toBeTruthy()
     expect(screen.getByText('3天前')).toBeTruthy()
     expect(screen.getByText('1 条未读')).toBeTruthy()
@@ -115,6 +116,26 @@ describe('我的消息 (msg/list)', () => {
     fireEvent.click(screen.getByText('删除'))
     await waitFor(() => expect(deleteMessage).toHaveBeenCalledWith('m1'))
     expect(await screen.findByText('暂无消息')).toBeTruthy()
+  })
+})
+
+describe('我的消息 tabs', () => {
+  it('a kind tab lists that kind only', async () => {
+    signIn()
+    jest
+      .mocked(listMessages)
+      .mockResolvedValue({ items: [message(1)], total: 1, page: 1, pageSize: 10, unread: 1 })
+    await renderPage('pages/msg/list')
+    await screen.findByText('您分享的影像已被查看 1')
+    const tab = Array.from(document.querySelectorAll<HTMLElement>('[role=tab]')).find(
+      (t) => t.textContent === '系统消息',
+    )!
+    jest
+      .mocked(listMessages)
+      .mockResolvedValue({ items: [], total: 0, page: 1, pageSize: 10, unread: 1 })
+    fireEvent.click(tab)
+    expect(await screen.findByText('暂无消息')).toBeTruthy()
+    expect(listMessages).toHaveBeenLastCalledWith({ page: 1, pageSize: 10, kind: 'system' })
   })
 })
 

@@ -2,7 +2,13 @@ import { useCallback, useState } from 'react'
 import { usePagedList, type PagedList } from '@/components/refresh-list'
 import { showModal, showToast } from '@/platform/ui'
 import { describeError } from '@/services/api'
-import { deleteMessage, listMessages, markAllMessagesRead, type Message } from '@/services/messages'
+import {
+  deleteMessage,
+  listMessages,
+  markAllMessagesRead,
+  type Message,
+  type MessageKind,
+} from '@/services/messages'
 
 export interface MessagesModel {
   list: PagedList<Message>
@@ -14,10 +20,10 @@ export interface MessagesModel {
 }
 
 /** 我的消息: newest first, with the unread total; 全部已读 and 删除. */
-export function useMessages(): MessagesModel {
+export function useMessages(kind?: MessageKind): MessagesModel {
   const [unread, setUnread] = useState(0)
   const list = usePagedList<Message>(async (page, pageSize) => {
-    const answer = await listMessages({ page, pageSize })
+    const answer = await listMessages({ page, pageSize, ...(kind ? { kind } : {}) })
     if (page === 1) setUnread(answer.unread)
     return { items: answer.items, total: answer.total }
   })

@@ -42,12 +42,15 @@ describe('Mine: 亲情卡 and 我的消息', () => {
   it('shows 我的消息’s unread count from the server, and opens 亲情卡', async () => {
     useAppStore.getState().setProfile(profile())
     jest.mocked(countUnreadMessages).mockResolvedValue(3)
+    const badge = jest.spyOn(Taro, 'setTabBarBadge').mockResolvedValue({ errMsg: 'ok' })
     await renderComponent(<Page />)
     await act(async () => {
       await new Promise((resolve) => setTimeout(resolve, 0))
     })
     expect(countUnreadMessages).toHaveBeenCalled()
     expect(row('我的消息')).toContain('3 条未读')
+    // The Mine tab carries the count too.
+    expect(badge).toHaveBeenCalledWith({ index: 1, text: '3' })
     // Built now: no 即将上线 beside them.
     expect(row('亲情卡')).not.toContain('即将上线')
     fireEvent.click(screen.getByText('亲情卡'))

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react'
 import { useDidShow } from '@tarojs/taro'
 import type { Role, UserProfile } from '@contract/sso/auth'
 import type { RightNode } from '@contract/sso/directory'
+import { showUnreadOnMineTab } from '@/features/messages/tab-badge'
 import { countUnreadMessages } from '@/services/messages'
 import { getRoleRights, refreshProfile } from '@/services/profile'
 import type { ReceivedGrant } from '@/services/shares'
@@ -64,7 +65,13 @@ export function useMine(): MineModel {
       (answer) => setRights({ role: answer.role, paths: pathsOf(answer.tree) }),
       () => undefined,
     )
-    countUnreadMessages().then(setUnreadMessages, () => undefined)
+    countUnreadMessages().then(
+      (count) => {
+        setUnreadMessages(count)
+        showUnreadOnMineTab(count)
+      },
+      () => undefined,
+    )
     loadReceivedGrants().then(setReceivedGrants, () => undefined)
   }, [])
 
