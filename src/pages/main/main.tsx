@@ -1,6 +1,6 @@
 import { useDidShow } from '@tarojs/taro'
 import { HomeView } from '../../features/home/components/home-view'
-import { showUnreadOnMineTab } from '../../features/messages/tab-badge'
+import { showUnreadOnMineTab } from '../../services/tab-badge'
 import { countUnreadMessages } from '../../services/messages'
 import { useSessionStore } from '../../stores/session-store'
 
