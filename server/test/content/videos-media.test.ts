@@ -46,7 +46,10 @@ test('a signed-in viewer comes back to where they stopped; near the end starts o
   assert.equal((await json(ctx.app, { url: `/main/videos/${video.id}` })).data.resumeAt, 0)
   // A 6-second clip stopped at second 3 resumes there; at its end it starts over.
   await save(3)
-  assert.equal((await json(ctx.app, { url: `/main/videos/${video.id}`, token: alice.token })).data.resumeAt, 3)
+  assert.equal(
+    (await json(ctx.app, { url: `/main/videos/${video.id}`, token: alice.token })).data.resumeAt,
+    3,
+  )
   await save(video.durationSeconds)
   assert.equal(
     (await json(ctx.app, { url: `/main/videos/${video.id}`, token: alice.token })).data.resumeAt,

@@ -8,7 +8,8 @@ import {
   listArticles,
   listArticleTypes,
   listVideos,
-  saveVideoPosition, CONTENT_PAGE_SIZE
+  saveVideoPosition,
+  CONTENT_PAGE_SIZE,
 } from '@contract/main/content'
 import * as articles from '../../domain/content/articles'
 import { openMedia } from '../../domain/content/media'

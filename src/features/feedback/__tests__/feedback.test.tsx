@@ -78,15 +78,13 @@ describe('意见反馈 (feedback)', () => {
       .mocked(uploadFeedbackImage)
       .mockResolvedValueOnce({ id: 'img1', path: '/main/feedback/images/img1' })
       .mockResolvedValueOnce({ id: 'img2', path: '/main/feedback/images/img2' })
-    jest
-      .mocked(addFeedback)
-      .mockResolvedValue({
-        ...REPLIED,
-        id: 'f2',
-        status: 'open',
-        statusLabel: '待处理',
-        reply: null,
-      })
+    jest.mocked(addFeedback).mockResolvedValue({
+      ...REPLIED,
+      id: 'f2',
+      status: 'open',
+      statusLabel: '待处理',
+      reply: null,
+    })
     await renderPage('pages/feedback/feedback')
     await screen.findByText('报告页面打不开，一直转圈')
     fireEvent.click(document.querySelector('.feedback__type')!)
