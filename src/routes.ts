@@ -133,8 +133,8 @@ const TABLE = [
   { name: 'feedback', path: 'pages/feedback/feedback', title: '意见反馈' },
   { name: 'bindTel', path: 'pages/bindTel/bindTel', title: '绑定手机号' },
   { name: 'pwd', path: 'pages/pwd/pwd', title: '修改密码' },
-  { name: 'webview', path: 'pages/webview/webview', title: '网页', issue: LATER },
-  { name: 'webviewHead', path: 'pages/webview/webview-head', title: '网页', issue: LATER },
+  { name: 'webview', path: 'pages/webview/webview', title: '网页' },
+  { name: 'webviewHead', path: 'pages/webview/webview-head', title: '网页' },
   {
     name: 'docQuestList',
     path: 'pages/docQuestList/docQuestList',

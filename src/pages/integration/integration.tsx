@@ -10,8 +10,8 @@ export default function IntegrationPage() {
     <AppsView
       model={useApps()}
       onOpen={(feature) => {
-        // Web pages open through the allow-listed web view, which comes with the web-view work.
-        if (!('route' in feature.link)) return showToast('该应用即将上线')
+        // A web page opens through 网页, which checks the server's allow-list first.
+        if (!('route' in feature.link)) return void navigate('webview', { url: feature.link.url })
         void openMessageLink(feature.link).then((opened) => {
           if (!opened) showToast('该应用即将上线')
         })

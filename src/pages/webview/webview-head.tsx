@@ -1,5 +1,19 @@
-import { UnderConstruction } from '../../components/under-construction'
+import Taro, { useRouter } from '@tarojs/taro'
+import { useEffect } from 'react'
+import { WebPageView } from '../../features/webview/components/web-page-view'
+import { useWebPage } from '../../features/webview/hooks/use-web-page'
 
-export default function WebviewWebviewHeadPage() {
-  return <UnderConstruction />
+/**
+ * 网页 with our own title: the page's title bar says `title` (a mini-program web-view fills the
+ * page below the navigation bar, so the title goes there rather than in a bar of our own).
+ */
+export default function WebviewHeadPage() {
+  const { params } = useRouter()
+  const url = params.url ? decodeURIComponent(params.url) : undefined
+  useEffect(() => {
+    const title = params.title ? decodeURIComponent(params.title).slice(0, 20) : ''
+    if (title) Taro.setNavigationBarTitle({ title }).catch(() => undefined)
+  }, [params.title])
+  const { state, retry } = useWebPage(url)
+  return <WebPageView state={state} onRetry={retry} />
 }

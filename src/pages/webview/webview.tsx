@@ -1,5 +1,11 @@
-import { UnderConstruction } from '../../components/under-construction'
+import { useRouter } from '@tarojs/taro'
+import { WebPageView } from '../../features/webview/components/web-page-view'
+import { useWebPage } from '../../features/webview/hooks/use-web-page'
 
-export default function WebviewWebviewPage() {
-  return <UnderConstruction />
+/** 网页: an allowed https page (the server's list of origins); anything else is refused, never opened. */
+export default function WebviewPage() {
+  const { params } = useRouter()
+  const url = params.url ? decodeURIComponent(params.url) : undefined
+  const { state, retry } = useWebPage(url)
+  return <WebPageView state={state} onRetry={retry} />
 }
