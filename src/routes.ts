@@ -74,7 +74,6 @@ const TABLE = [
     name: 'hospitalList',
     path: 'pages/hospitalList/hospitalList',
     title: '数据切换中心',
-    issue: LATER,
   },
   { name: 'msgList', path: 'pages/msg/list', title: '我的消息' },
   { name: 'scanLogin', path: 'pages/scanLogin/scanLogin', title: '扫码登录' },

@@ -1,5 +1,6 @@
 import { useAppStore } from './app-store'
 import { useGlobalStore } from './global-store'
+import { useHospitalChoice } from './hospital-store'
 import { usePolicyStore } from './policy-store'
 import { useSessionStore } from './session-store'
 
@@ -15,4 +16,6 @@ export function resetStores(): void {
   usePolicyStore.setState({ acceptedVersion: null })
   usePolicyStore.persist.clearStorage()
   useGlobalStore.setState({ agentMobile: '', inSocialApp: false })
+  useHospitalChoice.setState({ chosen: null })
+  useHospitalChoice.persist.clearStorage()
 }

@@ -2,6 +2,8 @@ import { useCallback, useEffect, useRef, useState } from 'react'
 import { UPLOADS_GROUP } from '@contract/main/records'
 import { usePagedList, type PagedList } from '@/components/refresh-list'
 import { listMyHospitals, listMyImages, type ImageGroup, type MyHospital } from '@/services/records'
+import { useAppStore } from '@/stores/app-store'
+import { chosenHospitalFor } from '@/stores/hospital-store'
 import { forPerson, useCurrentPerson } from '@/stores/person-store'
 
 export { UPLOADS_GROUP }
@@ -25,8 +27,10 @@ export interface MyImages {
 export function useMyImages(): MyImages {
   const personId = useCurrentPerson()?.personId
   // A choice of hospitals belongs to the person it was made for: another person starts at 全部.
-  const [selection, setSelection] = useState<{ personId?: string; ids: readonly string[] }>({
-    ids: NONE,
+  // 数据切换中心's hospital (remembered) is where the list starts; 选择 changes it for this visit.
+  const [selection, setSelection] = useState<{ personId?: string; ids: readonly string[] }>(() => {
+    const chosen = chosenHospitalFor(useAppStore.getState().profile?.id)
+    return { personId, ids: chosen ? [chosen.hospitalId] : NONE }
   })
   const selected = selection.personId === personId ? selection.ids : NONE
   const [hospitals, setHospitals] = useState<MyHospital[] | null>(null)

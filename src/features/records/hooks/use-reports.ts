@@ -7,6 +7,8 @@ import {
   type MyHospital,
   type ReportListItem,
 } from '@/services/records'
+import { useAppStore } from '@/stores/app-store'
+import { chosenHospitalFor } from '@/stores/hospital-store'
 import { forPerson, useCurrentPerson } from '@/stores/person-store'
 import { dateRangeOf, type DatePreset } from '../filters'
 
@@ -34,13 +36,14 @@ export interface Reports {
 /** 我的报告: newest first, unread marked, filtered by hospital and date, of 当前就诊人. */
 export function useReports(initial: Partial<ReportFilters> = {}): Reports {
   const personId = useCurrentPerson()?.personId
-  const [filters, setFiltersState] = useState<ReportFilters>({
-    hospitalId: '',
+  const [filters, setFiltersState] = useState<ReportFilters>(() => ({
+    // 数据切换中心's hospital (remembered) is where the list starts.
+    hospitalId: chosenHospitalFor(useAppStore.getState().profile?.id)?.hospitalId ?? '',
     date: '',
     includePrivate: false,
     unreadOnly: false,
     ...initial,
-  })
+  }))
   const [unread, setUnread] = useState(0)
   const [hospitals, setHospitals] = useState<MyHospital[]>([])
   const list = usePagedList<ReportListItem>(async (page, pageSize) => {
