@@ -21,6 +21,8 @@ export interface Endpoint<
   output: O
   /** Whether a bearer token is required. */
   auth: boolean
+  /** Only this role may call it (checked right after the token, before the input is read). */
+  role?: 'operator'
   summary: string
 }
 

@@ -78,7 +78,31 @@ export const operatorListArticles = defineEndpoint({
   input: z.extend(PageQuerySchema, { state: z.optional(PublishStateSchema) }),
   output: pageOf(OperatorArticleSchema),
   auth: true,
+  role: 'operator',
   summary: '运营：文章列表（含草稿、已下架）',
+})
+
+export const operatorListArticleTypes = defineEndpoint({
+  service: 'main',
+  method: 'GET',
+  path: '/operator/article-types',
+  input: z.object({}),
+  /** Every type, with the count of all its articles (drafts included). */
+  output: z.array(z.object({ id: z.string(), name: z.string(), count: z.number() })),
+  auth: true,
+  role: 'operator',
+  summary: '运营：文章分类',
+})
+
+export const operatorGetArticle = defineEndpoint({
+  service: 'main',
+  method: 'GET',
+  path: '/operator/articles/:articleId',
+  input: z.object({ articleId: IdSchema }),
+  output: OperatorArticleSchema,
+  auth: true,
+  role: 'operator',
+  summary: '运营：文章详情（含草稿）',
 })
 
 export const operatorSaveArticle = defineEndpoint({
@@ -89,6 +113,7 @@ export const operatorSaveArticle = defineEndpoint({
   input: z.extend(ArticleDraftSchema, { id: z.optional(IdSchema) }),
   output: OperatorArticleSchema,
   auth: true,
+  role: 'operator',
   summary: '运营：新建或修改文章（保存为草稿）',
 })
 
@@ -99,6 +124,7 @@ export const operatorSetArticleState = defineEndpoint({
   input: z.object({ articleId: IdSchema, state: z.enum(['published', 'unpublished']) }),
   output: OperatorArticleSchema,
   auth: true,
+  role: 'operator',
   summary: '运营：发布 / 下架文章',
 })
 
@@ -117,6 +143,7 @@ export const operatorListVideos = defineEndpoint({
   input: z.extend(PageQuerySchema, { category: z.optional(VideoCategorySchema) }),
   output: pageOf(OperatorVideoSchema),
   auth: true,
+  role: 'operator',
   summary: '运营：视频列表',
 })
 
@@ -135,6 +162,7 @@ export const operatorSaveVideo = defineEndpoint({
   }),
   output: OperatorVideoSchema,
   auth: true,
+  role: 'operator',
   summary: '运营：新建或修改视频',
 })
 
@@ -145,6 +173,7 @@ export const operatorSetVideoState = defineEndpoint({
   input: z.object({ videoId: IdSchema, state: z.enum(['published', 'unpublished']) }),
   output: OperatorVideoSchema,
   auth: true,
+  role: 'operator',
   summary: '运营：发布 / 下架视频',
 })
 
@@ -157,6 +186,7 @@ export const operatorListFeedback = defineEndpoint({
   input: z.extend(PageQuerySchema, { status: z.optional(FeedbackStatusSchema) }),
   output: pageOf(FeedbackSchema),
   auth: true,
+  role: 'operator',
   summary: '运营：意见反馈列表',
 })
 
@@ -175,6 +205,7 @@ export const operatorReplyFeedback = defineEndpoint({
   /** The sender gets a message (messages.ts, kind system) with the reply. */
   output: FeedbackSchema,
   auth: true,
+  role: 'operator',
   summary: '运营：回复反馈（可采纳并奖励积分）',
 })
 
@@ -191,7 +222,89 @@ export const operatorSetFeature = defineEndpoint({
   }),
   output: OkSchema,
   auth: true,
+  role: 'operator',
   summary: '运营：开关应用功能、调整顺序',
+})
+
+export const OperatorFeatureSchema = z.object({
+  key: z.string(),
+  name: z.string(),
+  iconPath: z.string(),
+  enabled: z.boolean(),
+  order: z.number(),
+  updatedAt: z.string(),
+})
+
+export const operatorListFeatures = defineEndpoint({
+  service: 'main',
+  method: 'GET',
+  path: '/operator/features',
+  input: z.object({}),
+  /** Every feature, switched on or off, in order. */
+  output: z.array(OperatorFeatureSchema),
+  auth: true,
+  role: 'operator',
+  summary: '运营：全部应用功能（含已关闭）',
+})
+
+export const HOSPITAL_NAME_MAX = 100
+const HospitalText = (max: number) => z.optional(z.string().check(z.trim(), z.maxLength(max)))
+
+export const OperatorHospitalSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  level: z.string(),
+  province: z.string(),
+  city: z.string(),
+  address: z.string(),
+  /** 6-digit administrative code (110101), or null. */
+  regionCode: z.nullable(z.string()),
+  regionName: z.nullable(z.string()),
+  demo: z.boolean(),
+  /** Keys not revoked. */
+  activeKeys: z.number(),
+})
+
+export const operatorListHospitals = defineEndpoint({
+  service: 'main',
+  method: 'GET',
+  path: '/operator/hospitals',
+  input: z.object({}),
+  output: z.array(OperatorHospitalSchema),
+  auth: true,
+  role: 'operator',
+  summary: '运营：医院列表',
+})
+
+export const operatorSaveHospital = defineEndpoint({
+  service: 'main',
+  method: 'POST',
+  path: '/operator/hospitals',
+  /** With `id`: an edit of that hospital; without: a new one (names are unique). */
+  input: z.object({
+    id: z.optional(IdSchema),
+    name: z
+      .string({ error: '请填写医院名称' })
+      .check(
+        z.trim(),
+        z.minLength(1, '请填写医院名称'),
+        z.maxLength(HOSPITAL_NAME_MAX, `医院名称不能超过 ${HOSPITAL_NAME_MAX} 个字`),
+      ),
+    level: HospitalText(20),
+    province: HospitalText(20),
+    city: HospitalText(20),
+    address: HospitalText(100),
+    regionCode: z.optional(
+      z
+        .string()
+        .check(z.trim(), z.regex(/^(\d{6})?$/, '地区代码应为 6 位数字的行政区划代码（如 110101）')),
+    ),
+    regionName: HospitalText(30),
+  }),
+  output: OperatorHospitalSchema,
+  auth: true,
+  role: 'operator',
+  summary: '运营：新增或修改医院',
 })
 
 export const HospitalKeySchema = z.object({
@@ -210,6 +323,7 @@ export const operatorListHospitalKeys = defineEndpoint({
   input: z.object({ hospitalId: IdSchema }),
   output: z.array(HospitalKeySchema),
   auth: true,
+  role: 'operator',
   summary: '运营：医院的接口密钥',
 })
 
@@ -221,6 +335,7 @@ export const operatorIssueHospitalKey = defineEndpoint({
   /** The whole key, this once. */
   output: z.extend(HospitalKeySchema, { key: z.string() }),
   auth: true,
+  role: 'operator',
   summary: '运营：签发医院接口密钥（只显示一次）',
 })
 
@@ -231,5 +346,75 @@ export const operatorRevokeHospitalKey = defineEndpoint({
   input: z.object({ hospitalId: IdSchema, keyId: IdSchema }),
   output: HospitalKeySchema,
   auth: true,
+  role: 'operator',
   summary: '运营：吊销医院接口密钥（立即生效）',
+})
+
+// --- Files and the audit log ----------------------------------------------------------------------
+
+/**
+ * A cover, a poster or a video goes up here first (multipart field `file`, `?kind=cover|poster|
+ * video`), then an article or a video names it by id. Pictures are re-encoded as JPEG (no EXIF);
+ * a video must be an MP4 (checked by its `ftyp` box, its length read from `mvhd`).
+ */
+export const OPERATOR_FILES_PATH = '/main/operator/files'
+export const OPERATOR_FILE_KINDS = ['cover', 'poster', 'video'] as const
+export const OperatorFileKindSchema = z.enum(OPERATOR_FILE_KINDS)
+export const OPERATOR_VIDEO_MAX_BYTES = 50 * 1024 * 1024
+export const OperatorFileSchema = z.object({
+  id: z.string(),
+  /** /media/<id> once attached. */
+  path: z.string(),
+  /** Seconds, for a video. */
+  durationSeconds: z.nullable(z.number()),
+})
+
+export const OPERATOR_ACTIONS = [
+  'article-save',
+  'article-publish',
+  'article-unpublish',
+  'video-save',
+  'video-publish',
+  'video-unpublish',
+  'feedback-reply',
+  'feature-set',
+  'hospital-save',
+  'hospital-key-issue',
+  'hospital-key-revoke',
+] as const
+export const OperatorActionKindSchema = z.enum(OPERATOR_ACTIONS)
+export const OPERATOR_ACTION_LABELS: Record<z.infer<typeof OperatorActionKindSchema>, string> = {
+  'article-save': '保存文章',
+  'article-publish': '发布文章',
+  'article-unpublish': '下架文章',
+  'video-save': '保存视频',
+  'video-publish': '发布视频',
+  'video-unpublish': '下架视频',
+  'feedback-reply': '回复反馈',
+  'feature-set': '设置应用功能',
+  'hospital-save': '保存医院',
+  'hospital-key-issue': '签发医院密钥',
+  'hospital-key-revoke': '吊销医院密钥',
+}
+
+export const OperatorActionSchema = z.object({
+  id: z.string(),
+  action: OperatorActionKindSchema,
+  label: z.string(),
+  targetId: z.string(),
+  detail: z.nullable(z.string()),
+  /** The operator's nickname. */
+  operator: z.string(),
+  at: z.string(),
+})
+
+export const operatorListActions = defineEndpoint({
+  service: 'main',
+  method: 'GET',
+  path: '/operator/actions',
+  input: PageQuerySchema,
+  output: pageOf(OperatorActionSchema),
+  auth: true,
+  role: 'operator',
+  summary: '运营：操作记录（审计日志）',
 })

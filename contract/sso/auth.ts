@@ -3,7 +3,11 @@ import { MobileSchema, OkSchema, PasswordSchema, SmsCodeSchema } from '../common
 import { defineEndpoint } from '../endpoint'
 import { NicknameSchema } from '../text'
 
-export const ROLES = ['patient', 'expert'] as const
+/**
+ * An operator (运营人员) is made by the server's tooling or the demo seed, never at sign-up; the app
+ * treats them as a patient plus 运营后台 (H5 only).
+ */
+export const ROLES = ['patient', 'expert', 'operator'] as const
 export const RoleSchema = z.enum(ROLES)
 export type Role = z.infer<typeof RoleSchema>
 

@@ -558,6 +558,8 @@ export interface ContentFilesTable {
   uploaded_by_user_id: string | null
   created_at: string
   attached_at: string | null
+  /** A video's length from its MP4 header (0017); null for pictures and demo files. */
+  duration_seconds: number | null
 }
 
 export interface ArticleTypesTable {
@@ -715,6 +717,17 @@ export interface WebOriginsTable {
   created_at: string
 }
 
+/** One change an operator made (0017); never updated or deleted. */
+export interface OperatorActionsTable {
+  id: string
+  operator_user_id: string
+  /** contract OPERATOR_ACTIONS */
+  action: string
+  target_id: string
+  detail: string | null
+  created_at: string
+}
+
 export interface Database {
   policy_documents: PolicyDocumentsTable
   seed_runs: SeedRunsTable
@@ -774,6 +787,7 @@ export interface Database {
   point_entries: PointEntriesTable
   features: FeaturesTable
   web_origins: WebOriginsTable
+  operator_actions: OperatorActionsTable
 }
 
 export type DB = Kysely<Database>

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { ObjectStore } from '../storage/object-store'
 import type { DB } from '../db'
 import { removeUnattachedFeedbackImages } from './feedback'
+import { removeUnattachedOperatorFiles } from './operator/content'
 import { DAY, MINUTE } from './identity/time'
 
 /**
@@ -67,6 +68,8 @@ export async function purgeExpired(
     ),
     // Feedback images nobody sent (issue 10): their bytes live in the object store.
     ...(store ? { feedbackImages: await removeUnattachedFeedbackImages(db, store, now) } : {}),
+    // Operators' uploads no article or video named within a day.
+    ...(store ? { operatorFiles: await removeUnattachedOperatorFiles(db, store, now) } : {}),
   }
 }
 

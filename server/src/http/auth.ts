@@ -1,7 +1,9 @@
 import type { FastifyRequest } from 'fastify'
+import { OPERATOR_MESSAGES } from '@contract/main/operator'
 import type { Role } from '@contract/sso/auth'
 import { findSessionByAccessToken } from '../domain/identity/sessions'
-import { unauthorized } from './errors'
+import { toRole } from '../domain/identity/users'
+import { forbidden, unauthorized } from './errors'
 
 /** Who is calling, set by authenticate on `auth: true` endpoints. */
 export interface AuthenticatedUser {
@@ -38,9 +40,18 @@ export async function authenticate(request: FastifyRequest): Promise<void> {
   if (!found) throw unauthorized()
   request.user = {
     id: found.user.id,
-    role: found.user.role === 'expert' ? 'expert' : 'patient',
+    role: toRole(found.user.role),
     sessionId: found.sessionId,
   }
+}
+
+export const NOT_OPERATOR = OPERATOR_MESSAGES.notOperator
+
+/** The caller, who must be an operator: anyone else gets 403 and the operator pages stay shut. */
+export function currentOperator(request: FastifyRequest): AuthenticatedUser {
+  const user = currentUser(request)
+  if (user.role !== 'operator') throw forbidden(NOT_OPERATOR)
+  return user
 }
 
 /** The caller of an `auth: true` endpoint (authenticate has run, so it is set). */

@@ -3,7 +3,7 @@ import { z } from 'zod/mini'
 import type { Endpoint, InputOf, OutputOf } from '@contract/endpoint'
 import { fullPath } from '@contract/endpoint'
 import { envelope, ErrorEnvelopeSchema } from '@contract/envelope'
-import { authenticate } from './auth'
+import { authenticate, currentOperator } from './auth'
 import { ok } from './envelope'
 
 export interface HandlerContext {
@@ -70,7 +70,12 @@ export function route<E extends Endpoint>(
     // Authentication first (onRequest, before the body is even parsed): a caller without a valid
     // token learns 401, not what a valid body would look like.
     ...(endpoint.auth
-      ? { onRequest: async (request: FastifyRequest) => authenticate(request) }
+      ? {
+          onRequest: async (request: FastifyRequest) => {
+            await authenticate(request)
+            if (endpoint.role === 'operator') currentOperator(request)
+          },
+        }
       : {}),
   }
 

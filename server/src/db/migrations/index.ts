@@ -15,6 +15,7 @@ import { familyMessages } from './0013-family-messages'
 import { grants } from './0014-grants'
 import { content } from './0015-content'
 import { search } from './0016-search'
+import { operatorActions } from './0017-operator-actions'
 
 /**
  * Every migration, in order. Names sort lexicographically (Kysely runs them in that order), so keep
@@ -37,6 +38,7 @@ export const migrations: Record<string, Migration> = {
   '0014-grants': grants,
   '0015-content': content,
   '0016-search': search,
+  '0017-operator-actions': operatorActions,
 }
 
 /** In-code provider: migrations travel with the bundle instead of being read from a folder at runtime. */

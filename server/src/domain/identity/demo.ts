@@ -5,6 +5,7 @@ import { createUser, findUserByMobile } from './users'
 export const DEMO_ACCOUNTS = [
   { mobile: '13800000001', password: 'demo1234', role: 'patient', nickname: '演示患者' },
   { mobile: '13900000002', password: 'demo1234', role: 'expert', nickname: '演示专家' },
+  { mobile: '13700000003', password: 'demo1234', role: 'operator', nickname: '演示运营' },
 ] as const
 
 // Shaped as seed.ts's DemoStep without importing it (seed.ts imports this module).

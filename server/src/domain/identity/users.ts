@@ -99,7 +99,7 @@ export function toProfile(user: User, extras: ProfileExtras): UserProfile {
     mobileMasked: user.mobile ? maskMobile(user.mobile) : null,
     nickname: user.nickname,
     avatarUrl: user.avatar_url,
-    role: user.role === 'expert' ? 'expert' : 'patient',
+    role: toRole(user.role),
     // 已实名 means a provider checked name and number; a card typed in is only 已绑定.
     realNameVerified: extras.idCardStatus === 'verified',
     idCardStatus: extras.idCardStatus,
@@ -141,4 +141,9 @@ export function isUniqueViolation(error: unknown): boolean {
     code === 'SQLITE_CONSTRAINT_UNIQUE' ||
     code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
   )
+}
+
+/** A stored role the contract knows, else patient (the least right). */
+export function toRole(stored: string): Role {
+  return stored === 'expert' || stored === 'operator' ? stored : 'patient'
 }

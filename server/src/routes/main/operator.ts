@@ -1,4 +1,216 @@
-import type { FastifyInstance } from 'fastify'
+import multipart from '@fastify/multipart'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { z } from 'zod/mini'
+import { envelope, ErrorEnvelopeSchema } from '@contract/envelope'
+import {
+  OPERATOR_FILES_PATH,
+  OPERATOR_VIDEO_MAX_BYTES,
+  OperatorFileKindSchema,
+  OperatorFileSchema,
+  operatorGetArticle,
+  operatorIssueHospitalKey,
+  operatorListActions,
+  operatorListArticles,
+  operatorListArticleTypes,
+  operatorListFeatures,
+  operatorListFeedback,
+  operatorListHospitalKeys,
+  operatorListHospitals,
+  operatorListVideos,
+  operatorReplyFeedback,
+  operatorRevokeHospitalKey,
+  operatorSaveArticle,
+  operatorSaveHospital,
+  operatorSaveVideo,
+  operatorSetArticleState,
+  operatorSetFeature,
+  operatorSetVideoState,
+} from '@contract/main/operator'
+import { listOperatorActions } from '../../domain/operator/audit'
+import * as content from '../../domain/operator/content'
+import { listFeedback, replyFeedback } from '../../domain/operator/feedback'
+import * as settings from '../../domain/operator/settings'
+import { authenticate, currentOperator, currentUser } from '../../http/auth'
+import { ok } from '../../http/envelope'
+import { ApiError, badRequest } from '../../http/errors'
+import { route } from '../../http/route'
 
-/** Main service: operators' calls, role-checked and audited (contract/main/operator.ts). Issue 10. */
-export default async function mainOperatorRoutes(_app: FastifyInstance): Promise<void> {}
+export const OPERATOR_FILE_NONE = '请选择要上传的文件'
+
+/**
+ * Main service: operators' calls (contract/main/operator.ts). Each handler starts with
+ * currentOperator, so anyone else gets 403 仅运营人员可以使用此功能 before anything is read; each
+ * change writes the operators' audit log in the same transaction (domain/operator/audit.ts).
+ */
+export default async function mainOperatorRoutes(app: FastifyInstance): Promise<void> {
+  const page = (input: { page?: number | undefined; pageSize?: number | undefined }) => ({
+    page: input.page ?? 1,
+    pageSize: input.pageSize ?? 20,
+  })
+
+  route(app, operatorListArticleTypes, async (_input, { request }) => {
+    currentOperator(request)
+    return content.listOperatorArticleTypes(app.db)
+  })
+  route(app, operatorListArticles, async (input, { request }) => {
+    currentOperator(request)
+    const paging = page(input)
+    const found = await content.listOperatorArticles(app.db, {
+      ...paging,
+      ...(input.state ? { state: input.state } : {}),
+    })
+    return { ...found, ...paging }
+  })
+  route(app, operatorGetArticle, async (input, { request }) => {
+    currentOperator(request)
+    return content.getOperatorArticle(app.db, input.articleId)
+  })
+  route(app, operatorSaveArticle, async (input, { request }) =>
+    content.saveArticle(app.db, currentOperator(request).id, input, app.now()),
+  )
+  route(app, operatorSetArticleState, async (input, { request }) =>
+    content.setArticleState(
+      app.db,
+      currentOperator(request).id,
+      input.articleId,
+      input.state,
+      app.now(),
+    ),
+  )
+
+  route(app, operatorListVideos, async (input, { request }) => {
+    currentOperator(request)
+    const paging = page(input)
+    const found = await content.listOperatorVideos(app.db, {
+      ...paging,
+      ...(input.category ? { category: input.category } : {}),
+    })
+    return { ...found, ...paging }
+  })
+  route(app, operatorSaveVideo, async (input, { request }) =>
+    content.saveVideo(app.db, currentOperator(request).id, input, app.now()),
+  )
+  route(app, operatorSetVideoState, async (input, { request }) =>
+    content.setVideoState(
+      app.db,
+      currentOperator(request).id,
+      input.videoId,
+      input.state,
+      app.now(),
+    ),
+  )
+
+  route(app, operatorListFeedback, async (input, { request }) => {
+    currentOperator(request)
+    const paging = page(input)
+    const found = await listFeedback(
+      app.db,
+      input.status ? { status: input.status } : {},
+      paging.page,
+      paging.pageSize,
+    )
+    return { ...found, ...paging }
+  })
+  route(app, operatorReplyFeedback, async (input, { request }) =>
+    replyFeedback(app.db, currentOperator(request).id, input, app.now()),
+  )
+
+  route(app, operatorListFeatures, async (_input, { request }) => {
+    currentOperator(request)
+    return settings.listAllFeatures(app.db)
+  })
+  route(app, operatorSetFeature, async (input, { request }) => {
+    await settings.setFeature(app.db, currentOperator(request).id, input, app.now())
+    return { ok: true as const }
+  })
+
+  route(app, operatorListHospitals, async (_input, { request }) => {
+    currentOperator(request)
+    return settings.listOperatorHospitals(app.db)
+  })
+  route(app, operatorSaveHospital, async (input, { request }) =>
+    settings.saveHospital(app.db, currentOperator(request).id, input, app.now()),
+  )
+  route(app, operatorListHospitalKeys, async (input, { request }) => {
+    currentOperator(request)
+    return settings.listKeysOf(app.db, input.hospitalId)
+  })
+  route(app, operatorIssueHospitalKey, async (input, { request }) =>
+    settings.issueKey(app.db, currentOperator(request).id, input.hospitalId, app.now()),
+  )
+  route(app, operatorRevokeHospitalKey, async (input, { request }) =>
+    settings.revokeKey(
+      app.db,
+      currentOperator(request).id,
+      input.hospitalId,
+      input.keyId,
+      app.now(),
+    ),
+  )
+
+  route(app, operatorListActions, async (input, { request }) => {
+    currentOperator(request)
+    const paging = page(input)
+    return { ...(await listOperatorActions(app.db, paging.page, paging.pageSize)), ...paging }
+  })
+
+  // Covers, posters and videos: one file per request, multipart field `file`.
+  await app.register(async (files) => {
+    await files.register(multipart, {
+      limits: { fileSize: OPERATOR_VIDEO_MAX_BYTES, files: 1, fields: 0, parts: 2 },
+    })
+    files.route({
+      method: 'POST',
+      url: OPERATOR_FILES_PATH,
+      schema: {
+        summary:
+          '运营：上传封面、海报（JPG/PNG，重新编码）或视频（MP4，不超过 50 MB）；multipart 字段 file',
+        tags: ['main'],
+        consumes: ['multipart/form-data'],
+        security: [{ bearerAuth: [] }],
+        querystring: z.object({ kind: OperatorFileKindSchema }),
+        response: {
+          200: envelope(OperatorFileSchema),
+          '4xx': ErrorEnvelopeSchema,
+          '5xx': ErrorEnvelopeSchema,
+        },
+      },
+      onRequest: async (request: FastifyRequest) => {
+        await authenticate(request)
+        currentOperator(request)
+      },
+      handler: async (request) => {
+        const { kind } = request.query as { kind: 'cover' | 'poster' | 'video' }
+        const bytes = await readOneFile(request)
+        return ok(
+          await content.uploadOperatorFile(
+            app.db,
+            app.store,
+            currentUser(request).id,
+            kind,
+            bytes,
+            app.now(),
+          ),
+        )
+      },
+    })
+  })
+}
+
+async function readOneFile(request: FastifyRequest): Promise<Buffer> {
+  if (!request.isMultipart()) throw badRequest(OPERATOR_FILE_NONE)
+  let bytes: Buffer | undefined
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'field' || part.fieldname !== 'file') throw badRequest(OPERATOR_FILE_NONE)
+      bytes = await part.toBuffer()
+    }
+  } catch (error) {
+    if (error instanceof ApiError) throw error
+    const code = (error as { code?: unknown }).code
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, content.VIDEO_TOO_LARGE)
+    throw badRequest('一次只能上传一个文件')
+  }
+  if (!bytes) throw badRequest(OPERATOR_FILE_NONE)
+  return bytes
+}

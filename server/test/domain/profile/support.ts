@@ -74,7 +74,7 @@ export async function signUp(
     mobile?: string | null
     wechatOpenid?: string
     password?: string
-    role?: 'patient' | 'expert'
+    role?: 'patient' | 'expert' | 'operator'
   } = {},
 ): Promise<TestUser> {
   const mobile = options.mobile === undefined ? freshMobile() : options.mobile

@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto'
+import type { z } from 'zod/mini'
+import {
+  OPERATOR_ACTION_LABELS,
+  type OperatorActionKindSchema,
+  OperatorActionKindSchema as ActionSchema,
+} from '@contract/main/operator'
+import type { DB } from '../../db'
+
+type OperatorAction = z.infer<typeof OperatorActionKindSchema>
+
+export interface ActionInput {
+  operatorId: string
+  action: OperatorAction
+  targetId: string
+  /** Short and never a secret: a title, a state, a key's prefix. */
+  detail?: string
+}
+
+/**
+ * Writes one line of the operators' audit log. Call it with the transaction that made the change,
+ * so a change is never without its line and a line never without its change.
+ */
+export async function recordOperatorAction(db: DB, input: ActionInput, now: Date): Promise<void> {
+  await db
+    .insertInto('operator_actions')
+    .values({
+      id: randomUUID(),
+      operator_user_id: input.operatorId,
+      action: ActionSchema.parse(input.action),
+      target_id: input.targetId,
+      detail: input.detail ? input.detail.slice(0, 200) : null,
+      created_at: now.toISOString(),
+    })
+    .execute()
+}
+
+export async function listOperatorActions(db: DB, page: number, pageSize: number) {
+  const [rows, total] = await Promise.all([
+    db
+      .selectFrom('operator_actions')
+      .leftJoin('users', 'users.id', 'operator_actions.operator_user_id')
+      .selectAll('operator_actions')
+      .select('users.nickname')
+      .orderBy('operator_actions.created_at', 'desc')
+      .orderBy('operator_actions.id', 'desc')
+      .limit(pageSize)
+      .offset((page - 1) * pageSize)
+      .execute(),
+    db
+      .selectFrom('operator_actions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ])
+  return {
+    items: rows.map((row) => {
+      const action = row.action as OperatorAction
+      return {
+        id: row.id,
+        action,
+        label: OPERATOR_ACTION_LABELS[action] ?? row.action,
+        targetId: row.target_id,
+        detail: row.detail,
+        operator: row.nickname ?? '已注销账号',
+        at: row.created_at,
+      }
+    }),
+    total: Number(total.n),
+  }
+}

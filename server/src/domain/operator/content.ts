@@ -1,0 +1,493 @@
+import { randomUUID } from 'node:crypto'
+import type { z } from 'zod/mini'
+import { ARTICLE_BODY_MAX_BYTES, type VideoCategory } from '@contract/main/content'
+import {
+  OPERATOR_VIDEO_MAX_BYTES,
+  PUBLISH_STATE_LABELS,
+  type OperatorFileSchema,
+} from '@contract/main/operator'
+import type { DB } from '../../db'
+import type { ArticlesTable, VideosTable } from '../../db/schema'
+import { ApiError, badRequest, notFound } from '../../http/errors'
+import type { ObjectStore } from '../../storage/object-store'
+import { mediaPath, toArticleSummary } from '../content/articles'
+import { sanitiseArticleHtml } from '../content/sanitise'
+import {
+  cleanPhoto,
+  PHOTO_TOO_LARGE,
+  PHOTO_TYPE_REFUSED,
+  PHOTO_UNREADABLE,
+} from '../records/photos'
+import { recordOperatorAction } from './audit'
+import { mp4DurationSeconds } from './mp4'
+
+/*
+ * Operators' articles and videos (contract/main/operator.ts). A save is always a draft or an edit
+ * of what is there; publishing is its own step. The body goes through the same allow-list as the
+ * demo articles, and what it removed is kept and shown, so nothing vanishes silently. Every change
+ * writes its audit line in the same transaction.
+ */
+
+export const OPERATOR_ARTICLE_NOT_FOUND = '文章不存在'
+export const OPERATOR_VIDEO_NOT_FOUND = '视频不存在'
+export const ARTICLE_TYPE_NOT_FOUND = '请选择文章分类'
+export const ARTICLE_BODY_TOO_LONG = '正文过长（最多约 20 万字节），请分成几篇'
+export const ARTICLE_BODY_EMPTY = '正文没有可显示的内容（可能全部被安全过滤移除）'
+export const FILE_NOT_FOUND = '文件不存在或已被使用，请重新上传'
+export const VIDEO_NOT_MP4 = '视频只支持 MP4 格式（H.264 编码）'
+export const VIDEO_TOO_LARGE = `视频不能超过 ${OPERATOR_VIDEO_MAX_BYTES / 1024 / 1024} MB，请压缩后上传`
+
+type OperatorFile = z.infer<typeof OperatorFileSchema>
+
+const PICTURE_MESSAGES: Record<string, string> = {
+  [PHOTO_TYPE_REFUSED]: '封面只支持 JPG 或 PNG 图片',
+  [PHOTO_TOO_LARGE]: '封面不能超过 10 MB',
+  [PHOTO_UNREADABLE]: '图片无法识别，请换一张',
+}
+
+/** Stores an operator's upload, not yet public: an article or a video names it, then it is. */
+export async function uploadOperatorFile(
+  db: DB,
+  store: ObjectStore,
+  operatorId: string,
+  kind: 'cover' | 'poster' | 'video',
+  bytes: Buffer,
+  now: Date,
+): Promise<OperatorFile> {
+  const id = randomUUID()
+  let body: Buffer
+  let mime: string
+  let width: number | null = null
+  let height: number | null = null
+  let durationSeconds: number | null = null
+  if (kind === 'video') {
+    if (bytes.length > OPERATOR_VIDEO_MAX_BYTES) throw new ApiError(413, VIDEO_TOO_LARGE)
+    const duration = mp4DurationSeconds(bytes)
+    if (duration === null) throw badRequest(VIDEO_NOT_MP4)
+    body = bytes
+    mime = 'video/mp4'
+    durationSeconds = duration
+  } else {
+    let clean
+    try {
+      clean = await cleanPhoto(bytes)
+    } catch (error) {
+      const message = error instanceof ApiError ? PICTURE_MESSAGES[error.message] : undefined
+      if (error instanceof ApiError && message) throw new ApiError(error.statusCode, message)
+      throw error
+    }
+    body = clean.bytes
+    mime = 'image/jpeg'
+    width = clean.width
+    height = clean.height
+  }
+  const key = `content/${kind}/${id}.${kind === 'video' ? 'mp4' : 'jpg'}`
+  await store.put(key, body, { contentType: mime })
+  await db
+    .insertInto('content_files')
+    .values({
+      id,
+      kind,
+      storage_key: key,
+      mime_type: mime,
+      size_bytes: body.length,
+      width,
+      height,
+      uploaded_by_user_id: operatorId,
+      created_at: now.toISOString(),
+      attached_at: null,
+      duration_seconds: durationSeconds,
+    })
+    .execute()
+  return { id, path: mediaPath(id)!, durationSeconds }
+}
+
+/** Names an uploaded file from an article or a video; a file of another kind or unknown is refused. */
+async function attach(
+  db: DB,
+  fileId: string,
+  kind: 'cover' | 'poster' | 'video',
+  now: Date,
+): Promise<void> {
+  const done = await db
+    .updateTable('content_files')
+    .set((eb) => ({ attached_at: eb.fn.coalesce('attached_at', eb.val(now.toISOString())) }))
+    .where('id', '=', fileId)
+    .where('kind', '=', kind)
+    .executeTakeFirst()
+  if (Number(done.numUpdatedRows) !== 1) throw badRequest(FILE_NOT_FOUND)
+}
+
+// --- Articles -------------------------------------------------------------------------------------
+
+function articlesWithType(db: DB) {
+  return db
+    .selectFrom('articles')
+    .innerJoin('article_types', 'article_types.id', 'articles.type_id')
+    .selectAll('articles')
+    .select('article_types.name as type_name')
+}
+
+function toOperatorArticle(row: ArticlesTable & { type_name: string }) {
+  let removed: string[] = []
+  try {
+    removed = JSON.parse(row.removed) as string[]
+  } catch {
+    removed = []
+  }
+  return {
+    ...toArticleSummary(row),
+    html: row.html,
+    author: row.author,
+    source: row.source,
+    favouriteCount: Number(row.favourite_count),
+    liked: false,
+    favourited: false,
+    state: row.state,
+    stateLabel: PUBLISH_STATE_LABELS[row.state],
+    updatedAt: row.updated_at,
+    removed,
+  }
+}
+
+export async function listOperatorArticleTypes(db: DB) {
+  const rows = await db
+    .selectFrom('article_types')
+    .leftJoin('articles', 'articles.type_id', 'article_types.id')
+    .select(['article_types.id', 'article_types.name', 'article_types.sort_order'])
+    .select((eb) => eb.fn.count<number>('articles.id').as('n'))
+    .groupBy(['article_types.id', 'article_types.name', 'article_types.sort_order'])
+    .orderBy('article_types.sort_order')
+    .orderBy('article_types.id')
+    .execute()
+  return rows.map((row) => ({ id: row.id, name: row.name, count: Number(row.n) }))
+}
+
+export async function listOperatorArticles(
+  db: DB,
+  query: { page: number; pageSize: number; state?: ArticlesTable['state'] },
+) {
+  let base = articlesWithType(db)
+  if (query.state) base = base.where('articles.state', '=', query.state)
+  const [rows, total] = await Promise.all([
+    base
+      .orderBy('articles.updated_at', 'desc')
+      .orderBy('articles.id', 'desc')
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize)
+      .execute(),
+    base
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ])
+  return { items: rows.map(toOperatorArticle), total: Number(total.n) }
+}
+
+export async function getOperatorArticle(db: DB, articleId: string) {
+  const row = await articlesWithType(db).where('articles.id', '=', articleId).executeTakeFirst()
+  if (!row) throw notFound(OPERATOR_ARTICLE_NOT_FOUND)
+  return toOperatorArticle(row)
+}
+
+export interface ArticleDraft {
+  id?: string | undefined
+  typeId: string
+  title: string
+  summary: string
+  html: string
+  author?: string | undefined
+  source?: string | undefined
+  coverImageId?: string | undefined
+}
+
+export async function saveArticle(db: DB, operatorId: string, draft: ArticleDraft, now: Date) {
+  if (Buffer.byteLength(draft.html) > ARTICLE_BODY_MAX_BYTES)
+    throw badRequest(ARTICLE_BODY_TOO_LONG)
+  const clean = sanitiseArticleHtml(draft.html)
+  if (clean.plainText.trim() === '' && !/<img\s/i.test(clean.html)) {
+    throw badRequest(ARTICLE_BODY_EMPTY)
+  }
+  const at = now.toISOString()
+  // A summary left empty is the start of the text, as a reader's list needs one.
+  const summary = draft.summary || clean.plainText.replace(/\s+/g, ' ').trim().slice(0, 80)
+  const id = await db.transaction().execute(async (trx) => {
+    const type = await trx
+      .selectFrom('article_types')
+      .select('id')
+      .where('id', '=', draft.typeId)
+      .executeTakeFirst()
+    if (!type) throw badRequest(ARTICLE_TYPE_NOT_FOUND)
+    if (draft.coverImageId) await attach(trx, draft.coverImageId, 'cover', now)
+    const fields = {
+      type_id: draft.typeId,
+      title: draft.title,
+      summary,
+      html: clean.html,
+      plain_text: clean.plainText,
+      cover_file_id: draft.coverImageId ?? null,
+      author: draft.author || null,
+      source: draft.source || null,
+      removed: JSON.stringify(clean.removed),
+      updated_at: at,
+      updated_by_user_id: operatorId,
+    }
+    let articleId: string
+    if (draft.id) {
+      articleId = draft.id
+      const done = await trx
+        .updateTable('articles')
+        .set(fields)
+        .where('id', '=', articleId)
+        .executeTakeFirst()
+      if (Number(done.numUpdatedRows) !== 1) throw notFound(OPERATOR_ARTICLE_NOT_FOUND)
+    } else {
+      articleId = randomUUID()
+      await trx
+        .insertInto('articles')
+        .values({
+          ...fields,
+          id: articleId,
+          state: 'draft',
+          demo: 0,
+          published_at: null,
+          created_at: at,
+          read_count: 0,
+          like_count: 0,
+          favourite_count: 0,
+        })
+        .execute()
+    }
+    await recordOperatorAction(
+      trx,
+      { operatorId, action: 'article-save', targetId: articleId, detail: draft.title },
+      now,
+    )
+    return articleId
+  })
+  return getOperatorArticle(db, id)
+}
+
+export async function setArticleState(
+  db: DB,
+  operatorId: string,
+  articleId: string,
+  state: 'published' | 'unpublished',
+  now: Date,
+) {
+  const at = now.toISOString()
+  await db.transaction().execute(async (trx) => {
+    const done = await trx
+      .updateTable('articles')
+      .set((eb) => ({
+        state,
+        updated_at: at,
+        updated_by_user_id: operatorId,
+        // The first publication dates the article; unpublishing and publishing again keeps it.
+        published_at:
+          state === 'published'
+            ? eb.fn.coalesce('published_at', eb.val(at))
+            : eb.ref('published_at'),
+      }))
+      .where('id', '=', articleId)
+      .executeTakeFirst()
+    if (Number(done.numUpdatedRows) !== 1) throw notFound(OPERATOR_ARTICLE_NOT_FOUND)
+    await recordOperatorAction(
+      trx,
+      {
+        operatorId,
+        action: state === 'published' ? 'article-publish' : 'article-unpublish',
+        targetId: articleId,
+      },
+      now,
+    )
+  })
+  return getOperatorArticle(db, articleId)
+}
+
+// --- Videos ---------------------------------------------------------------------------------------
+
+function videosWithFile(db: DB) {
+  return db
+    .selectFrom('videos')
+    .innerJoin('content_files', 'content_files.id', 'videos.video_file_id')
+    .selectAll('videos')
+    .select('content_files.mime_type')
+}
+
+function toOperatorVideo(row: VideosTable & { mime_type: string }) {
+  return {
+    id: row.id,
+    category: row.category,
+    title: row.title,
+    summary: row.summary,
+    posterPath: mediaPath(row.poster_file_id),
+    durationSeconds: Number(row.duration_seconds),
+    publishedAt: row.published_at ?? row.updated_at,
+    playCount: Number(row.play_count),
+    demo: Number(row.demo) === 1,
+    videoPath: mediaPath(row.video_file_id)!,
+    mimeType: row.mime_type,
+    resumeAt: 0,
+    favourited: false,
+    state: row.state,
+    stateLabel: PUBLISH_STATE_LABELS[row.state],
+    updatedAt: row.updated_at,
+  }
+}
+
+export async function listOperatorVideos(
+  db: DB,
+  query: { page: number; pageSize: number; category?: VideoCategory },
+) {
+  let base = videosWithFile(db)
+  if (query.category) base = base.where('videos.category', '=', query.category)
+  const [rows, total] = await Promise.all([
+    base
+      .orderBy('videos.updated_at', 'desc')
+      .orderBy('videos.id', 'desc')
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize)
+      .execute(),
+    base
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ])
+  return { items: rows.map(toOperatorVideo), total: Number(total.n) }
+}
+
+async function getOperatorVideo(db: DB, videoId: string) {
+  const row = await videosWithFile(db).where('videos.id', '=', videoId).executeTakeFirst()
+  if (!row) throw notFound(OPERATOR_VIDEO_NOT_FOUND)
+  return toOperatorVideo(row)
+}
+
+export interface VideoDraft {
+  id?: string | undefined
+  category: VideoCategory
+  title: string
+  summary: string
+  fileId: string
+  posterImageId?: string | undefined
+}
+
+export async function saveVideo(db: DB, operatorId: string, draft: VideoDraft, now: Date) {
+  const at = now.toISOString()
+  const id = await db.transaction().execute(async (trx) => {
+    const file = await trx
+      .selectFrom('content_files')
+      .select(['id', 'duration_seconds'])
+      .where('id', '=', draft.fileId)
+      .where('kind', '=', 'video')
+      .executeTakeFirst()
+    if (!file) throw badRequest(FILE_NOT_FOUND)
+    await attach(trx, draft.fileId, 'video', now)
+    if (draft.posterImageId) await attach(trx, draft.posterImageId, 'poster', now)
+    const fields = {
+      category: draft.category,
+      title: draft.title,
+      summary: draft.summary,
+      video_file_id: draft.fileId,
+      duration_seconds: Math.round(Number(file.duration_seconds ?? 0)),
+      poster_file_id: draft.posterImageId ?? null,
+      updated_at: at,
+      updated_by_user_id: operatorId,
+    }
+    let videoId: string
+    if (draft.id) {
+      videoId = draft.id
+      const done = await trx
+        .updateTable('videos')
+        .set(fields)
+        .where('id', '=', videoId)
+        .executeTakeFirst()
+      if (Number(done.numUpdatedRows) !== 1) throw notFound(OPERATOR_VIDEO_NOT_FOUND)
+    } else {
+      videoId = randomUUID()
+      await trx
+        .insertInto('videos')
+        .values({
+          ...fields,
+          id: videoId,
+          state: 'draft',
+          demo: 0,
+          published_at: null,
+          created_at: at,
+          play_count: 0,
+          favourite_count: 0,
+        })
+        .execute()
+    }
+    await recordOperatorAction(
+      trx,
+      { operatorId, action: 'video-save', targetId: videoId, detail: draft.title },
+      now,
+    )
+    return videoId
+  })
+  return getOperatorVideo(db, id)
+}
+
+export async function setVideoState(
+  db: DB,
+  operatorId: string,
+  videoId: string,
+  state: 'published' | 'unpublished',
+  now: Date,
+) {
+  const at = now.toISOString()
+  await db.transaction().execute(async (trx) => {
+    const done = await trx
+      .updateTable('videos')
+      .set((eb) => ({
+        state,
+        updated_at: at,
+        updated_by_user_id: operatorId,
+        published_at:
+          state === 'published'
+            ? eb.fn.coalesce('published_at', eb.val(at))
+            : eb.ref('published_at'),
+      }))
+      .where('id', '=', videoId)
+      .executeTakeFirst()
+    if (Number(done.numUpdatedRows) !== 1) throw notFound(OPERATOR_VIDEO_NOT_FOUND)
+    await recordOperatorAction(
+      trx,
+      {
+        operatorId,
+        action: state === 'published' ? 'video-publish' : 'video-unpublish',
+        targetId: videoId,
+      },
+      now,
+    )
+  })
+  return getOperatorVideo(db, videoId)
+}
+
+/** Operators' uploads nothing named within a day: rows and bytes go (run by purge). */
+export async function removeUnattachedOperatorFiles(
+  db: DB,
+  store: ObjectStore,
+  now: Date,
+): Promise<number> {
+  const stale = await db
+    .selectFrom('content_files')
+    .select(['id', 'storage_key'])
+    .where('kind', 'in', ['cover', 'poster', 'video'])
+    .where('attached_at', 'is', null)
+    .where('created_at', '<', new Date(now.getTime() - 24 * 3600_000).toISOString())
+    .execute()
+  let removed = 0
+  for (const file of stale) {
+    const gone = await db
+      .deleteFrom('content_files')
+      .where('id', '=', file.id)
+      .where('attached_at', 'is', null)
+      .executeTakeFirst()
+    if (Number(gone.numDeletedRows) === 0) continue
+    await store.delete(file.storage_key)
+    removed += 1
+  }
+  return removed
+}

@@ -1,0 +1,191 @@
+import type { DB } from '../../db'
+import { badRequest, notFound } from '../../http/errors'
+import {
+  addHospital,
+  findHospital,
+  issueHospitalKey,
+  listHospitalKeys,
+  revokeHospitalKey,
+} from '../hospitals'
+import { recordOperatorAction } from './audit'
+
+/*
+ * What operators switch without a release: the apps page's features, and hospitals with the API
+ * keys their systems push records with. Every change writes its audit line.
+ */
+
+export const FEATURE_NOT_FOUND = '没有这个功能'
+export const KEY_NOT_FOUND = '密钥不存在'
+
+export async function listAllFeatures(db: DB) {
+  const rows = await db
+    .selectFrom('features')
+    .selectAll()
+    .orderBy('sort_order')
+    .orderBy('key')
+    .execute()
+  return rows.map((row) => ({
+    key: row.key,
+    name: row.name,
+    iconPath: row.icon_path,
+    enabled: Number(row.enabled) === 1,
+    order: Number(row.sort_order),
+    updatedAt: row.updated_at,
+  }))
+}
+
+export async function setFeature(
+  db: DB,
+  operatorId: string,
+  input: { key: string; enabled: boolean; order?: number | undefined },
+  now: Date,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const done = await trx
+      .updateTable('features')
+      .set({
+        enabled: input.enabled ? 1 : 0,
+        updated_at: now.toISOString(),
+        ...(input.order === undefined ? {} : { sort_order: input.order }),
+      })
+      .where('key', '=', input.key)
+      .executeTakeFirst()
+    if (Number(done.numUpdatedRows) !== 1) throw notFound(FEATURE_NOT_FOUND)
+    await recordOperatorAction(
+      trx,
+      {
+        operatorId,
+        action: 'feature-set',
+        targetId: input.key,
+        detail: `${input.enabled ? '开启' : '关闭'}${input.order === undefined ? '' : `，顺序 ${input.order}`}`,
+      },
+      now,
+    )
+  })
+}
+
+export interface HospitalInput {
+  id?: string | undefined
+  name: string
+  level?: string | undefined
+  province?: string | undefined
+  city?: string | undefined
+  address?: string | undefined
+  regionCode?: string | undefined
+  regionName?: string | undefined
+}
+
+export async function listOperatorHospitals(db: DB) {
+  const [rows, keys] = await Promise.all([
+    db.selectFrom('hospitals').selectAll().orderBy('sort_order').orderBy('id').execute(),
+    listHospitalKeys(db),
+  ])
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    level: row.level,
+    province: row.province,
+    city: row.city,
+    address: row.address,
+    regionCode: row.region_code,
+    regionName: row.region_name,
+    demo: Number(row.demo) === 1,
+    activeKeys: keys.filter((key) => key.hospitalId === row.id && key.revokedAt === null).length,
+  }))
+}
+
+async function operatorHospital(db: DB, hospitalId: string) {
+  const found = (await listOperatorHospitals(db)).find((row) => row.id === hospitalId)
+  if (!found) throw notFound('医院不存在')
+  return found
+}
+
+export async function saveHospital(db: DB, operatorId: string, input: HospitalInput, now: Date) {
+  let id: string
+  if (input.id) {
+    id = input.id
+    await db.transaction().execute(async (trx) => {
+      const same = await trx
+        .selectFrom('hospitals')
+        .select('id')
+        .where('name', '=', input.name)
+        .where('id', '!=', id)
+        .executeTakeFirst()
+      if (same) throw badRequest(`已有同名医院（${same.id}）`)
+      const done = await trx
+        .updateTable('hospitals')
+        .set({
+          name: input.name,
+          level: input.level ?? '',
+          province: input.province ?? '',
+          city: input.city ?? '',
+          address: input.address ?? '',
+          region_code: input.regionCode || null,
+          region_name: input.regionName || null,
+        })
+        .where('id', '=', id)
+        .executeTakeFirst()
+      if (Number(done.numUpdatedRows) !== 1) throw notFound('医院不存在')
+      await recordOperatorAction(
+        trx,
+        { operatorId, action: 'hospital-save', targetId: id, detail: input.name },
+        now,
+      )
+    })
+  } else {
+    const added = await addHospital(db, input, now)
+    id = added.id
+    await recordOperatorAction(
+      db,
+      { operatorId, action: 'hospital-save', targetId: id, detail: `新增 ${input.name}` },
+      now,
+    )
+  }
+  return operatorHospital(db, id)
+}
+
+function toKey(key: Awaited<ReturnType<typeof listHospitalKeys>>[number]) {
+  return {
+    id: key.id,
+    prefix: key.prefix,
+    createdAt: key.createdAt,
+    lastUsedAt: key.lastUsedAt,
+    revokedAt: key.revokedAt,
+  }
+}
+
+export async function listKeysOf(db: DB, hospitalId: string) {
+  await findHospital(db, hospitalId)
+  return (await listHospitalKeys(db)).filter((key) => key.hospitalId === hospitalId).map(toKey)
+}
+
+export async function issueKey(db: DB, operatorId: string, hospitalId: string, now: Date) {
+  const hospital = await findHospital(db, hospitalId)
+  if (hospital.id !== hospitalId) throw notFound('医院不存在')
+  const issued = await issueHospitalKey(db, hospital.id, now)
+  await recordOperatorAction(
+    db,
+    { operatorId, action: 'hospital-key-issue', targetId: hospital.id, detail: issued.prefix },
+    now,
+  )
+  const info = (await listKeysOf(db, hospital.id)).find((key) => key.id === issued.id)!
+  return { ...info, key: issued.key }
+}
+
+export async function revokeKey(
+  db: DB,
+  operatorId: string,
+  hospitalId: string,
+  keyId: string,
+  now: Date,
+) {
+  const key = (await listKeysOf(db, hospitalId)).find((row) => row.id === keyId)
+  if (!key) throw notFound(KEY_NOT_FOUND)
+  await revokeHospitalKey(db, key.prefix, now)
+  await recordOperatorAction(
+    db,
+    { operatorId, action: 'hospital-key-revoke', targetId: hospitalId, detail: key.prefix },
+    now,
+  )
+  return (await listKeysOf(db, hospitalId)).find((row) => row.id === keyId)!
+}
