@@ -23,6 +23,12 @@ async function main(): Promise<number> {
     console.error('缺少 dist/weapp：请先运行 npm run build')
     return 1
   }
+  // The operators' pages are H5 only: not one of their files may reach the mini-program.
+  if (existsSync(path.join(WEAPP_DIR, 'pages', 'operator'))) {
+    console.error('  FAIL dist/weapp/pages/operator exists: the operators’ pages must stay H5 only')
+    return 1
+  }
+  console.log('  ok   operators’ pages are not in the weapp build')
   const keyDir = mkdtempSync(path.join(tmpdir(), 'yx-mpci-'))
   try {
     const keyPath = path.join(keyDir, 'private.key')

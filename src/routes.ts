@@ -23,6 +23,11 @@ export interface RouteDef {
   dark?: boolean
   /** The mini-program may share from this page (转发, a share button): the 授权 sheet's share card. */
   shareCard?: boolean
+  /**
+   * Built into the H5 app only (the operators' pages): the mini-program's app.json never lists it,
+   * so its code is not in the weapp package at all.
+   */
+  h5Only?: boolean
   /** The issue that builds this page; absent once the page is real. */
   issue?: number
   /**
@@ -213,6 +218,21 @@ const TABLE = [
   { name: 'consult', path: 'pages/consult/consult', title: '会诊申请信息', issue: LATER },
   { name: 'applyPatInfo', path: 'pages/consult/applyPatInfo', title: '会诊申请', issue: LATER },
   { name: 'examine', path: 'pages/consult/examine', title: '检查信息', issue: LATER },
+  {
+    name: 'operator',
+    path: 'pages/operator/index',
+    title: '运营后台',
+    h5Only: true,
+    notInSpec:
+      'issue 10: operators publish content, answer feedback, switch apps, manage hospitals',
+  },
+  {
+    name: 'operatorArticle',
+    path: 'pages/operator/article',
+    title: '编辑文章',
+    h5Only: true,
+    notInSpec: 'issue 10: an operator writes or edits an article (H5 only)',
+  },
   { name: 'chooseLocation', path: 'choose-location', title: '选择位置', issue: LATER },
   { name: 'openLocation', path: 'open-location', title: '查看位置', issue: LATER },
 ] as const satisfies readonly RouteDef[]
@@ -277,10 +297,16 @@ export interface SubPackage {
   pages: string[]
 }
 
+/** Whether the build for this platform has the page (operators' pages are H5 only). */
+export function isBuilt(route: RouteDef, platform = process.env.TARO_ENV): boolean {
+  return !route.h5Only || platform === 'h5'
+}
+
 /** One subpackage per route folder, rooted at that folder so every path stays the spec's. */
-export function subPackages(): SubPackage[] {
+export function subPackages(platform = process.env.TARO_ENV): SubPackage[] {
   const byRoot = new Map<string, string[]>()
   for (const route of ROUTES) {
+    if (!isBuilt(route, platform)) continue
     if (isMainPackage(route)) continue
     const root = folderOf(route.path)
     const pages = byRoot.get(root) ?? []
@@ -290,8 +316,10 @@ export function subPackages(): SubPackage[] {
   return [...byRoot].map(([root, pages]) => ({ root, pages }))
 }
 
-export function mainPackagePages(): string[] {
-  return ROUTES.filter(isMainPackage).map((route) => route.path)
+export function mainPackagePages(platform = process.env.TARO_ENV): string[] {
+  return ROUTES.filter((route) => isMainPackage(route) && isBuilt(route, platform)).map(
+    (route) => route.path,
+  )
 }
 
 /** The page config Taro reads for one route (`index.config.ts` files call this). */

@@ -59,7 +59,7 @@ export const ArticleDraftSchema = z.object({
     .check(z.minLength(1, OPERATOR_MESSAGES.bodyRequired)),
   author: z.optional(z.string().check(z.trim(), z.maxLength(30))),
   source: z.optional(z.string().check(z.trim(), z.maxLength(60))),
-  /** An uploaded image's id (operator image upload), or none. */
+  /** An uploaded cover's id (OPERATOR_FILES_PATH); absent on an edit: the cover stays. */
   coverImageId: z.optional(z.string()),
 })
 

@@ -21,6 +21,18 @@ describe('route table', () => {
     const sub = subPackages().flatMap((p) => p.pages.map((page) => `${p.root}/${page}`))
     expect([...mainPackagePages(), ...sub].sort()).toEqual(ROUTES.map((r) => r.path).sort())
   })
+  it('leaves the operators’ pages out of the mini-program: its app.json never lists them', () => {
+    const weapp = [
+      ...mainPackagePages('weapp'),
+      ...subPackages('weapp').flatMap((p) => p.pages.map((page) => `${p.root}/${page}`)),
+    ]
+    const operatorPages = ROUTES.filter((r) => r.h5Only).map((r) => r.path)
+    expect(operatorPages).toEqual(['pages/operator/index', 'pages/operator/article'])
+    for (const path of operatorPages) expect(weapp).not.toContain(path)
+    expect(subPackages('weapp').some((p) => p.root === 'pages/operator')).toBe(false)
+    expect(subPackages('h5').some((p) => p.root === 'pages/operator')).toBe(true)
+    expect(weapp.length).toBe(ROUTES.length - operatorPages.length)
+  })
   it('keeps every name unique and finds each route by it', () => {
     expect(new Set(ROUTES.map((r) => r.name)).size).toBe(ROUTES.length)
     for (const route of ROUTES) expect(routeByName(route.name as RouteName)).toBe(route)

@@ -381,3 +381,18 @@ export async function pickPhotos(count: number): Promise<string[]> {
     throw new Error(PICK_MESSAGES.failed)
   }
 }
+
+/**
+ * One file of the given types (`video/mp4`, `image/*`) as a path uploadFile can send, or null when
+ * cancelled. The operators' pages use it; they are H5 only, where the browser's own dialog opens.
+ */
+export async function pickOneFile(
+  accept: string,
+  testId: string,
+): Promise<{ filePath: string; name: string; size: number; release: () => void } | null> {
+  const input = createFileInput(accept, testId)
+  const [file] = await chooseThrough(input)
+  if (!file) return null
+  const url = URL.createObjectURL(file)
+  return { filePath: url, name: file.name, size: file.size, release: () => URL.revokeObjectURL(url) }
+}

@@ -13,6 +13,8 @@ export type LooseParams = Record<string, QueryValue>
 
 /** The query each page reads. A page listed here accepts exactly these keys. */
 export interface RouteParams {
+  /** No id: a new article. */
+  operatorArticle: { id?: string }
   /** `autoLogin=1` after an expired session (SPEC section 2); `redirect` is where to come back to. */
   login: { autoLogin?: 1; redirect?: string }
   loginIos: { autoLogin?: 1; redirect?: string }

@@ -143,8 +143,25 @@ const EXPERT_EXTRA: readonly RightNode[] = [
   },
 ]
 
+/** An operator is a patient too, plus 运营后台 (H5 only; every call there checks the role again). */
+const OPERATOR_EXTRA: readonly RightNode[] = [
+  {
+    key: 'operator',
+    title: '运营',
+    children: [
+      { key: 'operator.home', title: '运营后台', path: 'pages/operator/index' },
+      { key: 'operator.article', title: '编辑文章', path: 'pages/operator/article' },
+    ],
+  },
+]
+
 export function roleRights(role: Role): RightNode[] {
-  const tree = role === 'expert' ? [...PATIENT_TREE, ...EXPERT_EXTRA] : [...PATIENT_TREE]
+  const tree =
+    role === 'expert'
+      ? [...PATIENT_TREE, ...EXPERT_EXTRA]
+      : role === 'operator'
+        ? [...PATIENT_TREE, ...OPERATOR_EXTRA]
+        : [...PATIENT_TREE]
   // A deep copy, so a caller that edits the answer cannot change the constant.
   return structuredClone(tree)
 }

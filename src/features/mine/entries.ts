@@ -1,4 +1,5 @@
 import type { Role } from '@contract/sso/auth'
+import { currentPlatform } from '@/platform/runtime'
 import { routeByName, type RouteName } from '@/routes'
 
 /** The Mine page's menu, grouped as a Chinese medical app shows it. Every entry opens a spec route. */
@@ -10,6 +11,8 @@ export interface MineEntry {
   needsLogin: boolean
   /** Shown only to this role (the role-right tree decides when it is loaded). */
   role?: Role
+  /** Only in the H5 app (the operators' pages are not in the mini-program). */
+  h5Only?: boolean
 }
 
 export const EXPERT_ENTRY_KEY = 'expert'
@@ -64,6 +67,14 @@ export const MINE_GROUPS: readonly (readonly MineEntry[])[] = [
     },
   ],
   [
+    {
+      key: 'operator',
+      text: '运营后台',
+      route: 'operator',
+      needsLogin: true,
+      role: 'operator',
+      h5Only: true,
+    },
     { key: 'feedback', text: '意见反馈', route: 'feedback', needsLogin: false },
     { key: 'setup', text: '设置', route: 'setup', needsLogin: false },
     { key: 'about', text: '关于我们', route: 'about', needsLogin: false },
@@ -77,6 +88,7 @@ export const MINE_GROUPS: readonly (readonly MineEntry[])[] = [
 export function visibleGroups(role: Role, allowedPaths: ReadonlySet<string> | null): MineEntry[][] {
   return MINE_GROUPS.map((group) =>
     group.filter((entry) => {
+      if (entry.h5Only && currentPlatform() !== 'h5') return false
       if (!entry.role) return true
       if (allowedPaths) return allowedPaths.has(routeByName(entry.route).path)
       return entry.role === role

@@ -225,7 +225,8 @@ export async function saveArticle(db: DB, operatorId: string, draft: ArticleDraf
       summary,
       html: clean.html,
       plain_text: clean.plainText,
-      cover_file_id: draft.coverImageId ?? null,
+      // No cover named: an edit keeps the one it has.
+      ...(draft.coverImageId ? { cover_file_id: draft.coverImageId } : {}),
       author: draft.author || null,
       source: draft.source || null,
       removed: JSON.stringify(clean.removed),
@@ -246,6 +247,7 @@ export async function saveArticle(db: DB, operatorId: string, draft: ArticleDraf
       await trx
         .insertInto('articles')
         .values({
+          cover_file_id: null,
           ...fields,
           id: articleId,
           state: 'draft',
@@ -390,7 +392,8 @@ export async function saveVideo(db: DB, operatorId: string, draft: VideoDraft, n
       summary: draft.summary,
       video_file_id: draft.fileId,
       duration_seconds: Math.round(Number(file.duration_seconds ?? 0)),
-      poster_file_id: draft.posterImageId ?? null,
+      // No poster named: an edit keeps the one it has.
+      ...(draft.posterImageId ? { poster_file_id: draft.posterImageId } : {}),
       updated_at: at,
       updated_by_user_id: operatorId,
     }
@@ -408,6 +411,7 @@ export async function saveVideo(db: DB, operatorId: string, draft: VideoDraft, n
       await trx
         .insertInto('videos')
         .values({
+          poster_file_id: null,
           ...fields,
           id: videoId,
           state: 'draft',

@@ -1,0 +1,117 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react'
+import Taro from '@tarojs/taro'
+import { typeInto } from '@/components/form/__tests__/inputs'
+import { profile } from '@/services/__tests__/account-fixtures'
+import { UserFacingError } from '@/services/api'
+import type { Feedback } from '@/services/feedback'
+import { operatorApi, type OperatorArticle } from '@/services/operator'
+import { useAppStore } from '@/stores/app-store'
+import { resetStores } from '@/stores/reset-stores'
+import { useSessionStore } from '@/stores/session-store'
+import { renderPage } from '../../../../jest/taro-render'
+
+jest.mock('@/services/operator', () => {
+  const actual = jest.requireActual<typeof import('@/services/operator')>('@/services/operator')
+  const api = Object.fromEntries(Object.keys(actual.operatorApi).map((key) => [key, jest.fn()]))
+  return { ...actual, operatorApi: api, uploadOperatorFile: jest.fn() }
+})
+
+const api = jest.mocked(operatorApi)
+
+const DRAFT: OperatorArticle = {
+  id: 'a1',
+  typeId: 't1',
+  typeName: '慢病管理',
+  title: '冬季颈椎保养',
+  summary: '低头久了颈椎会累',
+  coverPath: null,
+  publishedAt: '2026-11-20T02:00:00.000Z',
+  readCount: 0,
+  likeCount: 0,
+  demo: false,
+  html: '<p>低头久了颈椎会累</p>',
+  author: null,
+  source: null,
+  favouriteCount: 0,
+  liked: false,
+  favourited: false,
+  state: 'draft',
+  stateLabel: '草稿',
+  updatedAt: '2026-11-20T02:00:00.000Z',
+  removed: [],
+}
+
+const OPEN_FEEDBACK: Feedback = {
+  id: 'f1',
+  type: 'suggestion',
+  typeLabel: '产品建议',
+  text: '希望报告页能放大字体',
+  imagePaths: [],
+  contact: '13800000001',
+  status: 'open',
+  statusLabel: '待回复',
+  createdAt: '2026-11-20T02:00:00.000Z',
+  reply: null,
+}
+
+beforeEach(() => {
+  resetStores()
+  jest.clearAllMocks()
+  useSessionStore.getState().setToken({ access_token: 'tok' })
+  useAppStore.getState().setProfile({ ...profile(), role: 'operator' })
+  jest.spyOn(Taro, 'showToast').mockResolvedValue({ errMsg: 'ok' })
+  api.features.mockResolvedValue([
+    {
+      key: 'diet',
+      name: '药膳食疗',
+      iconPath: '/media/icons/diet.svg',
+      enabled: true,
+      order: 10,
+      updatedAt: '2026-11-20T02:00:00.000Z',
+    },
+  ])
+  api.articles.mockResolvedValue({ items: [DRAFT], total: 1, page: 1, pageSize: 20 })
+  api.feedback.mockResolvedValue({ items: [OPEN_FEEDBACK], total: 1, page: 1, pageSize: 20 })
+  api.setArticleState.mockResolvedValue({ ...DRAFT, state: 'published', stateLabel: '已发布' })
+  api.replyFeedback.mockResolvedValue({ ...OPEN_FEEDBACK, status: 'replied' })
+  api.articleTypes.mockResolvedValue([{ id: 't1', name: '慢病管理', count: 1 }])
+})
+
+describe('运营后台 (operator pages, H5 only)', () => {
+  it('tells anyone who is not an operator why, and shows nothing else', async () => {
+    api.features.mockRejectedValue(new UserFacingError('仅运营人员可以使用此功能'))
+    await renderPage('pages/operator/index')
+    expect(await screen.findByText('仅运营人员可以使用此功能')).toBeTruthy()
+    expect(screen.queryByText('新建文章')).toBeNull()
+    expect(api.articles).not.toHaveBeenCalled()
+  })
+
+  it('lists a draft and publishes it', async () => {
+    await renderPage('pages/operator/index')
+    expect(await screen.findByText('冬季颈椎保养')).toBeTruthy()
+    expect(screen.getByText('草稿')).toBeTruthy()
+    fireEvent.click(screen.getByText('发布'))
+    await waitFor(() => expect(api.setArticleState).toHaveBeenCalledWith('a1', 'published'))
+  })
+
+  it('answers a feedback and adopts it; an empty reply is not sent', async () => {
+    await renderPage('pages/operator/index')
+    fireEvent.click(await screen.findByText('反馈'))
+    expect(await screen.findByText('希望报告页能放大字体')).toBeTruthy()
+    fireEvent.click(screen.getByText('回复'))
+    expect(api.replyFeedback).not.toHaveBeenCalled()
+    typeInto('回复内容（用户会在我的消息和意见反馈里看到）', '好的，下个版本支持')
+    fireEvent.click(screen.getByText('采纳（奖励 50 积分）'))
+    fireEvent.click(screen.getByText('回复'))
+    await waitFor(() =>
+      expect(api.replyFeedback).toHaveBeenCalledWith('f1', '好的，下个版本支持', true),
+    )
+  })
+
+  it('the editor shows what the sanitiser removed at the last save', async () => {
+    api.article.mockResolvedValue({ ...DRAFT, removed: ['<script>', 'p[onclick]'] })
+    await renderPage('pages/operator/article?id=a1')
+    expect(await screen.findByText('上次保存时已移除：<script>、p[onclick]')).toBeTruthy()
+    expect(screen.getByText(/当前状态/)).toBeTruthy()
+  })
+})

@@ -1,0 +1,48 @@
+import { useState } from 'react'
+import { View } from '@tarojs/components'
+import { PageState } from '@/components/page-state'
+import { TabStrip } from '@/components/tab-strip'
+import { useFeatures } from '../hooks/use-operator'
+import { ActionsPanel } from './actions-panel'
+import { ArticlesPanel } from './articles-panel'
+import { FeaturesPanel } from './features-panel'
+import { FeedbackPanel } from './feedback-panel'
+import { HospitalsPanel } from './hospitals-panel'
+import { VideosPanel } from './videos-panel'
+import './operator.scss'
+
+const TABS = [
+  { key: 'articles', title: '文章' },
+  { key: 'videos', title: '视频' },
+  { key: 'feedback', title: '反馈' },
+  { key: 'features', title: '应用' },
+  { key: 'hospitals', title: '医院' },
+  { key: 'actions', title: '操作记录' },
+] as const
+type Tab = (typeof TABS)[number]['key']
+
+/**
+ * 运营后台. The features call doubles as the door: anyone the server does not call an operator
+ * sees its answer (仅运营人员可以使用此功能) and nothing else.
+ */
+export function OperatorHome() {
+  const [tab, setTab] = useState<Tab>('articles')
+  const features = useFeatures()
+  if (features.error) {
+    return <PageState status="error" message={features.error} onRetry={features.reload} />
+  }
+  if (!features.data) return <PageState status="loading" />
+  return (
+    <View className="operator">
+      <TabStrip tabs={TABS} active={tab} onChange={setTab} />
+      <View className="operator__body">
+        {tab === 'articles' && <ArticlesPanel />}
+        {tab === 'videos' && <VideosPanel />}
+        {tab === 'feedback' && <FeedbackPanel />}
+        {tab === 'features' && <FeaturesPanel features={features} />}
+        {tab === 'hospitals' && <HospitalsPanel />}
+        {tab === 'actions' && <ActionsPanel />}
+      </View>
+    </View>
+  )
+}

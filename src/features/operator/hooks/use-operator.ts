@@ -1,0 +1,151 @@
+import { useCallback, useEffect, useState } from 'react'
+import { usePagedList } from '@/components/refresh-list'
+import { pickOneFile } from '@/platform/file-picker'
+import { showToast } from '@/platform/ui'
+import { describeError } from '@/services/api'
+import {
+  type HospitalKey,
+  operatorApi,
+  type OperatorFeature,
+  type OperatorFileKind,
+  type OperatorHospital,
+  uploadOperatorFile,
+} from '@/services/operator'
+
+/*
+ * The operators' pages' state. The server decides who is an operator: a 403 is shown in its own
+ * words (仅运营人员可以使用此功能), never hidden behind an empty page.
+ */
+
+export interface Loaded<T> {
+  data: T | null
+  error: string | null
+  reload: () => Promise<void>
+}
+
+/** One call's answer with its error in the user's words; reload after a change. */
+export function useLoaded<T>(load: () => Promise<T>): Loaded<T> {
+  const [data, setData] = useState<T | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const reload = useCallback(async () => {
+    try {
+      setData(await load())
+      setError(null)
+    } catch (caught) {
+      setError(describeError(caught))
+    }
+  }, [load])
+  useEffect(() => {
+    void reload()
+  }, [reload])
+  return { data, error, reload }
+}
+
+/** Runs a change, says 已保存 (or the server's reason), and reloads what it changed. */
+export async function act<T>(
+  change: () => Promise<T>,
+  done: string,
+  after?: () => Promise<void>,
+): Promise<T | null> {
+  try {
+    const answer = await change()
+    showToast(done)
+    await after?.()
+    return answer
+  } catch (error) {
+    showToast(describeError(error))
+    return null
+  }
+}
+
+export function useArticles() {
+  return usePagedList(async (page, pageSize) => operatorApi.articles(page, pageSize), {
+    pageSize: 20,
+  })
+}
+
+export function useVideos() {
+  return usePagedList(async (page, pageSize) => operatorApi.videos(page, pageSize), {
+    pageSize: 20,
+  })
+}
+
+export function useFeedbackList() {
+  return usePagedList(async (page, pageSize) => operatorApi.feedback(page, pageSize), {
+    pageSize: 20,
+  })
+}
+
+export function useActions() {
+  return usePagedList(async (page, pageSize) => operatorApi.actions(page, pageSize), {
+    pageSize: 30,
+  })
+}
+
+export function useFeatures(): Loaded<OperatorFeature[]> {
+  return useLoaded(useCallback(() => operatorApi.features(), []))
+}
+
+export function useHospitals(): Loaded<OperatorHospital[]> {
+  return useLoaded(useCallback(() => operatorApi.hospitals(), []))
+}
+
+export function useHospitalKeys(hospitalId: string) {
+  const keys = useLoaded<HospitalKey[]>(
+    useCallback(() => operatorApi.hospitalKeys(hospitalId), [hospitalId]),
+  )
+  /** The whole key, shown once right after it is issued; gone when the page closes. */
+  const [issued, setIssued] = useState<string | null>(null)
+  const issue = async () => {
+    const answer = await act(() => operatorApi.issueKey(hospitalId), '已签发', keys.reload)
+    if (answer) setIssued(answer.key)
+  }
+  const revoke = (keyId: string) =>
+    act(() => operatorApi.revokeKey(hospitalId, keyId), '已吊销', keys.reload)
+  return { keys, issued, issue, revoke }
+}
+
+export interface Upload {
+  id: string | null
+  name: string
+  durationSeconds: number | null
+  busy: boolean
+  pick: () => Promise<void>
+  clear: () => void
+}
+
+const ACCEPT: Record<OperatorFileKind, string> = {
+  cover: 'image/jpeg,image/png',
+  poster: 'image/jpeg,image/png',
+  video: 'video/mp4',
+}
+
+/** One file an article or a video will name: picked, uploaded, its id kept. */
+export function useUpload(kind: OperatorFileKind): Upload {
+  const [id, setId] = useState<string | null>(null)
+  const [name, setName] = useState('')
+  const [durationSeconds, setDuration] = useState<number | null>(null)
+  const [busy, setBusy] = useState(false)
+  const pick = async () => {
+    const file = await pickOneFile(ACCEPT[kind], `operator-${kind}-input`)
+    if (!file) return
+    setBusy(true)
+    try {
+      const uploaded = await uploadOperatorFile(kind, file.filePath)
+      setId(uploaded.id)
+      setName(file.name)
+      setDuration(uploaded.durationSeconds)
+    } catch (error) {
+      showToast(describeError(error))
+    } finally {
+      file.release()
+      setBusy(false)
+    }
+  }
+  const clear = () => {
+    setId(null)
+    setName('')
+    setDuration(null)
+  }
+  return { id, name, durationSeconds, busy, pick, clear }
+}

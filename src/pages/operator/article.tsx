@@ -1,0 +1,18 @@
+import { useRouter } from '@tarojs/taro'
+import { RequireLogin } from '../../components/require-login'
+import { ArticleEditorView } from '../../features/operator/components/article-editor'
+import { useArticleEditor } from '../../features/operator/hooks/use-article-editor'
+
+function Editor({ id }: { id: string | undefined }) {
+  return <ArticleEditorView editor={useArticleEditor(id)} />
+}
+
+/** 编辑文章 (H5 only): a new article without `id`, else that one. */
+export default function OperatorArticlePage() {
+  const { params } = useRouter()
+  return (
+    <RequireLogin text="运营人员请先登录">
+      <Editor id={params.id || undefined} />
+    </RequireLogin>
+  )
+}
