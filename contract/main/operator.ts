@@ -260,6 +260,8 @@ export const OperatorHospitalSchema = z.object({
   /** 6-digit administrative code (110101), or null. */
   regionCode: z.nullable(z.string()),
   regionName: z.nullable(z.string()),
+  latitude: z.nullable(z.number()),
+  longitude: z.nullable(z.number()),
   demo: z.boolean(),
   /** Keys not revoked. */
   activeKeys: z.number(),
@@ -300,6 +302,17 @@ export const operatorSaveHospital = defineEndpoint({
         .check(z.trim(), z.regex(/^(\d{6})?$/, '地区代码应为 6 位数字的行政区划代码（如 110101）')),
     ),
     regionName: HospitalText(30),
+    /** GCJ-02 (高德 / 腾讯地图 coordinates); both or neither. */
+    latitude: z.optional(
+      z.coerce
+        .number()
+        .check(z.minimum(3, '纬度应在 3–54 之间'), z.maximum(54, '纬度应在 3–54 之间')),
+    ),
+    longitude: z.optional(
+      z.coerce
+        .number()
+        .check(z.minimum(73, '经度应在 73–136 之间'), z.maximum(136, '经度应在 73–136 之间')),
+    ),
   }),
   output: OperatorHospitalSchema,
   auth: true,

@@ -580,6 +580,9 @@ export const MyHospitalSchema = z.object({
   province: z.string(),
   city: z.string(),
   address: z.string(),
+  /** GCJ-02, for 导航; null (or absent from other servers) when not entered: search the address. */
+  latitude: z.optional(z.nullable(z.number())),
+  longitude: z.optional(z.nullable(z.number())),
   examCount: z.number(),
   reportCount: z.number(),
   latestStudyDate: z.nullable(z.string()),

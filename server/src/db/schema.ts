@@ -256,6 +256,9 @@ export interface HospitalsTable {
   ai_reporting: number
   /** 0/1: demo data (示例…, 演示数据), never a real hospital. */
   demo: number
+  /** GCJ-02 coordinates for 导航 (0017); null when not entered. */
+  latitude?: number | null
+  longitude?: number | null
 }
 
 /** A hospital system's API key (0007-hospitals): only its prefix is kept in clear. */

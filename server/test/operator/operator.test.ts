@@ -294,12 +294,22 @@ test('a hospital is added and edited; its key is shown once, works, and stops at
     name: '示例市第一人民医院',
   })
   assert.equal(duplicate.status, 400)
+  const half = await call(operator, 'POST', '/main/operator/hospitals', {
+    id: added.data.id,
+    name: '运营测试医院',
+    latitude: 30.27,
+  })
+  assert.equal(half.status, 400)
+  assert.equal(half.error, '经度和纬度请同时填写，或都不填')
   const edited = await call(operator, 'POST', '/main/operator/hospitals', {
     id: added.data.id,
     name: '运营测试医院（新院区）',
     address: '文三路 1 号',
+    latitude: 30.2741,
+    longitude: 120.1551,
   })
   assert.equal(edited.data.name, '运营测试医院（新院区）')
+  assert.deepEqual([edited.data.latitude, edited.data.longitude], [30.2741, 120.1551])
   assert.equal(edited.data.address, '文三路 1 号')
 
   const issued = await call(operator, 'POST', `/main/operator/hospitals/${added.data.id}/keys`)

@@ -73,6 +73,8 @@ export interface HospitalInput {
   address?: string | undefined
   regionCode?: string | undefined
   regionName?: string | undefined
+  latitude?: number | undefined
+  longitude?: number | undefined
 }
 
 export async function listOperatorHospitals(db: DB) {
@@ -89,6 +91,8 @@ export async function listOperatorHospitals(db: DB) {
     address: row.address,
     regionCode: row.region_code,
     regionName: row.region_name,
+    latitude: row.latitude === null || row.latitude === undefined ? null : Number(row.latitude),
+    longitude: row.longitude === null || row.longitude === undefined ? null : Number(row.longitude),
     demo: Number(row.demo) === 1,
     activeKeys: keys.filter((key) => key.hospitalId === row.id && key.revokedAt === null).length,
   }))
@@ -100,7 +104,13 @@ async function operatorHospital(db: DB, hospitalId: string) {
   return found
 }
 
+export const COORDINATES_BOTH = '经度和纬度请同时填写，或都不填'
+
 export async function saveHospital(db: DB, operatorId: string, input: HospitalInput, now: Date) {
+  if ((input.latitude === undefined) !== (input.longitude === undefined)) {
+    throw badRequest(COORDINATES_BOTH)
+  }
+  const place = { latitude: input.latitude ?? null, longitude: input.longitude ?? null }
   let id: string
   if (input.id) {
     id = input.id
@@ -122,6 +132,7 @@ export async function saveHospital(db: DB, operatorId: string, input: HospitalIn
           address: input.address ?? '',
           region_code: input.regionCode || null,
           region_name: input.regionName || null,
+          ...place,
         })
         .where('id', '=', id)
         .executeTakeFirst()
@@ -135,6 +146,7 @@ export async function saveHospital(db: DB, operatorId: string, input: HospitalIn
   } else {
     const added = await addHospital(db, input, now)
     id = added.id
+    await db.updateTable('hospitals').set(place).where('id', '=', id).execute()
     await recordOperatorAction(
       db,
       { operatorId, action: 'hospital-save', targetId: id, detail: `新增 ${input.name}` },

@@ -633,6 +633,8 @@ export async function listMyHospitals(db: DB, scope: PatientScope): Promise<MyHo
       'hospitals.province',
       'hospitals.city',
       'hospitals.address',
+      'hospitals.latitude',
+      'hospitals.longitude',
       sql<number | string>`count(distinct exams.id)`.as('exam_count'),
       sql<number | string>`count(reports.id)`.as('report_count'),
       sql<string | null>`max(exams.study_date)`.as('latest_date'),
@@ -645,6 +647,8 @@ export async function listMyHospitals(db: DB, scope: PatientScope): Promise<MyHo
       'hospitals.province',
       'hospitals.city',
       'hospitals.address',
+      'hospitals.latitude',
+      'hospitals.longitude',
     ])
     .execute()
   return rows
@@ -660,6 +664,9 @@ export async function listMyHospitals(db: DB, scope: PatientScope): Promise<MyHo
       province: row.province,
       city: row.city,
       address: row.address,
+      latitude: row.latitude === null || row.latitude === undefined ? null : Number(row.latitude),
+      longitude:
+        row.longitude === null || row.longitude === undefined ? null : Number(row.longitude),
       examCount: Number(row.exam_count),
       reportCount: Number(row.report_count),
       latestStudyDate: row.latest_date,

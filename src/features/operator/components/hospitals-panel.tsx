@@ -14,6 +14,8 @@ const FIELDS = [
   { key: 'address', placeholder: '地址', max: 100 },
   { key: 'regionCode', placeholder: '地区代码（6 位，如 330106）', max: 6 },
   { key: 'regionName', placeholder: '地区名称（如 西湖区）', max: 30 },
+  { key: 'latitude', placeholder: '纬度（高德/腾讯地图坐标，如 30.2741）', max: 12 },
+  { key: 'longitude', placeholder: '经度（如 120.1551）', max: 12 },
 ] as const
 type Draft = Record<(typeof FIELDS)[number]['key'], string>
 const EMPTY: Draft = {
@@ -24,6 +26,8 @@ const EMPTY: Draft = {
   address: '',
   regionCode: '',
   regionName: '',
+  latitude: '',
+  longitude: '',
 }
 
 function HospitalForm({
@@ -43,13 +47,22 @@ function HospitalForm({
           address: editing.address,
           regionCode: editing.regionCode ?? '',
           regionName: editing.regionName ?? '',
+          latitude: editing.latitude === null ? '' : String(editing.latitude),
+          longitude: editing.longitude === null ? '' : String(editing.longitude),
         }
       : EMPTY,
   )
   const save = async () => {
     if (!draft.name.trim()) return showToast('请填写医院名称')
+    const { latitude, longitude, ...text } = draft
     const saved = await act(
-      () => operatorApi.saveHospital({ ...draft, ...(editing ? { id: editing.id } : {}) }),
+      () =>
+        operatorApi.saveHospital({
+          ...text,
+          ...(latitude.trim() ? { latitude: Number(latitude) } : {}),
+          ...(longitude.trim() ? { longitude: Number(longitude) } : {}),
+          ...(editing ? { id: editing.id } : {}),
+        }),
       '已保存',
       onDone,
     )
