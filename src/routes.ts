@@ -233,8 +233,8 @@ const TABLE = [
     h5Only: true,
     notInSpec: 'issue 10: an operator writes or edits an article (H5 only)',
   },
-  { name: 'chooseLocation', path: 'choose-location', title: '选择位置', issue: LATER },
-  { name: 'openLocation', path: 'open-location', title: '查看位置', issue: LATER },
+  { name: 'chooseLocation', path: 'choose-location', title: '选择位置' },
+  { name: 'openLocation', path: 'open-location', title: '查看位置' },
 ] as const satisfies readonly RouteDef[]
 
 export const ROUTES: readonly RouteDef[] = TABLE

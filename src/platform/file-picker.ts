@@ -394,5 +394,10 @@ export async function pickOneFile(
   const [file] = await chooseThrough(input)
   if (!file) return null
   const url = URL.createObjectURL(file)
-  return { filePath: url, name: file.name, size: file.size, release: () => URL.revokeObjectURL(url) }
+  return {
+    filePath: url,
+    name: file.name,
+    size: file.size,
+    release: () => URL.revokeObjectURL(url),
+  }
 }

@@ -15,6 +15,10 @@ export type LooseParams = Record<string, QueryValue>
 export interface RouteParams {
   /** No id: a new article. */
   operatorArticle: { id?: string }
+  /** GCJ-02 coordinates when known; without them the map searches name and address. */
+  openLocation: { name: string; address?: string; lat?: number; lng?: number }
+  /** What to start from (an address already typed). */
+  chooseLocation: { name?: string; address?: string }
   /** `autoLogin=1` after an expired session (SPEC section 2); `redirect` is where to come back to. */
   login: { autoLogin?: 1; redirect?: string }
   loginIos: { autoLogin?: 1; redirect?: string }

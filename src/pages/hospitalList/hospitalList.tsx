@@ -39,7 +39,21 @@ export default function HospitalListPage() {
 
   return (
     <View>
-      <DataCenterView current={current} mine={mine} signedIn={signedIn} onChoose={choose} />
+      <DataCenterView
+        current={current}
+        mine={mine}
+        signedIn={signedIn}
+        onChoose={choose}
+        onNavigate={(hospital) =>
+          void navigate('openLocation', {
+            name: hospital.name,
+            address: hospital.address,
+            ...(hospital.latitude != null && hospital.longitude != null
+              ? { lat: hospital.latitude, lng: hospital.longitude }
+              : {}),
+          })
+        }
+      />
       <HospitalPickerView picker={picker} hint="点击医院，只看该院的影像和报告" onPick={choose} />
     </View>
   )

@@ -87,4 +87,23 @@ describe('数据切换中心 (hospitalList)', () => {
     fireEvent.click(document.querySelector('.data-center__row')!)
     expect(useHospitalChoice.getState().chosen).toBeNull()
   })
+
+  it('导航 opens the hospital on the map without switching to it', async () => {
+    jest
+      .mocked(listMyHospitals)
+      .mockResolvedValue([{ ...MINE, latitude: 30.66, longitude: 104.06 }])
+    const navigateTo = jest.spyOn(Taro, 'navigateTo').mockResolvedValue({ errMsg: 'ok' })
+    await renderPage('pages/hospitalList/hospitalList')
+    fireEvent.click(await screen.findByLabelText('导航到示例市第一人民医院'))
+    const url = navigateTo.mock.calls[0]![0].url
+    expect(url.startsWith('/open-location?')).toBe(true)
+    const query = new URLSearchParams(url.split('?')[1])
+    expect(Object.fromEntries(query)).toEqual({
+      name: '示例市第一人民医院',
+      address: '示例路 1 号',
+      lat: '30.66',
+      lng: '104.06',
+    })
+    expect(useHospitalChoice.getState().chosen).toBeNull()
+  })
 })

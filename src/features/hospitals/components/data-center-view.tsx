@@ -9,13 +9,21 @@ export interface DataCenterViewProps {
   mine: MyHospital[] | null
   signedIn: boolean
   onChoose: (hospital: { id: string; name: string } | null) => void
+  /** 导航: the hospital on the map (/open-location). */
+  onNavigate: (hospital: MyHospital) => void
 }
 
 /**
  * 数据切换中心, top part: which hospital's records the image and report pages show, 全部 first,
  * then the hospitals I have records from (with counts). All hospitals by region follow below.
  */
-export function DataCenterView({ current, mine, signedIn, onChoose }: DataCenterViewProps) {
+export function DataCenterView({
+  current,
+  mine,
+  signedIn,
+  onChoose,
+  onNavigate,
+}: DataCenterViewProps) {
   return (
     <View className="data-center">
       <View className="data-center__current">
@@ -53,6 +61,21 @@ export function DataCenterView({ current, mine, signedIn, onChoose }: DataCenter
               {hospital.examCount} 次检查 · {hospital.reportCount} 份报告
               {hospital.latestStudyDate ? ` · 最近 ${hospital.latestStudyDate}` : ''}
             </Text>
+            {hospital.address && (
+              <View
+                className="data-center__navigate"
+                role="button"
+                aria-label={`导航到${hospital.name}`}
+                onClick={(event) => {
+                  // 导航 only: the row's own tap (switch to this hospital) is not meant.
+                  event.stopPropagation()
+                  onNavigate(hospital)
+                }}
+              >
+                <Text className="data-center__address">{hospital.address}</Text>
+                <Text className="data-center__navigate-text">导航</Text>
+              </View>
+            )}
           </View>
         ))
       )}

@@ -1,7 +1,9 @@
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { Text, View } from '@tarojs/components'
 import { Button, Input } from '@nutui/nutui-react-taro'
 import { showToast } from '@/platform/ui'
+import { navigate } from '@/services/navigate'
+import { onPlaceChosen } from '@/services/place-pick'
 import { operatorApi, type OperatorHospital } from '@/services/operator'
 import { timeFormat } from '@/utils/time'
 import { act, useHospitalKeys, useHospitals } from '../hooks/use-operator'
@@ -52,6 +54,19 @@ function HospitalForm({
         }
       : EMPTY,
   )
+  // 选择位置 answers here: the address and coordinates fill the form.
+  useEffect(
+    () =>
+      onPlaceChosen((place) =>
+        setDraft((current) => ({
+          ...current,
+          address: place.address || current.address,
+          latitude: place.latitude === null ? current.latitude : String(place.latitude),
+          longitude: place.longitude === null ? current.longitude : String(place.longitude),
+        })),
+      ),
+    [],
+  )
   const save = async () => {
     if (!draft.name.trim()) return showToast('请填写医院名称')
     const { latitude, longitude, ...text } = draft
@@ -81,6 +96,14 @@ function HospitalForm({
           onChange={(value) => setDraft((current) => ({ ...current, [field.key]: value }))}
         />
       ))}
+      <Button
+        block
+        onClick={() =>
+          void navigate('chooseLocation', { name: draft.name, address: draft.address })
+        }
+      >
+        选择位置（填入地址和坐标）
+      </Button>
       <Button type="primary" block onClick={() => void save()}>
         保存
       </Button>
