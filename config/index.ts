@@ -1,6 +1,7 @@
 import path from 'node:path'
 import { defineConfig, type UserConfigExport } from '@tarojs/cli'
 import type { IProjectConfig } from '@tarojs/taro/types/compile'
+import { sourceHash } from '../scripts/lib/h5-build'
 import { appEnv } from './app-env'
 import { ComponentsPerFilePlugin } from './components-per-file'
 import devConfig from './dev'
@@ -35,7 +36,14 @@ export default defineConfig<'webpack5'>(async (merge) => {
     },
     defineConstants: {},
     // TARO_APP_* from the shell as well as from .env files; stops a weapp release without its origin.
-    env: appEnv(process.env, { taroEnv: process.env.TARO_ENV, production }),
+    env: {
+      ...appEnv(process.env, { taroEnv: process.env.TARO_ENV, production }),
+      // The H5 build's id, the sources' hash (scripts/lib/h5-build.ts): the server serves the same
+      // from dist/h5/.source-hash, and a page still running an older one offers 刷新.
+      ...(process.env.TARO_ENV === 'h5' && production
+        ? { TARO_APP_H5_BUILD: JSON.stringify(sourceHash()) }
+        : {}),
+    },
     copy: {
       // The browser asks every site for an icon; the mini-program has no use for one.
       patterns:

@@ -1,6 +1,7 @@
 import type { PropsWithChildren } from 'react'
 import { useLaunch } from '@tarojs/taro'
 import { scheduleLaunchChecks } from './features/launch/schedule-launch-checks'
+import { startUpdateCheck } from './features/launch/update-check'
 import { currentEnvironment } from './platform/environment'
 import { markInSocialApp } from './platform/runtime'
 import { installScreenLoading } from './platform/screen-loading'
@@ -18,6 +19,7 @@ function App({ children }: PropsWithChildren) {
     useGlobalStore.getState().setInSocialApp(inSocialApp)
     if (inSocialApp) markInSocialApp()
     scheduleLaunchChecks()
+    startUpdateCheck()
   })
   return children
 }
