@@ -85,6 +85,32 @@ describe('MineView', () => {
     expect(navigateTo).toHaveBeenLastCalledWith({ url: '/pages/userInfo/userInfo' })
   })
 
+  it('shows 我的文章: articles read, liked and favourited; 收藏 opens 我的收藏', async () => {
+    await renderComponent(
+      <MineView
+        loggedIn
+        userName="张三"
+        profile={PATIENT}
+        articleCounts={{ read: 12, liked: 3, favourited: 5 }}
+      />,
+    )
+    const stats = screen.getByLabelText('我的文章')
+    expect(stats.textContent).toBe('12阅读文章3点赞5收藏')
+    fireEvent.click(screen.getByText('收藏'))
+    expect(navigateTo).toHaveBeenLastCalledWith({ url: '/pages/collectList/collectList' })
+  })
+
+  it('shows no counts signed out', async () => {
+    await renderComponent(
+      <MineView
+        loggedIn={false}
+        userName=""
+        articleCounts={{ read: 1, liked: 0, favourited: 0 }}
+      />,
+    )
+    expect(screen.queryByLabelText('我的文章')).toBeNull()
+  })
+
   it('an expert sees 患者咨询, 我的钱包 and the certification state', async () => {
     await renderComponent(<MineView loggedIn userName="李医生" profile={EXPERT} role="expert" />)
     expect(screen.getByText('专家')).toBeTruthy()

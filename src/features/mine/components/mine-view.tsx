@@ -7,6 +7,7 @@ import { isComingSoon } from '@/routes'
 import { navigate, routeUrl } from '@/services/navigate'
 import { fileUrl } from '@/services/profile'
 import type { ReceivedGrant } from '@/services/shares'
+import type { ArticleCounts } from '../article-counts'
 import {
   EXPERT_ENTRY_KEY,
   MESSAGES_ENTRY_KEY,
@@ -30,6 +31,32 @@ export interface MineViewProps {
   unreadMessages?: number
   /** 共享给我的 (issue 9). */
   receivedGrants?: readonly ReceivedGrant[]
+  /** 我的文章 counts; null: the row is not shown. */
+  articleCounts?: ArticleCounts | null
+}
+
+/** 阅读 · 点赞 · 收藏 under the header, as Chinese health apps show them; each opens its list. */
+function ArticleStats({ counts }: { counts: ArticleCounts }) {
+  const items = [
+    { key: 'read', label: '阅读文章', value: counts.read, open: () => navigate('infoList') },
+    { key: 'liked', label: '点赞', value: counts.liked, open: () => navigate('infoList') },
+    {
+      key: 'favourited',
+      label: '收藏',
+      value: counts.favourited,
+      open: () => navigate('collectList'),
+    },
+  ]
+  return (
+    <View className="mine__stats" aria-label="我的文章">
+      {items.map((item) => (
+        <View key={item.key} className="mine__stat" onClick={() => void item.open()}>
+          <Text className="mine__stat-value">{item.value}</Text>
+          <Text className="mine__stat-label">{item.label}</Text>
+        </View>
+      ))}
+    </View>
+  )
 }
 
 function open(entry: MineEntry, loggedIn: boolean) {
@@ -60,6 +87,7 @@ export function MineView({
   allowedPaths = null,
   unreadMessages = 0,
   receivedGrants = [],
+  articleCounts = null,
 }: MineViewProps) {
   const expert = expertEntryText(role)
   const name = loggedIn ? userName || '用户' : '登录 / 注册'
@@ -97,6 +125,7 @@ export function MineView({
           <ArrowRight size={14} color="rgba(255,255,255,0.8)" />
         </View>
       </View>
+      {loggedIn && articleCounts && <ArticleStats counts={articleCounts} />}
       {loggedIn && <ReceivedGrants grants={receivedGrants} alwaysShow={role === 'expert'} />}
       {visibleGroups(role, allowedPaths).map((group, index) => (
         <Cell.Group key={index} className="mine__group">

@@ -7,6 +7,7 @@ import { countUnreadMessages } from '@/services/messages'
 import { getRoleRights, refreshProfile } from '@/services/profile'
 import type { ReceivedGrant } from '@/services/shares'
 import { useAppStore } from '@/stores/app-store'
+import { type ArticleCounts, loadArticleCounts } from '../article-counts'
 import { loadReceivedGrants } from '../received-grants'
 
 export interface MineModel {
@@ -21,6 +22,8 @@ export interface MineModel {
   unreadMessages: number
   /** 共享给我的: active grants to this account (issue 9); empty signed out or unknown. */
   receivedGrants: ReceivedGrant[]
+  /** 我的文章: articles read, liked and favourited; null signed out or not loaded yet. */
+  articleCounts: ArticleCounts | null
 }
 
 const REFRESH_GAP_MS = 1000
@@ -44,6 +47,7 @@ export function useMine(): MineModel {
   const [rights, setRights] = useState<{ role: Role; paths: Set<string> } | null>(null)
   const [unreadMessages, setUnreadMessages] = useState(0)
   const [receivedGrants, setReceivedGrants] = useState<ReceivedGrant[]>([])
+  const [articleCounts, setArticleCounts] = useState<ArticleCounts | null>(null)
 
   const lastRefresh = useRef(0)
 
@@ -52,6 +56,7 @@ export function useMine(): MineModel {
       setRights(null)
       setUnreadMessages(0)
       setReceivedGrants([])
+      setArticleCounts(null)
       return
     }
     // The first show and the mount (or a sign-in) arrive together: one refresh is enough.
@@ -73,6 +78,7 @@ export function useMine(): MineModel {
       () => undefined,
     )
     loadReceivedGrants().then(setReceivedGrants, () => undefined)
+    loadArticleCounts().then(setArticleCounts, () => undefined)
   }, [])
 
   useDidShow(refresh)
@@ -93,5 +99,6 @@ export function useMine(): MineModel {
     allowedPaths: signedInRights?.paths ?? null,
     unreadMessages: loggedIn ? unreadMessages : 0,
     receivedGrants: loggedIn ? receivedGrants : [],
+    articleCounts: loggedIn ? articleCounts : null,
   }
 }
