@@ -1,11 +1,11 @@
 import path from 'node:path'
 import { defineConfig, type UserConfigExport } from '@tarojs/cli'
 import type { IProjectConfig } from '@tarojs/taro/types/compile'
-import { sourceHash } from '../scripts/lib/h5-build'
 import { appEnv } from './app-env'
 import { ComponentsPerFilePlugin } from './components-per-file'
 import devConfig from './dev'
 import { H5_MAX_WIDTH, PageFramePlugin } from './h5-plugins'
+import { sourceHash } from './source-hash'
 import prodConfig from './prod'
 
 const root = path.resolve(__dirname, '..')
