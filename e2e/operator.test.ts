@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { BASE_URL, openPhone, screenshot, settle, signIn, view, type Phone } from './support'
@@ -32,10 +31,7 @@ describe('feedback answered by an operator', () => {
     const { page } = patient
     await page.goto(`${BASE_URL}/pages/feedback/feedback`)
     await view(page).getByText('产品建议').click()
-    await view(page)
-      .locator('textarea')
-      .first()
-      .fill(text)
+    await view(page).locator('textarea').first().fill(text)
     const [chooser] = await Promise.all([
       page.waitForEvent('filechooser'),
       view(page).getByLabel('添加图片').click(),
@@ -84,7 +80,9 @@ describe('feedback answered by an operator', () => {
       .locator('textarea[placeholder^="正文"]')
       .fill('<p>低头看手机久了，颈椎会累，每隔半小时抬头活动一下。</p><script>alert(1)</script>')
     await view(page).getByText('保存草稿').click()
-    await view(page).getByText(/上次保存时已移除：.*script/).waitFor()
+    await view(page)
+      .getByText(/上次保存时已移除：.*script/)
+      .waitFor()
     await view(page).getByText('草稿', { exact: true }).waitFor()
     await screenshot(page, 'operator-article-editor')
     await view(page).getByText('保存并发布').click()
@@ -104,7 +102,10 @@ describe('feedback answered by an operator', () => {
     await page.locator('.weui-tabbar').getByText('我的').click()
     await view(page).getByText('我的消息').click()
     await view(page).getByText('您的反馈已被采纳').first().click()
-    await view(page).getByText(/下个版本报告页支持双指放大文字/).first().waitFor()
+    await view(page)
+      .getByText(/下个版本报告页支持双指放大文字/)
+      .first()
+      .waitFor()
     await screenshot(page, 'operator-message')
     await page.goto(`${BASE_URL}/pages/feedback/feedback`)
     const mine = view(page).locator('.feedback__item', { hasText: text })
