@@ -32,9 +32,11 @@ describe('feedback answered by an operator', () => {
     await page.goto(`${BASE_URL}/pages/feedback/feedback`)
     await view(page).getByText('产品建议').click()
     await view(page).locator('textarea').first().fill(text)
+    // Taro's H5 chooseImage first asks 拍摄 or 从相册选择, as the mini-program does.
+    await view(page).getByLabel('添加图片').click()
     const [chooser] = await Promise.all([
       page.waitForEvent('filechooser'),
-      view(page).getByLabel('添加图片').click(),
+      page.getByText('从相册选择').click(),
     ])
     await chooser.setFiles(PHOTO)
     await view(page).locator('.feedback__thumb').first().waitFor()
