@@ -35,13 +35,14 @@ describe('data center, maps and web views', () => {
     await row.waitFor()
     await screenshot(page, 'data-center')
     await row.locator('.data-center__name').click()
-    await view(page).getByText(`已切换到 ${all[1]}`).waitFor()
+    // The toast is drawn over the pages, outside them.
+    await page.getByText(`已切换到 ${all[1]}`).waitFor()
     assert.deepEqual(await hospitalsShown(phone), [all[1]])
     await screenshot(page, 'data-center-images-one-hospital')
 
     await page.goto(`${BASE_URL}/pages/hospitalList/hospitalList`)
     await view(page).locator('.data-center__row', { hasText: '全部医院' }).click()
-    await view(page).getByText('已切换到全部医院').waitFor()
+    await page.getByText('已切换到全部医院').waitFor()
     assert.deepEqual((await hospitalsShown(phone)).sort(), [...all].sort())
   })
 
@@ -60,7 +61,7 @@ describe('data center, maps and web views', () => {
     const { page } = phone
     // No internet here: the allowed site answers from the test.
     await page.route('https://www.nhc.gov.cn/**', (route) =>
-      route.fulfill({ contentType: 'text/html', body: '<h1>国家卫生健康委员会</h1>' }),
+      route.fulfill({ contentType: 'text/html; charset=utf-8', body: '<h1>国家卫生健康委员会</h1>' }),
     )
     const allowed = encodeURIComponent('https://www.nhc.gov.cn/wjw/index.shtml')
     await page.goto(`${BASE_URL}/pages/webview/webview?url=${allowed}`)
