@@ -26,7 +26,11 @@ function ReplyForm({ item, onDone }: { item: Feedback; onDone: () => Promise<voi
   const [adopted, setAdopted] = useState(false)
   const send = () => {
     if (!text.trim()) return showToast(OPERATOR_MESSAGES.replyRequired)
-    void act(() => operatorApi.replyFeedback(item.id, text.trim(), adopted), '已回复', onDone)
+    void act(() => operatorApi.replyFeedback(item.id, text.trim(), adopted), '已回复', onDone).then(
+      (answer) => {
+        if (answer) setText('')
+      },
+    )
   }
   return (
     <View className="operator__reply">
