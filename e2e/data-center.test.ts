@@ -61,7 +61,10 @@ describe('data center, maps and web views', () => {
     const { page } = phone
     // No internet here: the allowed site answers from the test.
     await page.route('https://www.nhc.gov.cn/**', (route) =>
-      route.fulfill({ contentType: 'text/html; charset=utf-8', body: '<h1>国家卫生健康委员会</h1>' }),
+      route.fulfill({
+        contentType: 'text/html; charset=utf-8',
+        body: '<h1>国家卫生健康委员会</h1>',
+      }),
     )
     const allowed = encodeURIComponent('https://www.nhc.gov.cn/wjw/index.shtml')
     await page.goto(`${BASE_URL}/pages/webview/webview?url=${allowed}`)
