@@ -10,6 +10,7 @@ import type { DB } from '../db'
 import type { FeedbackTable } from '../db/schema'
 import { ApiError, badRequest, notFound } from '../http/errors'
 import type { ObjectStore } from '../storage/object-store'
+import { removeUnattachedFiles } from './content/media'
 import {
   cleanPhoto,
   PHOTO_TOO_LARGE,
@@ -28,7 +29,6 @@ import {
 
 export const FEEDBACK_IMAGE_NOT_FOUND = '图片不存在或已删除'
 export const FEEDBACK_IMAGE_URL = (id: string) => `/main/feedback/images/${id}`
-const UNATTACHED_TTL_MS = 24 * 3600_000
 
 /** The report-photo cleaner's refusals, said about a feedback picture. */
 const FEEDBACK_IMAGE_MESSAGES: Record<string, string> = {
@@ -207,29 +207,10 @@ export async function listFeedback(
 }
 
 /** Images uploaded but never sent with a feedback, older than a day: rows and bytes go. */
-export async function removeUnattachedFeedbackImages(
+export function removeUnattachedFeedbackImages(
   db: DB,
   store: ObjectStore,
   now: Date,
 ): Promise<number> {
-  const stale = await db
-    .selectFrom('content_files')
-    .select(['id', 'storage_key'])
-    .where('kind', '=', 'feedback')
-    .where('attached_at', 'is', null)
-    .where('created_at', '<', new Date(now.getTime() - UNATTACHED_TTL_MS).toISOString())
-    .execute()
-  let removed = 0
-  for (const file of stale) {
-    // Claimed by a feedback since the select: it stays.
-    const gone = await db
-      .deleteFrom('content_files')
-      .where('id', '=', file.id)
-      .where('attached_at', 'is', null)
-      .executeTakeFirst()
-    if (Number(gone.numDeletedRows) === 0) continue
-    await store.delete(file.storage_key)
-    removed += 1
-  }
-  return removed
+  return removeUnattachedFiles(db, store, ['feedback'], now)
 }

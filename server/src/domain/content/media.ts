@@ -1,4 +1,6 @@
 import type { DB } from '../../db'
+import type { ContentFilesTable } from '../../db/schema'
+import type { ObjectStore } from '../../storage/object-store'
 
 /** Kinds served publicly at /media: what articles, videos and the apps page show to anyone. */
 export const PUBLIC_MEDIA_KINDS = ['cover', 'poster', 'video', 'icon'] as const
@@ -31,4 +33,38 @@ export async function openMedia(db: DB, fileId: string): Promise<PublicMedia | u
         sizeBytes: Number(row.size_bytes),
       }
     : undefined
+}
+
+/** How long an upload may wait for something to name it before purge removes it. */
+export const UNATTACHED_TTL_MS = 24 * 3600_000
+
+/**
+ * Files of these kinds that nothing named within a day: rows and bytes go (run by purge). A file
+ * claimed between the select and the delete stays (the delete re-checks `attached_at`).
+ */
+export async function removeUnattachedFiles(
+  db: DB,
+  store: ObjectStore,
+  kinds: readonly ContentFilesTable['kind'][],
+  now: Date,
+): Promise<number> {
+  const stale = await db
+    .selectFrom('content_files')
+    .select(['id', 'storage_key'])
+    .where('kind', 'in', kinds)
+    .where('attached_at', 'is', null)
+    .where('created_at', '<', new Date(now.getTime() - UNATTACHED_TTL_MS).toISOString())
+    .execute()
+  let removed = 0
+  for (const file of stale) {
+    const gone = await db
+      .deleteFrom('content_files')
+      .where('id', '=', file.id)
+      .where('attached_at', 'is', null)
+      .executeTakeFirst()
+    if (Number(gone.numDeletedRows) === 0) continue
+    await store.delete(file.storage_key)
+    removed += 1
+  }
+  return removed
 }

@@ -17,7 +17,7 @@ export const VIDEO_NOT_FOUND = '视频不存在或已下架'
  */
 export const WATCHED_TAIL_SECONDS = 3
 
-function toSummary(row: VideosTable): VideoSummary {
+export function toVideoSummary(row: VideosTable): VideoSummary {
   return {
     id: row.id,
     category: row.category,
@@ -49,7 +49,7 @@ export async function listVideos(
       .execute(),
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ])
-  return { items: rows.map(toSummary), total: Number(total.n) }
+  return { items: rows.map(toVideoSummary), total: Number(total.n) }
 }
 
 async function findPublished(db: DB, videoId: string) {
@@ -95,7 +95,7 @@ export async function getVideo(
       ])
     : [undefined, undefined]
   return {
-    ...toSummary({ ...row, play_count: Number(row.play_count) + 1 }),
+    ...toVideoSummary({ ...row, play_count: Number(row.play_count) + 1 }),
     videoPath: `/media/${row.video_file_id}`,
     mimeType: row.mime_type,
     resumeAt: position ? Number(position.seconds) : 0,

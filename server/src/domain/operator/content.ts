@@ -11,7 +11,9 @@ import type { ArticlesTable, VideosTable } from '../../db/schema'
 import { ApiError, badRequest, notFound } from '../../http/errors'
 import type { ObjectStore } from '../../storage/object-store'
 import { mediaPath, toArticleSummary } from '../content/articles'
+import { removeUnattachedFiles } from '../content/media'
 import { sanitiseArticleHtml } from '../content/sanitise'
+import { toVideoSummary } from '../content/videos'
 import {
   cleanPhoto,
   PHOTO_TOO_LARGE,
@@ -319,15 +321,7 @@ function videosWithFile(db: DB) {
 
 function toOperatorVideo(row: VideosTable & { mime_type: string }) {
   return {
-    id: row.id,
-    category: row.category,
-    title: row.title,
-    summary: row.summary,
-    posterPath: mediaPath(row.poster_file_id),
-    durationSeconds: Number(row.duration_seconds),
-    publishedAt: row.published_at ?? row.updated_at,
-    playCount: Number(row.play_count),
-    demo: Number(row.demo) === 1,
+    ...toVideoSummary(row),
     videoPath: mediaPath(row.video_file_id)!,
     mimeType: row.mime_type,
     resumeAt: 0,
@@ -470,28 +464,10 @@ export async function setVideoState(
 }
 
 /** Operators' uploads nothing named within a day: rows and bytes go (run by purge). */
-export async function removeUnattachedOperatorFiles(
+export function removeUnattachedOperatorFiles(
   db: DB,
   store: ObjectStore,
   now: Date,
 ): Promise<number> {
-  const stale = await db
-    .selectFrom('content_files')
-    .select(['id', 'storage_key'])
-    .where('kind', 'in', ['cover', 'poster', 'video'])
-    .where('attached_at', 'is', null)
-    .where('created_at', '<', new Date(now.getTime() - 24 * 3600_000).toISOString())
-    .execute()
-  let removed = 0
-  for (const file of stale) {
-    const gone = await db
-      .deleteFrom('content_files')
-      .where('id', '=', file.id)
-      .where('attached_at', 'is', null)
-      .executeTakeFirst()
-    if (Number(gone.numDeletedRows) === 0) continue
-    await store.delete(file.storage_key)
-    removed += 1
-  }
-  return removed
+  return removeUnattachedFiles(db, store, ['cover', 'poster', 'video'], now)
 }
