@@ -5,6 +5,7 @@ import { before, test } from 'node:test'
 import * as operatorContract from '@contract/main/operator'
 import { encodeJpeg } from '../../src/dicom/codecs'
 import { checkHospitalKey } from '../../src/domain/hospitals'
+import { removeUnattachedOperatorFiles } from '../../src/domain/operator/content'
 import { NOT_OPERATOR } from '../../src/http/auth'
 import { contentApp, json } from '../content/support'
 import { type ProfileApp, signUp, type TestUser } from '../domain/profile/support'
@@ -340,4 +341,29 @@ test('a hospital is added and edited; its key is shown once, works, and stops at
     'hospital-save',
     'hospital-save',
   ])
+})
+
+test('an upload nothing names is removed after a day; a named one stays', async () => {
+  const named = await upload(operator, 'cover', jpeg)
+  const unnamed = await upload(operator, 'poster', jpeg)
+  const types = await call(operator, 'GET', '/main/operator/article-types')
+  await call(operator, 'POST', '/main/operator/articles', {
+    typeId: types.data[0].id,
+    title: '有封面的草稿',
+    summary: '',
+    html: '<p>正文</p>',
+    coverImageId: named.body.data.id,
+  })
+  ctx.clock.advance(25 * 3600_000)
+  const removed = await removeUnattachedOperatorFiles(ctx.app.db, ctx.app.store, ctx.clock.now())
+  assert.ok(removed >= 1)
+  const left = await ctx.app.db
+    .selectFrom('content_files')
+    .select('id')
+    .where('id', 'in', [named.body.data.id, unnamed.body.data.id])
+    .execute()
+  assert.deepEqual(
+    left.map((row) => row.id),
+    [named.body.data.id],
+  )
 })
