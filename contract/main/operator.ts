@@ -131,6 +131,8 @@ export const operatorSetArticleState = defineEndpoint({
 // --- Videos ---------------------------------------------------------------------------------------
 
 export const OperatorVideoSchema = z.extend(VideoDetailSchema, {
+  /** The video file's id, so an edit can keep it (operatorSaveVideo fileId). */
+  fileId: z.string(),
   state: PublishStateSchema,
   stateLabel: z.string(),
   updatedAt: z.string(),

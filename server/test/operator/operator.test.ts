@@ -208,6 +208,20 @@ test('a video: only an MP4 is taken, its length is read from the file, published
   const list = await call(operator, 'GET', '/main/operator/videos?category=firstAid')
   assert.ok(list.data.items.some((v: { id: string }) => v.id === saved.data.id))
 
+  // An edit names the same file and no poster: both stay.
+  const edited = await call(operator, 'POST', '/main/operator/videos', {
+    id: saved.data.id,
+    category: 'firstAid',
+    title: '改过标题的急救视频',
+    summary: '',
+    fileId: saved.data.fileId,
+  })
+  assert.equal(edited.status, 200, edited.error ?? '')
+  assert.equal(edited.data.title, '改过标题的急救视频')
+  assert.equal(edited.data.fileId, file.body.data.id)
+  assert.equal(edited.data.posterPath, saved.data.posterPath)
+  assert.equal(edited.data.state, 'published')
+
   const wrongKind = await call(operator, 'POST', '/main/operator/videos', {
     category: 'talk',
     title: '用封面当视频',

@@ -323,6 +323,7 @@ function toOperatorVideo(row: VideosTable & { mime_type: string }) {
   return {
     ...toVideoSummary(row),
     videoPath: mediaPath(row.video_file_id)!,
+    fileId: row.video_file_id,
     mimeType: row.mime_type,
     resumeAt: 0,
     favourited: false,

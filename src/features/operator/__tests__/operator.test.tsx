@@ -77,7 +77,47 @@ beforeEach(() => {
   api.articleTypes.mockResolvedValue([{ id: 't1', name: '慢病管理', count: 1 }])
 })
 
+const VIDEO = {
+  id: 'v1',
+  category: 'talk' as const,
+  title: '做 CT 前要准备什么',
+  summary: '准备要点',
+  posterPath: null,
+  durationSeconds: 6,
+  publishedAt: '2026-11-20T02:00:00.000Z',
+  playCount: 3,
+  demo: false,
+  videoPath: '/media/f1',
+  mimeType: 'video/mp4',
+  resumeAt: 0,
+  favourited: false,
+  fileId: 'f1',
+  state: 'published' as const,
+  stateLabel: '已发布',
+  updatedAt: '2026-11-20T02:00:00.000Z',
+}
+
 describe('运营后台 (operator pages, H5 only)', () => {
+  it('edits a video keeping its file', async () => {
+    api.videos.mockResolvedValue({ items: [VIDEO], total: 1, page: 1, pageSize: 20 })
+    api.saveVideo.mockResolvedValue(VIDEO)
+    await renderPage('pages/operator/index')
+    fireEvent.click(await screen.findByText('视频'))
+    fireEvent.click(await screen.findByText('编辑'))
+    expect(await screen.findByText('修改：做 CT 前要准备什么')).toBeTruthy()
+    expect(screen.getByText('保留原视频（6 秒）')).toBeTruthy()
+    fireEvent.click(screen.getByText('保存修改'))
+    await waitFor(() =>
+      expect(api.saveVideo).toHaveBeenCalledWith({
+        id: 'v1',
+        category: 'talk',
+        title: '做 CT 前要准备什么',
+        summary: '准备要点',
+        fileId: 'f1',
+      }),
+    )
+  })
+
   it('tells anyone who is not an operator why, and shows nothing else', async () => {
     api.features.mockRejectedValue(new UserFacingError('仅运营人员可以使用此功能'))
     await renderPage('pages/operator/index')

@@ -10,25 +10,34 @@ import { mediaUrl } from '@/services/media'
 import { operatorApi, type OperatorVideo } from '@/services/operator'
 import { act, useUpload, useVideos } from '../hooks/use-operator'
 
-function VideoForm({ onSaved }: { onSaved: () => Promise<void> }) {
-  const [category, setCategory] = useState<VideoCategory>('talk')
-  const [title, setTitle] = useState('')
-  const [summary, setSummary] = useState('')
+/** A new video, or an edit of `editing` (its file and poster stay unless others are chosen). */
+function VideoForm({
+  editing,
+  onSaved,
+}: {
+  editing: OperatorVideo | null
+  onSaved: () => Promise<void>
+}) {
+  const [category, setCategory] = useState<VideoCategory>(editing?.category ?? 'talk')
+  const [title, setTitle] = useState(editing?.title ?? '')
+  const [summary, setSummary] = useState(editing?.summary ?? '')
   const video = useUpload('video')
   const poster = useUpload('poster')
   const save = async () => {
     if (!title.trim()) return showToast(OPERATOR_MESSAGES.titleRequired)
-    if (!video.id) return showToast('请先上传 MP4 视频')
+    const fileId = video.id ?? editing?.fileId
+    if (!fileId) return showToast('请先上传 MP4 视频')
     const saved = await act(
       () =>
         operatorApi.saveVideo({
+          ...(editing ? { id: editing.id } : {}),
           category,
           title: title.trim(),
           summary: summary.trim(),
-          fileId: video.id!,
+          fileId,
           ...(poster.id ? { posterImageId: poster.id } : {}),
         }),
-      '已保存为草稿',
+      editing ? '已保存' : '已保存为草稿',
       onSaved,
     )
     if (saved) {
@@ -40,7 +49,9 @@ function VideoForm({ onSaved }: { onSaved: () => Promise<void> }) {
   }
   return (
     <View className="operator__form">
-      <Text className="operator__form-title">上传视频</Text>
+      <Text className="operator__form-title">
+        {editing ? `修改：${editing.title}` : '上传视频'}
+      </Text>
       <View className="operator__chips" role="radiogroup">
         {VIDEO_CATEGORIES.map((key) => (
           <View
@@ -75,7 +86,9 @@ function VideoForm({ onSaved }: { onSaved: () => Promise<void> }) {
         <Text className="operator__meta">
           {video.id
             ? `${video.name}（${Math.round(video.durationSeconds ?? 0)} 秒）`
-            : '最大 50 MB'}
+            : editing
+              ? `保留原视频（${editing.durationSeconds} 秒）`
+              : '最大 50 MB'}
         </Text>
       </View>
       <View className="operator__actions">
@@ -85,7 +98,7 @@ function VideoForm({ onSaved }: { onSaved: () => Promise<void> }) {
         <Text className="operator__meta">{poster.id ? poster.name : 'JPG / PNG，选填'}</Text>
       </View>
       <Button type="primary" block disabled={video.busy || poster.busy} onClick={() => void save()}>
-        保存为草稿
+        {editing ? '保存修改' : '保存为草稿'}
       </Button>
     </View>
   )
@@ -94,6 +107,7 @@ function VideoForm({ onSaved }: { onSaved: () => Promise<void> }) {
 /** 健康讲座、急救讲堂、药膳食疗 videos: upload, then publish. */
 export function VideosPanel() {
   const list = useVideos()
+  const [editing, setEditing] = useState<OperatorVideo | null>(null)
   const setState = (video: OperatorVideo, state: 'published' | 'unpublished') =>
     act(
       () => operatorApi.setVideoState(video.id, state),
@@ -102,7 +116,14 @@ export function VideosPanel() {
     )
   return (
     <View>
-      <VideoForm onSaved={list.refresh} />
+      <VideoForm
+        key={editing?.id ?? 'new'}
+        editing={editing}
+        onSaved={async () => {
+          setEditing(null)
+          await list.refresh()
+        }}
+      />
       <RefreshList
         list={list}
         keyOf={(video) => video.id}
@@ -128,6 +149,9 @@ export function VideosPanel() {
                 · {video.durationSeconds} 秒 · 播放 {video.playCount}
               </Text>
               <View className="operator__actions">
+                <Button size="small" onClick={() => setEditing(video)}>
+                  编辑
+                </Button>
                 {video.state === 'published' ? (
                   <Button size="small" onClick={() => void setState(video, 'unpublished')}>
                     下架
