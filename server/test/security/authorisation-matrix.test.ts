@@ -72,6 +72,7 @@ describe('the authorisation matrix: only the right callers get a record', async 
     const ops = (await operations(world)).filter(
       ([, path]) =>
         !THROUGH_GRANT.has(path) &&
+        !NOT_RECORDS[path] &&
         [...path.matchAll(/\{(\w+)\}/g)].some((m) => RECORD_PARAM_NAMES.has(m[1]!)),
     )
     assert.ok(ops.length >= 20, `only ${ops.length} record operations found`)
@@ -114,6 +115,16 @@ describe('the authorisation matrix: only the right callers get a record', async 
       }
     }
     assert.ok(asked > 80)
+  })
+
+  test('a record’s file is never served as public media or as a feedback picture, even to its owner', async () => {
+    for (const url of [`/media/${f.photo}`, `/main/feedback/images/${f.photo}`]) {
+      for (const caller of ['owner', 'stranger'] as const) {
+        const answer = await ask(caller, { method: 'GET', url })
+        assert.equal(answer.statusCode, 404, `${caller} ${url}`)
+        for (const secret of secrets) assert.ok(!answer.body.includes(secret), `${caller} ${url}`)
+      }
+    }
   })
 
   test('nothing the others tried changed the owner’s records', async () => {

@@ -94,6 +94,9 @@ export const RECORD_PARAM_NAMES = new Set([
   'grantId',
 ])
 
+const OPERATORS_ONLY =
+  'operators only: server/test/operator holds every operator call to 403 for anyone else'
+
 /** Operations with a path parameter that is not a patient's record, and why. */
 export const NOT_RECORDS: Record<string, string> = {
   '/main/app/agreements/{kind}': 'the published agreements',
@@ -105,6 +108,24 @@ export const NOT_RECORDS: Record<string, string> = {
   '/main/shares/{token}':
     'a share link: whoever holds the token is its audience (server/test/sharing holds the rest)',
   '/main/shares/{token}/open': 'a share link (server/test/sharing: 提取码, limits, expiry)',
+  '/main/articles/{articleId}': 'a published health article (server/test/content)',
+  '/main/articles/{articleId}/read': 'a published health article',
+  '/main/articles/{articleId}/like': 'a published health article',
+  '/main/videos/{videoId}': 'a published health video',
+  '/main/videos/{videoId}/position': 'where the caller stopped in a health video (their own row)',
+  '/main/favourites/{kind}/{targetId}': 'the caller’s own favourites (server/test/favourites)',
+  '/media/icons/{name}': 'the apps page’s built-in icons',
+  '/media/{fileId}':
+    'public content media (covers, posters, videos); a record’s file is refused there, even to its owner (below)',
+  '/main/feedback/images/{fileId}':
+    'a feedback picture: its sender and operators (server/test/feedback); a record’s file is refused there (below)',
+  '/main/operator/articles/{articleId}': OPERATORS_ONLY,
+  '/main/operator/articles/{articleId}/state': OPERATORS_ONLY,
+  '/main/operator/videos/{videoId}/state': OPERATORS_ONLY,
+  '/main/operator/feedback/{feedbackId}/reply': OPERATORS_ONLY,
+  '/main/operator/features/{key}': OPERATORS_ONLY,
+  '/main/operator/hospitals/{hospitalId}/keys': OPERATORS_ONLY,
+  '/main/operator/hospitals/{hospitalId}/keys/{keyId}': OPERATORS_ONLY,
 }
 
 /**
