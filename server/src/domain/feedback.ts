@@ -28,6 +28,7 @@ import {
  */
 
 export const FEEDBACK_IMAGE_NOT_FOUND = '图片不存在或已删除'
+export const FEEDBACK_NOT_FOUND = '反馈不存在'
 export const FEEDBACK_IMAGE_URL = (id: string) => `/main/feedback/images/${id}`
 
 /** The report-photo cleaner's refusals, said about a feedback picture. */
@@ -123,6 +124,18 @@ export function toFeedback(row: FeedbackTable, imagePaths: string[]): Feedback {
     createdAt: row.created_at,
     reply: row.reply_text && row.replied_at ? { text: row.reply_text, at: row.replied_at } : null,
   }
+}
+
+/** One feedback with its pictures (after an operator's reply), or 404. */
+export async function getFeedback(db: DB, feedbackId: string): Promise<Feedback> {
+  const row = await db
+    .selectFrom('feedback')
+    .selectAll()
+    .where('id', '=', feedbackId)
+    .executeTakeFirst()
+  if (!row) throw notFound(FEEDBACK_NOT_FOUND)
+  const images = await imagesOf(db, [row.id])
+  return toFeedback(row, images.get(row.id) ?? [])
 }
 
 export async function addFeedback(

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { before, test } from 'node:test'
@@ -327,6 +328,9 @@ test('a hospital is added and edited; its key is shown once, works, and stops at
   assert.deepEqual([edited.data.latitude, edited.data.longitude], [30.2741, 120.1551])
   assert.equal(edited.data.address, '文三路 1 号')
 
+  const nowhere = await call(operator, 'GET', `/main/operator/hospitals/${randomUUID()}/keys`)
+  assert.equal(nowhere.status, 404)
+  assert.equal(nowhere.error, '医院不存在')
   const issued = await call(operator, 'POST', `/main/operator/hospitals/${added.data.id}/keys`)
   assert.equal(issued.status, 200, issued.error ?? '')
   assert.ok(issued.data.key.startsWith(issued.data.prefix))

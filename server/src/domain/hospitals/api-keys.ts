@@ -113,13 +113,11 @@ export interface HospitalKeyInfo {
   lastUsedAt: string | null
 }
 
-export async function listHospitalKeys(db: DB): Promise<HospitalKeyInfo[]> {
-  const rows = await db
-    .selectFrom('hospital_api_keys')
-    .selectAll()
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute()
+/** Every key, or one hospital's. */
+export async function listHospitalKeys(db: DB, hospitalId?: string): Promise<HospitalKeyInfo[]> {
+  let query = db.selectFrom('hospital_api_keys').selectAll()
+  if (hospitalId !== undefined) query = query.where('hospital_id', '=', hospitalId)
+  const rows = await query.orderBy('created_at').orderBy('id').execute()
   return rows.map((row) => ({
     id: row.id,
     hospitalId: row.hospital_id,

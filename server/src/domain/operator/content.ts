@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { z } from 'zod/mini'
+import type { Kysely } from 'kysely'
 import { ARTICLE_BODY_MAX_BYTES, type VideoCategory } from '@contract/main/content'
 import {
   OPERATOR_VIDEO_MAX_BYTES,
@@ -7,7 +8,7 @@ import {
   type OperatorFileSchema,
 } from '@contract/main/operator'
 import type { DB } from '../../db'
-import type { ArticlesTable, VideosTable } from '../../db/schema'
+import type { ArticlesTable, Database, VideosTable } from '../../db/schema'
 import { ApiError, badRequest, notFound } from '../../http/errors'
 import type { ObjectStore } from '../../storage/object-store'
 import { mediaPath, toArticleSummary } from '../content/articles'
@@ -272,6 +273,47 @@ export async function saveArticle(db: DB, operatorId: string, draft: ArticleDraf
   return getOperatorArticle(db, id)
 }
 
+/**
+ * Publishes or unpublishes an article or a video, with its audit line, in one transaction. The first
+ * publication dates it; unpublishing and publishing again keeps that date.
+ */
+async function setPublishState(
+  db: DB,
+  table: 'articles' | 'videos',
+  input: { operatorId: string; id: string; state: 'published' | 'unpublished'; now: Date },
+): Promise<void> {
+  const at = input.now.toISOString()
+  const kind = table === 'articles' ? 'article' : 'video'
+  await db.transaction().execute(async (trx) => {
+    // Both tables have these columns; Kysely types the update against one of them.
+    const done = await (trx as unknown as Kysely<Pick<Database, 'articles'>>)
+      .updateTable(table as 'articles')
+      .set((eb) => ({
+        state: input.state,
+        updated_at: at,
+        updated_by_user_id: input.operatorId,
+        published_at:
+          input.state === 'published'
+            ? eb.fn.coalesce('published_at', eb.val(at))
+            : eb.ref('published_at'),
+      }))
+      .where('id', '=', input.id)
+      .executeTakeFirst()
+    if (Number(done.numUpdatedRows) !== 1) {
+      throw notFound(table === 'articles' ? OPERATOR_ARTICLE_NOT_FOUND : OPERATOR_VIDEO_NOT_FOUND)
+    }
+    await recordOperatorAction(
+      trx,
+      {
+        operatorId: input.operatorId,
+        action: `${kind}-${input.state === 'published' ? 'publish' : 'unpublish'}`,
+        targetId: input.id,
+      },
+      input.now,
+    )
+  })
+}
+
 export async function setArticleState(
   db: DB,
   operatorId: string,
@@ -279,33 +321,7 @@ export async function setArticleState(
   state: 'published' | 'unpublished',
   now: Date,
 ) {
-  const at = now.toISOString()
-  await db.transaction().execute(async (trx) => {
-    const done = await trx
-      .updateTable('articles')
-      .set((eb) => ({
-        state,
-        updated_at: at,
-        updated_by_user_id: operatorId,
-        // The first publication dates the article; unpublishing and publishing again keeps it.
-        published_at:
-          state === 'published'
-            ? eb.fn.coalesce('published_at', eb.val(at))
-            : eb.ref('published_at'),
-      }))
-      .where('id', '=', articleId)
-      .executeTakeFirst()
-    if (Number(done.numUpdatedRows) !== 1) throw notFound(OPERATOR_ARTICLE_NOT_FOUND)
-    await recordOperatorAction(
-      trx,
-      {
-        operatorId,
-        action: state === 'published' ? 'article-publish' : 'article-unpublish',
-        targetId: articleId,
-      },
-      now,
-    )
-  })
+  await setPublishState(db, 'articles', { operatorId, id: articleId, state, now })
   return getOperatorArticle(db, articleId)
 }
 
@@ -435,32 +451,7 @@ export async function setVideoState(
   state: 'published' | 'unpublished',
   now: Date,
 ) {
-  const at = now.toISOString()
-  await db.transaction().execute(async (trx) => {
-    const done = await trx
-      .updateTable('videos')
-      .set((eb) => ({
-        state,
-        updated_at: at,
-        updated_by_user_id: operatorId,
-        published_at:
-          state === 'published'
-            ? eb.fn.coalesce('published_at', eb.val(at))
-            : eb.ref('published_at'),
-      }))
-      .where('id', '=', videoId)
-      .executeTakeFirst()
-    if (Number(done.numUpdatedRows) !== 1) throw notFound(OPERATOR_VIDEO_NOT_FOUND)
-    await recordOperatorAction(
-      trx,
-      {
-        operatorId,
-        action: state === 'published' ? 'video-publish' : 'video-unpublish',
-        targetId: videoId,
-      },
-      now,
-    )
-  })
+  await setPublishState(db, 'videos', { operatorId, id: videoId, state, now })
   return getOperatorVideo(db, videoId)
 }
 

@@ -1,12 +1,10 @@
 import { FEEDBACK_STATUS_LABELS } from '@contract/main/feedback'
 import type { DB } from '../../db'
 import { notFound } from '../../http/errors'
-import { FEEDBACK_IMAGE_URL, listFeedback, toFeedback } from '../feedback'
+import { FEEDBACK_NOT_FOUND, getFeedback } from '../feedback'
 import { createMessage } from '../messages'
 import { award, POINT_AWARDS } from '../points'
 import { recordOperatorAction } from './audit'
-
-export const FEEDBACK_NOT_FOUND = '反馈不存在'
 
 /**
  * An operator's reply: the feedback is 已回复, the sender gets a message, and when adopted (采纳)
@@ -75,21 +73,5 @@ export async function replyFeedback(
       now,
     )
   })
-  const updated = await db
-    .selectFrom('feedback')
-    .selectAll()
-    .where('id', '=', input.feedbackId)
-    .executeTakeFirstOrThrow()
-  const images = await db
-    .selectFrom('feedback_images')
-    .select('file_id')
-    .where('feedback_id', '=', input.feedbackId)
-    .orderBy('position')
-    .execute()
-  return toFeedback(
-    updated,
-    images.map((image) => FEEDBACK_IMAGE_URL(image.file_id)),
-  )
+  return getFeedback(db, input.feedbackId)
 }
-
-export { listFeedback }

@@ -2,10 +2,10 @@ import type { DB } from '../../db'
 import { badRequest, notFound } from '../../http/errors'
 import {
   addHospital,
-  findHospital,
   issueHospitalKey,
   listHospitalKeys,
   revokeHospitalKey,
+  toHospitalRecord,
 } from '../hospitals'
 import { recordOperatorAction } from './audit'
 
@@ -16,6 +16,7 @@ import { recordOperatorAction } from './audit'
 
 export const FEATURE_NOT_FOUND = '没有这个功能'
 export const KEY_NOT_FOUND = '密钥不存在'
+export const HOSPITAL_NOT_FOUND = '医院不存在'
 
 export async function listAllFeatures(db: DB) {
   const rows = await db
@@ -77,30 +78,41 @@ export interface HospitalInput {
   longitude?: number | undefined
 }
 
-export async function listOperatorHospitals(db: DB) {
-  const [rows, keys] = await Promise.all([
-    db.selectFrom('hospitals').selectAll().orderBy('sort_order').orderBy('id').execute(),
-    listHospitalKeys(db),
+const coordinate = (value: number | null | undefined) =>
+  value === null || value === undefined ? null : Number(value)
+
+/** Every hospital, or the one with this id, with its count of keys not revoked. */
+export async function listOperatorHospitals(db: DB, onlyId?: string) {
+  let hospitals = db.selectFrom('hospitals').selectAll()
+  let keys = db
+    .selectFrom('hospital_api_keys')
+    .select('hospital_id')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('revoked_at', 'is', null)
+    .groupBy('hospital_id')
+  if (onlyId !== undefined) {
+    hospitals = hospitals.where('id', '=', onlyId)
+    keys = keys.where('hospital_id', '=', onlyId)
+  }
+  const [rows, active] = await Promise.all([
+    hospitals.orderBy('sort_order').orderBy('id').execute(),
+    keys.execute(),
   ])
-  return rows.map((row) => ({
-    id: row.id,
-    name: row.name,
-    level: row.level,
-    province: row.province,
-    city: row.city,
-    address: row.address,
-    regionCode: row.region_code,
-    regionName: row.region_name,
-    latitude: row.latitude === null || row.latitude === undefined ? null : Number(row.latitude),
-    longitude: row.longitude === null || row.longitude === undefined ? null : Number(row.longitude),
-    demo: Number(row.demo) === 1,
-    activeKeys: keys.filter((key) => key.hospitalId === row.id && key.revokedAt === null).length,
-  }))
+  const activeOf = new Map(active.map((row) => [row.hospital_id, Number(row.n)]))
+  return rows.map((row) => {
+    const { aiReporting: _ai, createdAt: _created, ...record } = toHospitalRecord(row)
+    return {
+      ...record,
+      latitude: coordinate(row.latitude),
+      longitude: coordinate(row.longitude),
+      activeKeys: activeOf.get(row.id) ?? 0,
+    }
+  })
 }
 
 async function operatorHospital(db: DB, hospitalId: string) {
-  const found = (await listOperatorHospitals(db)).find((row) => row.id === hospitalId)
-  if (!found) throw notFound('医院不存在')
+  const [found] = await listOperatorHospitals(db, hospitalId)
+  if (!found) throw notFound(HOSPITAL_NOT_FOUND)
   return found
 }
 
@@ -136,7 +148,7 @@ export async function saveHospital(db: DB, operatorId: string, input: HospitalIn
         })
         .where('id', '=', id)
         .executeTakeFirst()
-      if (Number(done.numUpdatedRows) !== 1) throw notFound('医院不存在')
+      if (Number(done.numUpdatedRows) !== 1) throw notFound(HOSPITAL_NOT_FOUND)
       await recordOperatorAction(
         trx,
         { operatorId, action: 'hospital-save', targetId: id, detail: input.name },
@@ -167,13 +179,13 @@ function toKey(key: Awaited<ReturnType<typeof listHospitalKeys>>[number]) {
 }
 
 export async function listKeysOf(db: DB, hospitalId: string) {
-  await findHospital(db, hospitalId)
-  return (await listHospitalKeys(db)).filter((key) => key.hospitalId === hospitalId).map(toKey)
+  await operatorHospital(db, hospitalId)
+  return (await listHospitalKeys(db, hospitalId)).map(toKey)
 }
 
 export async function issueKey(db: DB, operatorId: string, hospitalId: string, now: Date) {
-  const hospital = await findHospital(db, hospitalId)
-  if (hospital.id !== hospitalId) throw notFound('医院不存在')
+  // By id only (findHospital would also take a name).
+  const hospital = await operatorHospital(db, hospitalId)
   const issued = await issueHospitalKey(db, hospital.id, now)
   await recordOperatorAction(
     db,
