@@ -60,7 +60,16 @@ async function main(): Promise<number> {
     return await new Promise<number>((resolve) => {
       const runner = spawn(
         process.execPath,
-        ['--import', 'tsx', '--test', '--test-concurrency=1', ...files],
+        // Force-exit and a per-test bound: a hang names its test instead of using up CI's time.
+        [
+          '--import',
+          'tsx',
+          '--test',
+          '--test-concurrency=1',
+          '--test-force-exit',
+          '--test-timeout=300000',
+          ...files,
+        ],
         {
           cwd: ROOT,
           env: { ...process.env, E2E_BASE_URL: baseUrl },

@@ -21,9 +21,17 @@ function testFiles(): string[] {
     .sort()
 }
 
+/**
+ * --test-force-exit: a file whose tests are over exits even if a library left a handle open. pg-boss
+ * sometimes keeps one after stop() (its pool closed, a timer still armed); without the flag that file's
+ * process idled forever and CI ran out of time with every test passed (stop 16).
+ * --test-timeout: a test that hangs fails with its name after 3 minutes instead of holding the run.
+ */
+const NODE_TEST_FLAGS = ['--test', '--test-force-exit', '--test-timeout=180000']
+
 function runTests(files: string[], env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', ...files], {
+    const child = spawn(process.execPath, ['--import', 'tsx', ...NODE_TEST_FLAGS, ...files], {
       cwd: ROOT,
       env,
       stdio: 'inherit',
