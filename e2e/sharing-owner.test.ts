@@ -137,6 +137,24 @@ describe('sharing, the owner’s side', () => {
     await screenshot(page, 'sharing-owner-views')
   })
 
+  it('the first view is a message to the patient, which opens 授权记录', async () => {
+    const { page } = phone
+    await page.goto(`${BASE_URL}/pages/msg/list`)
+    // Other e2e files' grants of the same demo exam may have written theirs too: this grant's names
+    // the exam the visitor read, through a link (分享访客).
+    const item = view(page)
+      .locator('.messages__item', { hasText: '您的授权已被查看' })
+      .filter({ hasText: '分享访客' })
+      .filter({ hasText: EXAM_TITLE })
+      .first()
+    await item.waitFor()
+    await screenshot(page, 'sharing-owner-message')
+    await item.locator('.messages__main').click()
+    await view(page).locator('.message-detail__title', { hasText: '您的授权已被查看' }).waitFor()
+    await view(page).locator('.message-detail__open').click()
+    await view(page).locator('.grant-card').first().waitFor()
+  })
+
   it('谁看过 on the exam lists the visitor', async () => {
     const { page } = phone
     await page.goto(`${BASE_URL}/pages/personalImage/detail?id=${examId}`)

@@ -238,6 +238,12 @@ describe('grants and share links', () => {
     const messages = await messagesOf(w.alice.user.id)
     assert.equal(messages.length, before + 1)
     assert.match(messages.at(-1)!.body, /分享访客/)
+    // Tapping it opens 授权记录: the link names the app's route (src/routes.ts `grantList`), not a
+    // path, as contract/main/messages.ts says; the app's messages test opens that name.
+    assert.deepEqual(JSON.parse(messages.at(-1)!.link!), {
+      route: 'grantList',
+      params: { grantId: grant.id },
+    })
     const views = await w.app.db
       .selectFrom('grant_views')
       .selectAll()

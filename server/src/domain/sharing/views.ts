@@ -129,7 +129,8 @@ async function firstViewNotice(ctx: ViewLogContext, event: ViewEvent, now: Date)
       kind: 'grant',
       title: '您的授权已被查看',
       body: `${viewer}（${place}）查看了${what}。可在授权记录中查看详情或撤销授权。`,
-      link: { route: '/pages/personalReport/shouquan-list', params: { grantId: event.grantId } },
+      // A route name of src/routes.ts (contract/main/messages.ts), which the app turns into its page.
+      link: { route: 'grantList', params: { grantId: event.grantId } },
     },
     now,
   )
