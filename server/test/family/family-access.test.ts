@@ -4,6 +4,7 @@ import { before, describe, test } from 'node:test'
 import { listExams } from '@contract/image/exams'
 import { envelope } from '@contract/envelope'
 import { addFamilyAdult, addFamilyChild, FAMILY_MESSAGES, listFamily } from '@contract/main/family'
+import { GRANT_MESSAGES } from '@contract/main/grants'
 import {
   getReportDetail,
   listMyHospitals,
@@ -232,6 +233,40 @@ describe('family members see each other’s records only while the link lasts', 
     assert.equal(seen.report, 200)
     assert.equal(seen.detail!.conclusion, '李四专用结论')
 
+    // carol shares bob's record: a link, and an account grant to dave.
+    const dave = await signUp(world.app.db, new Date())
+    const share = (audience: 'link' | 'account') =>
+      call('POST', '/main/grants', carol.token, {
+        audience,
+        examIds: [bobStudy.examId],
+        reportIds: [bobStudy.reportId],
+        duration: '30d',
+        personId: bob.user.id,
+        ...(audience === 'account' ? { mobile: dave.mobile } : {}),
+      })
+    const linkGrant = (await share('link')).body as {
+      data: { grant: { id: string }; link: { token: string } }
+    }
+    const daveGrant = ((await share('account')).body as { data: { grant: { id: string } } }).data
+      .grant
+    const visit = async () => {
+      const opened = await call(
+        'POST',
+        `/main/shares/${linkGrant.data.link.token}/open`,
+        undefined,
+        {},
+      )
+      return {
+        status: opened.status,
+        token: (opened.body as { data?: { accessToken?: string } }).data?.accessToken,
+      }
+    }
+    const visitor = await visit()
+    const sharedReport = (token: string, grantId: string) =>
+      call('GET', `/main/shared/${grantId}/reports/${bobStudy.reportId}`, token)
+    assert.equal((await sharedReport(visitor.token!, linkGrant.data.grant.id)).status, 200)
+    assert.equal((await sharedReport(dave.token, daveGrant.id)).status, 200)
+
     // bob makes his report private: gone from carol's list of him, locked to her.
     const privacy = await call('POST', `/main/reports/${bobStudy.reportId}/privacy`, bob.token, {
       private: true,
@@ -245,6 +280,9 @@ describe('family members see each other’s records only while the link lasts', 
       private: false,
     })
     assert.equal(unprivate.status, 403) // needs bob's own unlock; the row stays private for the rest
+    // bob never chose carol's grants: his privacy locks the report to them too.
+    assert.equal((await sharedReport(visitor.token!, linkGrant.data.grant.id)).status, 404)
+    assert.equal((await sharedReport(dave.token, daveGrant.id)).status, 404)
 
     // bob sees who manages him and ends it from his own account.
     const family = await call('GET', '/main/family', bob.token)
@@ -253,6 +291,28 @@ describe('family members see each other’s records only while the link lasts', 
     assert.ok(link, JSON.stringify(family.body))
     const left = await call('DELETE', `/main/family/managers/${link.id}`, bob.token)
     assert.equal(left.status, 200, JSON.stringify(left.body))
+    // carol's grants of bob's records end with her management, at the next request.
+    const afterLeaving = await visit()
+    assert.equal(afterLeaving.status, 403)
+    const daveExam = await call(
+      'GET',
+      `/main/shared/${daveGrant.id}/exams/${bobStudy.examId}`,
+      dave.token,
+    )
+    assert.equal(daveExam.status, 403)
+    assert.equal(daveExam.error, GRANT_MESSAGES.ended)
+    const visitorExam = await call(
+      'GET',
+      `/main/shared/${linkGrant.data.grant.id}/exams/${bobStudy.examId}`,
+      visitor.token,
+    )
+    assert.equal(visitorExam.status, 403)
+    // bob sees them in his own 授权记录 as 已撤销.
+    const bobGrants = (await call('GET', '/main/grants', bob.token)).body as {
+      data: { id: string; status: string }[]
+    }
+    for (const id of [linkGrant.data.grant.id, daveGrant.id])
+      assert.equal(bobGrants.data.find((g) => g.id === id)?.status, 'revoked', id)
     assert.deepEqual((await listed(carol.token, bob.user.id)).status, [403, 403, 403, 403])
     const reads = await singleReads(carol.token, bobStudy)
     assert.deepEqual(

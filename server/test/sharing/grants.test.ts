@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
 import { isDeepStrictEqual } from 'node:util'
-import { GRANT_MESSAGES, PICKUP_ATTEMPTS_MAX, PICKUP_LOCK_MINUTES } from '@contract/main/grants'
+import {
+  GRANT_MESSAGES,
+  PICKUP_ATTEMPTS_MAX,
+  PICKUP_LOCK_MINUTES,
+  PICKUP_WRONG_TOTAL_MAX,
+} from '@contract/main/grants'
 import { EXAM_NOT_FOUND } from '../../src/domain/records/access'
 import { sharingWorld, type SharingWorld } from './support'
 
@@ -207,6 +212,34 @@ describe('grants and share links', () => {
     assert.equal((await open(link.token, link.pickupCode!)).status, 200)
   })
 
+  test('20 wrong 提取码 in a link’s life end it and tell its owner, once, under parallel guesses', async () => {
+    const { grant, link } = await linkGrant({ pickupCode: true })
+    const wrongCode = link.pickupCode === '1234' ? '4321' : '1234'
+    const before = (await messagesOf(w.alice.user.id)).length
+    const answers: { status: number; error: string | null }[] = []
+    // Four windows of 5 parallel guesses (each window's limit). The 15 minutes between them are
+    // skipped by ending the window's counter, not by the clock (which would end the logins too).
+    for (let round = 0; round < PICKUP_WRONG_TOTAL_MAX / PICKUP_ATTEMPTS_MAX; round++) {
+      answers.push(
+        ...(await Promise.all(
+          Array.from({ length: PICKUP_ATTEMPTS_MAX }, () => open(link.token, wrongCode)),
+        )),
+      )
+      await w.app.db.deleteFrom('limit_counters').where('key', '=', `pickup:${grant.id}`).execute()
+    }
+    assert.equal(answers.filter((a) => a.error === GRANT_MESSAGES.pickupWrong).length, 19)
+    assert.equal(answers.filter((a) => a.error === GRANT_MESSAGES.pickupExhausted).length, 1)
+    // Over: the right code too, and the owner's list says 已撤销.
+    const late = await open(link.token, link.pickupCode!)
+    assert.equal(late.status, 403)
+    assert.equal(late.error, GRANT_MESSAGES.ended)
+    const listed = await w.call('GET', '/main/grants', w.alice.token)
+    assert.equal(listed.data.find((g: { id: string }) => g.id === grant.id).status, 'revoked')
+    const messages = await messagesOf(w.alice.user.id)
+    assert.equal(messages.length, before + 1)
+    assert.match(messages.find((m) => m.title === '分享链接已自动失效')!.body, /20 次输错提取码/)
+  })
+
   test('maxViews 3: 20 parallel openings open exactly 3; the opened sessions keep working', async () => {
     const { grant, link } = await linkGrant({ maxViews: 3 })
     const opens = await Promise.all(Array.from({ length: 20 }, () => open(link.token)))
@@ -315,6 +348,18 @@ describe('grants and share links', () => {
       maxViews: 3,
     })
     assert.equal(linkOnly.error, GRANT_MESSAGES.linkOnly)
+    // maxViews is a JSON number: nothing else is read as one.
+    for (const maxViews of [true, '0x10', ' 7 ', '3']) {
+      const loose = await w.call('POST', '/main/grants', w.alice.token, {
+        audience: 'link',
+        examIds: [s.examId],
+        reportIds: [],
+        duration: '1h',
+        maxViews,
+      })
+      assert.equal(loose.status, 400, String(maxViews))
+      assert.equal(loose.error, GRANT_MESSAGES.maxViews)
+    }
     // Another person's grant cannot be revoked by a stranger.
     const mine = await linkGrant()
     assert.equal(

@@ -359,14 +359,7 @@ export async function removeMember(
   linkId: string,
   now: Date,
 ): Promise<void> {
-  const result = await db
-    .updateTable('family_links')
-    .set({ ended_at: now.toISOString() })
-    .where('id', '=', linkId)
-    .where('manager_user_id', '=', managerId)
-    .where('ended_at', 'is', null)
-    .executeTakeFirst()
-  if (Number(result.numUpdatedRows) === 0) throw notFound(FAMILY_MESSAGES.notFound)
+  await endLink(db, linkId, 'manager_user_id', managerId, now)
 }
 
 /** An adult member ends someone's management of them, from their own account. */
@@ -376,14 +369,41 @@ export async function leaveManager(
   linkId: string,
   now: Date,
 ): Promise<void> {
-  const result = await db
-    .updateTable('family_links')
-    .set({ ended_at: now.toISOString() })
-    .where('id', '=', linkId)
-    .where('member_user_id', '=', memberId)
-    .where('ended_at', 'is', null)
-    .executeTakeFirst()
-  if (Number(result.numUpdatedRows) === 0) throw notFound(FAMILY_MESSAGES.notFound)
+  await endLink(db, linkId, 'member_user_id', memberId, now)
+}
+
+/**
+ * Ends a link, by the party named in `side`, and in the same transaction revokes every grant the
+ * manager made of the member's records while managing them (授权 with personId): a former manager's
+ * links and account grants must stop at the next request like their own reads do, and the member
+ * never chose them. Grants the member made themselves stay.
+ */
+async function endLink(
+  db: DB,
+  linkId: string,
+  side: 'manager_user_id' | 'member_user_id',
+  userId: string,
+  now: Date,
+): Promise<void> {
+  const at = now.toISOString()
+  await db.transaction().execute(async (trx) => {
+    const ended = await trx
+      .updateTable('family_links')
+      .set({ ended_at: at })
+      .where('id', '=', linkId)
+      .where(side, '=', userId)
+      .where('ended_at', 'is', null)
+      .returning(['manager_user_id', 'member_user_id'])
+      .executeTakeFirst()
+    if (!ended) throw notFound(FAMILY_MESSAGES.notFound)
+    await trx
+      .updateTable('grants')
+      .set({ revoked_at: at })
+      .where('person_user_id', '=', ended.member_user_id)
+      .where('created_by_user_id', '=', ended.manager_user_id)
+      .where('revoked_at', 'is', null)
+      .execute()
+  })
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   type GrantStatus,
   PICKUP_ATTEMPTS_MAX,
   PICKUP_LOCK_MINUTES,
+  PICKUP_WRONG_TOTAL_MAX,
   type ReceivedGrant,
   SHARE_SESSION_SECONDS,
   SHARE_TOKEN_PREFIX,
@@ -16,7 +17,8 @@ import type { GrantsTable } from '../../db/schema'
 import { ApiError, badRequest, forbidden, notFound, unauthorized } from '../../http/errors'
 import { findSessionByAccessToken } from '../identity/sessions'
 import { randomToken, sameHash } from '../identity/secrets'
-import { release, reserve } from '../limits'
+import { releaseAll, reserveAll } from '../limits'
+import { createMessage } from '../messages'
 import { EXAM_NOT_FOUND, type RecordsCaller } from '../records/access'
 import { examTitle, modalityList } from '../records/lists'
 import { examDetail, REPORT_NOT_VISIBLE, versionOf } from '../records/patient'
@@ -94,6 +96,33 @@ export async function previewShare(
   }
 }
 
+const DAY_MS = 86_400_000
+
+/**
+ * The last wrong 提取码 a link may take: the link ends (revoked, so 授权记录 says 已撤销) and its
+ * owner gets a message, once, whoever guessed in parallel.
+ */
+async function endGuessedLink(db: DB, grant: GrantsTable, now: Date): Promise<void> {
+  const ended = await db
+    .updateTable('grants')
+    .set({ revoked_at: now.toISOString() })
+    .where('id', '=', grant.id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst()
+  if (Number(ended.numUpdatedRows) === 0) return
+  await createMessage(
+    db,
+    {
+      userId: grant.person_user_id,
+      kind: 'grant',
+      title: '分享链接已自动失效',
+      body: `有人连续 ${PICKUP_WRONG_TOTAL_MAX} 次输错提取码，为保护您的信息，该分享链接已失效。如需继续分享，请重新生成链接。`,
+      link: { route: 'grantList', params: { grantId: grant.id } },
+    },
+    now,
+  )
+}
+
 export interface OpenedShare {
   accessToken: string
   expiresAt: string
@@ -110,19 +139,35 @@ export async function openShare(
   if (grantEnded(grant, now)) throw forbidden(GRANT_MESSAGES.ended)
   if (grant.pickup_hash !== null) {
     if (!input.pickupCode) throw badRequest(GRANT_MESSAGES.pickupRequired)
-    // Reserve first: a burst of guesses cannot overtake the count.
-    const slot = await reserve(db, {
-      key: `pickup:${grant.id}`,
-      limit: PICKUP_ATTEMPTS_MAX,
-      windowMs: PICKUP_LOCK_MINUTES * 60_000,
+    // Reserve first: a burst of guesses cannot overtake either count. The window's (5 per 15
+    // minutes) first, then the link's whole life's (20, longer than any grant lasts).
+    const slots = await reserveAll(
+      db,
+      [
+        {
+          key: `pickup:${grant.id}`,
+          limit: PICKUP_ATTEMPTS_MAX,
+          windowMs: PICKUP_LOCK_MINUTES * 60_000,
+        },
+        { key: `pickup-total:${grant.id}`, limit: PICKUP_WRONG_TOTAL_MAX, windowMs: 31 * DAY_MS },
+      ],
       now,
-    })
-    if (!slot.ok) throw new ApiError(429, GRANT_MESSAGES.pickupLocked)
+    )
+    if (!slots.ok) {
+      if (slots.rule.key.startsWith('pickup-total:'))
+        throw forbidden(GRANT_MESSAGES.pickupExhausted)
+      throw new ApiError(429, GRANT_MESSAGES.pickupLocked)
+    }
     if (!sameHash(pickupHash(grant.id, input.pickupCode), grant.pickup_hash)) {
+      const total = slots.slots[1]!
+      if (total.remaining === 0) {
+        await endGuessedLink(db, grant, now)
+        throw forbidden(GRANT_MESSAGES.pickupExhausted)
+      }
       throw badRequest(GRANT_MESSAGES.pickupWrong)
     }
     // The right code does not count against the link's holders.
-    await release(db, slot)
+    await releaseAll(db, slots.slots)
   }
   const at = now.toISOString()
   const taken = await db
@@ -234,6 +279,30 @@ export async function grantReader(
   }
 }
 
+/**
+ * A grant made by a family manager (not by the person) of a report that was not private then, which
+ * the person has marked private (设为隐私) since: the member never chose to share it, and their
+ * privacy now locks it to the manager (access.ts privateToMember), so it is locked to the manager's
+ * grantees too. A person's own grants share what they named, private or not.
+ */
+async function hiddenSinceGranted(
+  db: DB,
+  grant: GrantsTable,
+  examId: string,
+  covered: { kind: string; private?: number | string }[],
+): Promise<boolean> {
+  if (grant.created_by_user_id === grant.person_user_id) return false
+  const report = covered.find((r) => r.kind === 'report')
+  if (report && Number(report.private ?? 0) === 1) return false
+  const state = await db
+    .selectFrom('exam_user_states')
+    .select('report_private')
+    .where('user_id', '=', grant.person_user_id)
+    .where('exam_id', '=', examId)
+    .executeTakeFirst()
+  return Number(state?.report_private ?? 0) === 1
+}
+
 /** The exam's detail through a grant covering its images; the report brief only if covered too. */
 export async function sharedExam(
   db: DB,
@@ -243,7 +312,7 @@ export async function sharedExam(
 ): Promise<ExamDetail> {
   const covered = await db
     .selectFrom('grant_records')
-    .select(['kind', 'record_id'])
+    .select(['kind', 'record_id', 'private'])
     .where('grant_id', '=', reader.grant.id)
     .where('exam_id', '=', examId)
     .execute()
@@ -256,7 +325,8 @@ export async function sharedExam(
   )
   const reportCovered =
     detail.report !== null &&
-    covered.some((r) => r.kind === 'report' && r.record_id === detail.report!.id)
+    covered.some((r) => r.kind === 'report' && r.record_id === detail.report!.id) &&
+    !(await hiddenSinceGranted(db, reader.grant, examId, covered))
   // The owner's own marks (收藏, notes) are not the holder's business.
   return {
     ...detail,
@@ -295,6 +365,13 @@ export async function sharedReport(
     .where('grant_records.record_id', '=', reportId)
     .executeTakeFirst()
   if (!row) throw notFound(REPORT_NOT_VISIBLE)
+  if (
+    await hiddenSinceGranted(db, reader.grant, row.exam_id, [
+      { kind: 'report', private: row.shared_private },
+    ])
+  ) {
+    throw notFound(REPORT_NOT_VISIBLE)
+  }
   const exam = await db
     .selectFrom('exams')
     .selectAll()
