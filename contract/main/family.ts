@@ -45,6 +45,7 @@ export const FAMILY_MESSAGES = {
   tooMany: `最多添加 ${FAMILY_MEMBERS_MAX} 位家人`,
   notFound: '家人不存在或已解除关系',
   notManaged: '您无权查看该就诊人的记录',
+  childGuarded: '该儿童已由其他监护人添加。如需一同查看，请对方在孩子的记录上点「授权」共享给您',
 } as const
 
 export const FamilyMemberSchema = z.object({

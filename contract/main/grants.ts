@@ -88,6 +88,8 @@ export const GRANT_MESSAGES = {
   pickupLocked: `提取码错误次数过多，请 ${PICKUP_LOCK_MINUTES} 分钟后再试`,
   pickupExhausted: '提取码错误次数过多，该分享已失效，请联系分享人重新分享',
   noReshare: '通过授权查看的记录不能再次分享',
+  /** DICOMweb instance retrieve (the stored files, with the patient's identity) through a grant. */
+  noFiles: '通过授权查看的影像仅供在线浏览，不提供原始文件下载',
 } as const
 
 export const PickupCodeSchema = z

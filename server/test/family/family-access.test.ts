@@ -180,35 +180,46 @@ describe('family members see each other’s records only while the link lasts', 
     assert.deepEqual(adult.status, [403, 403, 403, 403])
   })
 
-  test('a second guardian shares the child; once removed, sees nothing at the next request', async () => {
+  test('another account knowing the child’s name and ID number is refused; a removed guardian sees nothing at the next request', async () => {
     const dad = await signUp(world.app.db, new Date())
-    const added = await call('POST', '/main/family/children', dad.token, {
-      name: CHILD_NAME,
-      idNumber: CHILD_ID,
-      guardianConfirmed: true,
-    })
-    assert.equal(added.status, 200, JSON.stringify(added.body))
-    const link = envelope(addFamilyChild.output).parse(added.body).data!
-    assert.equal(link.personId, childId)
-    assert.ok((await listed(dad.token, childId)).reports.includes(child.reportId))
-    assert.equal((await singleReads(dad.token, child)).metadata, 200)
+    const addChild = (token: string) =>
+      call('POST', '/main/family/children', token, {
+        name: CHILD_NAME,
+        idNumber: CHILD_ID,
+        guardianConfirmed: true,
+      })
+    const refused = await addChild(dad.token)
+    assert.equal(refused.status, 400, JSON.stringify(refused.body))
+    assert.equal(refused.error, FAMILY_MESSAGES.childGuarded)
+    assert.deepEqual((await listed(dad.token, childId)).status, [403, 403, 403, 403])
+    assert.equal((await singleReads(dad.token, child)).metadata, 404)
+    // The guardian adding again is told the child is already there.
+    assert.equal((await addChild(world.alice.token)).error, FAMILY_MESSAGES.already)
 
-    const removed = await call('DELETE', `/main/family/members/${link.id}`, dad.token)
+    // alice ends her link: from the next request she sees nothing of the child.
+    const family = await call('GET', '/main/family', world.alice.token)
+    const link = envelope(listFamily.output)
+      .parse(family.body)
+      .data!.members.find((m) => m.personId === childId)!
+    const removed = await call('DELETE', `/main/family/members/${link.id}`, world.alice.token)
     assert.equal(removed.status, 200, JSON.stringify(removed.body))
-    const after = await listed(dad.token, childId)
-    assert.deepEqual(after.status, [403, 403, 403, 403])
-    const reads = await singleReads(dad.token, child)
+    assert.deepEqual((await listed(world.alice.token, childId)).status, [403, 403, 403, 403])
+    const reads = await singleReads(world.alice.token, child)
     assert.deepEqual(
       { exam: reads.exam, report: reads.report, metadata: reads.metadata },
       { exam: 404, report: 404, metadata: 404 },
     )
     assert.equal(reads.error, REPORT_NOT_VISIBLE)
-    // The other guardian is unaffected.
-    assert.ok((await listed(world.alice.token, childId)).reports.includes(child.reportId))
     // Removing again: the link is gone.
-    const again = await call('DELETE', `/main/family/members/${link.id}`, dad.token)
+    const again = await call('DELETE', `/main/family/members/${link.id}`, world.alice.token)
     assert.equal(again.status, 404)
     assert.equal(again.error, FAMILY_MESSAGES.notFound)
+
+    // A child nobody guards any more can be added again, as the same person with their records.
+    const added = await addChild(dad.token)
+    assert.equal(added.status, 200, JSON.stringify(added.body))
+    assert.equal(envelope(addFamilyChild.output).parse(added.body).data!.personId, childId)
+    assert.ok((await listed(dad.token, childId)).reports.includes(child.reportId))
   })
 
   test('an adult member: seen after agreeing by SMS, private reports stay theirs, leaving ends it', async () => {

@@ -8,6 +8,7 @@ import {
   PICKUP_WRONG_TOTAL_MAX,
 } from '@contract/main/grants'
 import { EXAM_NOT_FOUND } from '../../src/domain/records/access'
+import { ID_A } from '../dicomweb/read-support'
 import { sharingWorld, type SharingWorld } from './support'
 
 /*
@@ -238,6 +239,38 @@ describe('grants and share links', () => {
     const messages = await messagesOf(w.alice.user.id)
     assert.equal(messages.length, before + 1)
     assert.match(messages.find((m) => m.title === '分享链接已自动失效')!.body, /20 次输错提取码/)
+  })
+
+  test('through a grant DICOMweb shows the patient as the pages do: masked name, no ID number, no files', async () => {
+    const { link } = await linkGrant()
+    const visitor = (await open(link.token)).data.accessToken as string
+    const s = w.study
+    const get = (url: string, token: string, accept = 'application/dicom+json') =>
+      w.app.inject({ url, headers: { authorization: `Bearer ${token}`, accept } })
+    const tagsOf = (body: string) => JSON.parse(body) as Record<string, { Value?: unknown[] }>[]
+    for (const url of [
+      '/dicomweb/studies?includefield=all',
+      `/dicomweb/studies/${s.study}/series/${s.series}/instances/${s.sop}/metadata`,
+    ]) {
+      const seen = await get(url, visitor)
+      assert.equal(seen.statusCode, 200, seen.body)
+      assert.ok(!seen.body.includes(ID_A), `${url} shows the ID number`)
+      const [row] = tagsOf(seen.body)
+      assert.equal(row!['00100020'], undefined)
+      assert.deepEqual(row!['00100010']?.Value, [{ Alphabetic: '张*' }], url)
+      // The owner's own read keeps everything.
+      const own = await get(url, w.alice.token)
+      assert.ok(own.body.includes(ID_A), `${url} for the owner`)
+    }
+    const file = await get(
+      `/dicomweb/studies/${s.study}/series/${s.series}/instances/${s.sop}`,
+      visitor,
+      'multipart/related; type="application/dicom"; transfer-syntax=*',
+    )
+    assert.equal(file.statusCode, 403)
+    assert.equal((file.json() as { error: string }).error, GRANT_MESSAGES.noFiles)
+    // Frames (what the viewer draws) still come.
+    assert.equal((await w.frame(s, visitor)).status, 200)
   })
 
   test('maxViews 3: 20 parallel openings open exactly 3; the opened sessions keep working', async () => {

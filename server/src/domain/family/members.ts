@@ -256,6 +256,19 @@ export async function addChild(
       if (!sameName || !(await isLoginlessPerson(trx, card.user_id))) {
         throw badRequest(ID_CARD_TAKEN)
       }
+      // A child someone already guards is not joined by knowing the name and ID number (both are
+      // printed on every report and were once readable through a share): the guardian shares the
+      // child's records through 授权 instead. A child nobody guards any more may be added again.
+      const guardians = await trx
+        .selectFrom('family_links')
+        .select('manager_user_id')
+        .where('member_user_id', '=', card.user_id)
+        .where('ended_at', 'is', null)
+        .execute()
+      if (guardians.some((g) => g.manager_user_id === managerId)) {
+        throw badRequest(FAMILY_MESSAGES.already)
+      }
+      if (guardians.length > 0) throw badRequest(FAMILY_MESSAGES.childGuarded)
       childId = card.user_id
     } else {
       childId = randomUUID()

@@ -8,6 +8,7 @@ import {
   searchStudies,
 } from '../../domain/records/qido'
 import { parseQidoQuery, pathUid, type QidoLevel } from '../../domain/records/qido-query'
+import { withoutPatientIdentity } from '../../domain/sharing/dicom-identity'
 import { noteView } from '../../domain/sharing/views'
 import { notFound } from '../../http/errors'
 import { recordsCaller, recordsCallerAuth } from '../../http/records-caller'
@@ -33,9 +34,14 @@ export default async function qidoRoutes(app: FastifyInstance): Promise<void> {
    * through a grant are logged as views of their exams, one per session and exam (views.ts), as
    * WADO's reads are. Own and family studies are not: only grants keep a log.
    */
-  const logViewsThroughGrants = async (request: FastifyRequest, result: QidoResult, now: Date) => {
+  const logViewsThroughGrants = async (
+    request: FastifyRequest,
+    result: QidoResult,
+    now: Date,
+  ): Promise<Set<string>> => {
+    const throughGrant = new Set<string>()
     const caller = recordsCaller(request)
-    if (caller.kind !== 'share' && caller.kind !== 'user') return
+    if (caller.kind !== 'share' && caller.kind !== 'user') return throughGrant
     if (caller.kind === 'user') {
       const grant = await app.db
         .selectFrom('grants')
@@ -45,7 +51,7 @@ export default async function qidoRoutes(app: FastifyInstance): Promise<void> {
         .where('revoked_at', 'is', null)
         .where('expires_at', '>', now.toISOString())
         .executeTakeFirst()
-      if (!grant) return
+      if (!grant) return throughGrant
     }
     const uids = new Set(
       result.rows.flatMap((row) => {
@@ -56,6 +62,7 @@ export default async function qidoRoutes(app: FastifyInstance): Promise<void> {
     for (const uid of uids) {
       const reach = await reachStudy(app.db, app.personalCipher, caller, uid, now)
       if (!reach.grantId) continue
+      throughGrant.add(uid)
       for (const exam of reach.exams) {
         await noteView(
           {
@@ -79,6 +86,7 @@ export default async function qidoRoutes(app: FastifyInstance): Promise<void> {
         )
       }
     }
+    return throughGrant
   }
 
   const search =
@@ -107,7 +115,12 @@ export default async function qidoRoutes(app: FastifyInstance): Promise<void> {
         ...(seriesUid ? { seriesUid } : {}),
       }
       const result = await run(scope, query)
-      await logViewsThroughGrants(request, result, now)
+      // Rows of studies read through a grant show the patient as a grant does (masked name, no ID).
+      const throughGrant = await logViewsThroughGrants(request, result, now)
+      const rows = result.rows.map((row) => {
+        const uid = row['0020000D']?.Value?.[0]
+        return typeof uid === 'string' && throughGrant.has(uid) ? withoutPatientIdentity(row) : row
+      })
       const warnings = [...query.warnings]
       if (result.more) {
         // PS3.18 8.3.4.6: a cut answer says so; the client pages on with offset.
@@ -118,7 +131,7 @@ export default async function qidoRoutes(app: FastifyInstance): Promise<void> {
         .type('application/dicom+json')
         .header('cache-control', 'private, no-cache')
         .header('vary', 'Accept, Authorization')
-        .send(JSON.stringify(result.rows))
+        .send(JSON.stringify(rows))
     }
 
   app.get<{ Params: Params }>(

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { Readable } from 'node:stream'
 import zlib from 'node:zlib'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { GRANT_MESSAGES } from '@contract/main/grants'
 import { reachStudy } from '../../domain/records/access'
 import { pathUid } from '../../domain/records/qido-query'
 import {
@@ -17,8 +18,9 @@ import {
   type RenderRequest,
   representativeInstance,
 } from '../../domain/records/retrieve'
+import { withoutPatientIdentity } from '../../domain/sharing/dicom-identity'
 import { noteView } from '../../domain/sharing/views'
-import { badRequest } from '../../http/errors'
+import { badRequest, forbidden } from '../../http/errors'
 import { recordsCaller, recordsCallerAuth } from '../../http/records-caller'
 import { acceptsMultipart, notAcceptable, renderedMime, requireJsonAccepted } from './negotiate'
 
@@ -213,6 +215,9 @@ export default async function wadoRoutes(app: FastifyInstance): Promise<void> {
     if (!accepted.ok)
       throw notAcceptable('实例仅以 multipart/related; type="application/dicom" 提供')
     const rows = await rowsOf(request)
+    // The stored file carries the patient's full identity (name, ID number, birth date), which a
+    // grant never shows (sharing/dicom-identity.ts): through a grant the images are for viewing.
+    if (throughGrant.has(request)) throw forbidden(GRANT_MESSAGES.noFiles)
     if (accepted.transferSyntaxes) {
       const other = rows.find((r) => !accepted.transferSyntaxes!.has(r.transfer_syntax))
       if (other) {
@@ -251,7 +256,15 @@ export default async function wadoRoutes(app: FastifyInstance): Promise<void> {
       .type('application/dicom+json')
       .header('cache-control', cacheOf(request, request.params.instance ? IMMUTABLE : REVALIDATE))
       .header('vary', 'Accept, Authorization')
-      .send(JSON.stringify(rows.map(instanceMetadata)))
+      .send(
+        JSON.stringify(
+          rows.map((row) =>
+            throughGrant.has(request)
+              ? withoutPatientIdentity(instanceMetadata(row))
+              : instanceMetadata(row),
+          ),
+        ),
+      )
   }
   app.get<{ Params: Params }>('/dicomweb/studies/:study/metadata', json, metadata)
   app.get<{ Params: Params }>('/dicomweb/studies/:study/series/:series/metadata', json, metadata)
