@@ -56,6 +56,11 @@ export const GRANT_STATUS_LABELS: Record<GrantStatus, string> = {
 export const GRANT_RECORDS_MAX = 20
 /** A link's optional view limit (views = openings of the link with the right code). */
 export const GRANT_MAX_VIEWS_MAX = 100
+/**
+ * Grants to an account (by phone number) a person may make in a day. Each answers whether a number
+ * is registered, and as whom (masked): without a bound the call looked numbers up in bulk.
+ */
+export const ACCOUNT_GRANTS_PER_DAY = 30
 export const PICKUP_CODE_LENGTH = 4
 /** Wrong 提取码 attempts per link before it is locked for PICKUP_LOCK_MINUTES (limits module). */
 export const PICKUP_ATTEMPTS_MAX = 5
@@ -88,6 +93,7 @@ export const GRANT_MESSAGES = {
   pickupLocked: `提取码错误次数过多，请 ${PICKUP_LOCK_MINUTES} 分钟后再试`,
   pickupExhausted: '提取码错误次数过多，该分享已失效，请联系分享人重新分享',
   noReshare: '通过授权查看的记录不能再次分享',
+  accountGrantsExhausted: `每天最多按手机号授权 ${ACCOUNT_GRANTS_PER_DAY} 次，请明天再试`,
   /** DICOMweb instance retrieve (the stored files, with the patient's identity) through a grant. */
   noFiles: '通过授权查看的影像仅供在线浏览，不提供原始文件下载',
 } as const

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
 import { isDeepStrictEqual } from 'node:util'
 import {
+  ACCOUNT_GRANTS_PER_DAY,
   GRANT_MESSAGES,
   PICKUP_ATTEMPTS_MAX,
   PICKUP_LOCK_MINUTES,
@@ -271,6 +272,29 @@ describe('grants and share links', () => {
     assert.equal((file.json() as { error: string }).error, GRANT_MESSAGES.noFiles)
     // Frames (what the viewer draws) still come.
     assert.equal((await w.frame(s, visitor)).status, 200)
+  })
+
+  test('grants by phone number are bounded per person per day, under a burst', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: ACCOUNT_GRANTS_PER_DAY + 5 }, (_, i) =>
+        w.call('POST', '/main/grants', w.carol.token, {
+          audience: 'account',
+          mobile: `1390000${String(i).padStart(4, '0')}`,
+          examIds: [w.study.examId],
+          reportIds: [],
+          duration: '1h',
+        }),
+      ),
+    )
+    // Each of the first 30 was looked up (unregistered, or carol may not share alice's exam).
+    assert.equal(
+      answers.filter((a) => a.status === 400 || a.status === 404).length,
+      ACCOUNT_GRANTS_PER_DAY,
+      JSON.stringify(answers.map((a) => a.error)),
+    )
+    const refused = answers.filter((a) => a.status === 429)
+    assert.equal(refused.length, 5)
+    assert.equal(refused[0]!.error, GRANT_MESSAGES.accountGrantsExhausted)
   })
 
   test('maxViews 3: 20 parallel openings open exactly 3; the opened sessions keep working', async () => {

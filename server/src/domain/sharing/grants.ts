@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomInt, randomUUID } from 'node:crypto'
 import {
+  ACCOUNT_GRANTS_PER_DAY,
   GRANT_DURATION_SECONDS,
   GRANT_MESSAGES,
   GRANT_RECORDS_MAX,
@@ -14,9 +15,10 @@ import {
 import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
 import type { GrantsTable } from '../../db/schema'
-import { badRequest, notFound } from '../../http/errors'
+import { ApiError, badRequest, notFound } from '../../http/errors'
 import { maskMobile } from '../identity'
 import { keyedHash } from '../identity/secrets'
+import { reserve } from '../limits'
 import { maskHolderName } from '../profile/id-card-number'
 import {
   assertPersonInReach,
@@ -294,6 +296,15 @@ export async function createGrant(
   if (input.audience === 'account') {
     if (input.pickupCode || input.maxViews !== undefined) throw badRequest(GRANT_MESSAGES.linkOnly)
     if (!input.mobile) throw badRequest(GRANT_MESSAGES.mobileRequired)
+    // Reserved before the look-up (and kept, found or not): the answer says whether the number is
+    // registered, so a day's look-ups are bounded per person.
+    const slot = await reserve(db, {
+      key: `grant-account:${userId}`,
+      limit: ACCOUNT_GRANTS_PER_DAY,
+      windowMs: 86_400_000,
+      now,
+    })
+    if (!slot.ok) throw new ApiError(429, GRANT_MESSAGES.accountGrantsExhausted)
     const grantee = await db
       .selectFrom('users')
       .select('id')
