@@ -176,6 +176,15 @@ test('an adult agrees by a code to their phone; an unregistered phone gets an ac
   const manager = await signUp(ctx.app.db, ctx.clock.now())
   const mobile = freshMobile()
   const code = await familyCode(manager, mobile)
+  // The code agrees to the account that asked for it: another account that learns it is refused.
+  const other = await signUp(ctx.app.db, ctx.clock.now())
+  const borrowed = await http.send('POST', '/main/family/adults', other.token, {
+    mobile,
+    code,
+    relation: 'parent',
+  })
+  assert.equal(borrowed.statusCode, 400, borrowed.body)
+  assert.match(errorOf(borrowed), /验证码错误/)
   const wrong = await http.send('POST', '/main/family/adults', manager.token, {
     mobile,
     code: code === '000000' ? '111111' : '000000',

@@ -328,7 +328,14 @@ export async function sendAdultCode(
   now: Date,
 ): Promise<void> {
   if ((await ownMobile(db, managerId)) === input.mobile) throw badRequest(FAMILY_MESSAGES.self)
-  await issueSmsCode(db, sms, { mobile: input.mobile, purpose: 'family', ip: input.ip, now })
+  // Bound to the asking account: the code agrees to this manager, not to whoever learns it.
+  await issueSmsCode(db, sms, {
+    mobile: input.mobile,
+    purpose: 'family',
+    scope: managerId,
+    ip: input.ip,
+    now,
+  })
 }
 
 export async function addAdult(
@@ -343,6 +350,7 @@ export async function addAdult(
   await consumeSmsCode(db, {
     mobile: input.mobile,
     purpose: 'family',
+    scope: managerId,
     code: input.code,
     now,
     ip: input.ip,

@@ -111,6 +111,8 @@ export const SMS_NOT_CONFIGURED = '短信服务未配置，暂时无法发送验
 export interface IssueSmsCodeInput {
   mobile: string
   purpose: SmsPurpose
+  /** Who the code is for, when not the phone's own holder (codeHash). */
+  scope?: string
   /** The client address; only a keyed hash of its network is stored. */
   ip: string
   now: Date
@@ -200,7 +202,7 @@ export async function issueSmsCode(
       id,
       mobile,
       purpose,
-      code_hash: codeHash(id, code),
+      code_hash: codeHash(id, code, input.scope),
       attempts: 0,
       expires_at: isoAfter(now, SMS_LIMITS.ttlMs),
       consumed_at: null,
@@ -219,13 +221,19 @@ export function outboxMobileKey(mobile: string): string {
   return keyedHash('outbox-mobile', mobile)
 }
 
-function codeHash(id: string, code: string): string {
-  return keyedHash('sms-code', `${id}:${code}`)
+/**
+ * A code asked for on someone's behalf (`scope`: the family code's asking account) is hashed with
+ * it, so the code works only for the one who asked: another account that learns it gets 验证码错误.
+ */
+function codeHash(id: string, code: string, scope?: string): string {
+  return keyedHash('sms-code', scope === undefined ? `${id}:${code}` : `${id}:${code}:${scope}`)
 }
 
 export interface ConsumeSmsCodeInput {
   mobile: string
   purpose: SmsPurpose
+  /** As given when the code was issued. */
+  scope?: string
   code: string
   now: Date
   /**
@@ -321,7 +329,7 @@ export async function consumeSmsCode(db: DB, input: ConsumeSmsCodeInput): Promis
     .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
     .where('id', '=', row.id)
     .execute()
-  if (!sameHash(codeHash(row.id, input.code), row.code_hash)) {
+  if (!sameHash(codeHash(row.id, input.code, input.scope), row.code_hash)) {
     const left = Math.min(...taken.slots.slice(0, -1).map((slot) => slot.remaining))
     // The last wrong try was compared too; it says so, unlike a try refused without a comparison.
     if (left <= 0) throw badRequest('验证码错误，次数已用完，请重新获取')
