@@ -9,6 +9,7 @@ import {
   listFamily,
 } from '@contract/main/family'
 import { ageOn } from '../../src/domain/family/members'
+import { createSession } from '../../src/domain/identity'
 import { FLOW_ONLY } from '../../src/domain/identity/sms'
 import { ID_CARD_TAKEN } from '../../src/domain/profile/id-cards'
 import { readOutbox } from '../../src/providers/sms'
@@ -100,6 +101,20 @@ test('a child is added only under 14, with a valid number and the guardian’s s
     listed.members.map((m) => m.personId),
     [member.personId],
   )
+
+  // Turning 14 does not end the link: the guardian is the child's guardian until 18 (Civil Code art.
+  // 27); only a new link for someone 14 or older needs their own code (README, 亲情卡).
+  ctx.clock.advance(2 * 86_400_000)
+  const later = await createSession(ctx.app.db, guardian.user.id, ctx.clock.now())
+  const afterBirthday = envelope(listFamily.output).parse(
+    (await http.get('/main/family', later.access_token)).json(),
+  ).data!
+  assert.deepEqual(
+    afterBirthday.members.map((m) => m.personId),
+    [member.personId],
+  )
+  const images = await http.get(`/main/images?personId=${member.personId}`, later.access_token)
+  assert.equal(images.statusCode, 200, images.body)
 })
 
 test('a number bound to an account, or the same number under another name, is refused', async () => {
