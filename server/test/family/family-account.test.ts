@@ -126,6 +126,36 @@ test('merging moves links and messages to the surviving account; a link to itsel
   // The WeChat account managed the phone account: the same person after the merge.
   const selfLink = await link(wechat.user.id, phone.user.id)
   await message(phone.user.id, '手机账号的消息')
+  // Grants follow the person too: of the phone account's records, received by it, and made by it
+  // of grandma's records as her manager (which must end with the link it now hangs on).
+  const grant = async (person: string, grantee: string | null, creator: string) => {
+    const id = randomUUID()
+    const at = clock.now().toISOString()
+    await db
+      .insertInto('grants')
+      .values({
+        id,
+        person_user_id: person,
+        created_by_user_id: creator,
+        audience: grantee ? 'account' : 'link',
+        grantee_user_id: grantee,
+        token_hash: grantee ? null : randomUUID(),
+        pickup_hash: null,
+        max_views: null,
+        opens: 0,
+        created_at: at,
+        expires_at: new Date(clock.now().getTime() + 86_400_000).toISOString(),
+        revoked_at: null,
+        first_viewed_at: null,
+      })
+      .execute()
+    return id
+  }
+  const grants = [
+    await grant(phone.user.id, null, phone.user.id),
+    await grant(grandma.user.id, phone.user.id, grandma.user.id),
+    await grant(grandma.user.id, null, phone.user.id),
+  ]
 
   const code = await smsCode(db, phone.mobile!, 'merge', clock.now())
   await mergeUser(
@@ -158,4 +188,11 @@ test('merging moves links and messages to the surviving account; a link to itsel
     ['手机账号的消息'],
   )
   assert.equal((await linksOf(phone.user.id)).filter((l) => l.ended_at === null).length, 0)
+  const moved = await db
+    .selectFrom('grants')
+    .select(['person_user_id', 'grantee_user_id', 'created_by_user_id'])
+    .where('id', 'in', grants)
+    .execute()
+  assert.ok(!JSON.stringify(moved).includes(phone.user.id), JSON.stringify(moved))
+  assert.equal(moved.filter((g) => g.created_by_user_id === wechat.user.id).length, 2)
 })

@@ -356,6 +356,15 @@ export async function mergeUser(
     }
     // 亲情卡 links and messages follow the person (domain/family/members.ts).
     await mergeFamily(trx, other.id, callerId, now)
+    // So do grants: those of their records, those they received, and those they made as a manager
+    // (which must end with the link they now hang on: members.ts endLink).
+    for (const column of ['person_user_id', 'grantee_user_id', 'created_by_user_id'] as const) {
+      await trx
+        .updateTable('grants')
+        .set({ [column]: callerId })
+        .where(column, '=', other.id)
+        .execute()
+    }
     await trx
       .insertInto('user_merges')
       .values({ id: randomUUID(), from_user_id: other.id, into_user_id: callerId, created_at: at })
@@ -442,6 +451,14 @@ export async function eraseAccount(
   await db
     .deleteFrom('grants')
     .where((eb) => eb.or([eb('person_user_id', '=', userId), eb('grantee_user_id', '=', userId)]))
+    .execute()
+  // Grants they made of a family member's records (as the manager) end as the management does
+  // (members.ts endLink); the member keeps seeing them in 授权记录 as 已撤销.
+  await db
+    .updateTable('grants')
+    .set({ revoked_at: now.toISOString() })
+    .where('created_by_user_id', '=', userId)
+    .where('revoked_at', 'is', null)
     .execute()
   // 亲情卡 links and messages go; a child left without a guardian goes with the account (nobody
   // can act for them), with their ID card.

@@ -1,4 +1,4 @@
-import type { ExpressionBuilder } from 'kysely'
+import { type ExpressionBuilder, sql } from 'kysely'
 import { FAMILY_MESSAGES } from '@contract/main/family'
 import { GRANT_MESSAGES } from '@contract/main/grants'
 import type { FieldCipher } from '../../crypto/field-cipher'
@@ -443,6 +443,20 @@ export async function searchReach(
 }
 
 /** The condition "the caller could retrieve this exam", for `.where(...)` on exams in searches. */
+/**
+ * The part of reachableBy that is not a grant: the caller's own exams and their managed members'.
+ * Rows built from any other exam show the patient as a grant does (sharing/dicom-identity.ts). A
+ * link visitor reaches everything through their grant: nothing.
+ */
+export function reachableDirectly(reach: SearchReach) {
+  return (eb: ExpressionBuilder<Database, 'exams'>) => {
+    if (reach.caller.kind === 'share') return sql<boolean>`1 = 0`
+    const own = visibleTo(reach.caller, reach.identity)(eb)
+    if (reach.caller.kind !== 'user' || reach.people.length === 0) return own
+    return eb.or([own, visibleToAnyOf(reach.people)(eb)])
+  }
+}
+
 export function reachableBy(reach: SearchReach) {
   return (eb: ExpressionBuilder<Database, 'exams'>) => {
     const own = visibleTo(reach.caller, reach.identity)(eb)

@@ -1,7 +1,8 @@
 import { sql } from 'kysely'
 import type { DicomJson, DicomJsonAttribute } from '../../dicom'
 import type { DB } from '../../db'
-import { reachableBy, type SearchReach } from './access'
+import { withoutPatientIdentity } from '../sharing/dicom-identity'
+import { reachableBy, reachableDirectly, type SearchReach } from './access'
 import { isExact, matches, project, type QidoFilter, type QidoQuery } from './qido-query'
 
 /*
@@ -12,6 +13,11 @@ import { isExact, matches, project, type QidoFilter, type QidoQuery } from './qi
  *
  * One StudyInstanceUID may be two exams of one caller (the hospital pushed it, the patient uploaded
  * it too): rows are per UID, counts over distinct UIDs, so a client sees one study.
+ *
+ * A row built from an exam reached only through a grant shows the patient as a grant does (masked
+ * name, no ID number, birth date, address or phone: sharing/dicom-identity.ts), and it is masked
+ * when built, before any filter: a search on PatientID through a grant cannot confirm a guess. The
+ * caller's own copy of a study (an upload with the same UID) is preferred as the study's row.
  */
 
 export interface QidoScope {
@@ -29,6 +35,22 @@ export interface QidoResult {
   /** More matches exist past the limit (a Warning header says so). */
   more: boolean
 }
+
+/** Of these exams, those the caller reaches directly (own, family), not only through a grant. */
+async function directExams(db: DB, scope: QidoScope, examIds: string[]): Promise<Set<string>> {
+  if (examIds.length === 0) return new Set()
+  const rows = await db
+    .selectFrom('exams')
+    .select('exams.id')
+    .where('exams.id', 'in', [...new Set(examIds)])
+    .where(reachableDirectly(scope.reach))
+    .execute()
+  return new Set(rows.map((r) => r.id))
+}
+
+/** The row as this caller may see it: whole from a direct exam, else as a grant shows it. */
+const asSeen = (row: DicomJson, examId: string, direct: Set<string>): DicomJson =>
+  direct.has(examId) ? row : withoutPatientIdentity(row)
 
 const BATCH = 500
 const LAST = 2147483647
@@ -222,11 +244,13 @@ export async function studyRows(
     : []
   const metadataByExam = new Map(metadata.map((m) => [m.exam_id, m.metadata_json]))
   const countsByUid = new Map(counts.map((c) => [c.uid, c]))
+  const direct = await directExams(db, scope, examIds)
   for (const uid of uids) {
     const mine = exams.filter((e) => e.study_uid === uid)
-    const primary = mine.find((e) => metadataByExam.has(e.id))
+    const withMetadata = mine.filter((e) => metadataByExam.has(e.id))
+    const primary = withMetadata.find((e) => direct.has(e.id)) ?? withMetadata[0]
     if (!primary) continue
-    const row = parseMetadata(metadataByExam.get(primary.id))
+    const row = asSeen(parseMetadata(metadataByExam.get(primary.id)), primary.id, direct)
     examOverrides(row, primary)
     const mods = new Set<string>()
     for (const m of modalities) {
@@ -343,12 +367,18 @@ async function seriesRows(
         .execute()
     : []
   const metadataBySeries = new Map(metadata.map((m) => [m.series_id, m.metadata_json]))
+  const direct = await directExams(
+    db,
+    scope,
+    series.map((s) => s.exam_id),
+  )
   const out: DicomJson[] = []
   for (const key of keys) {
     const mine = series.filter((s) => s.study_uid === key.study && s.series_uid === key.uid)
-    const primary = mine.find((s) => metadataBySeries.has(s.id))
+    const withMetadata = mine.filter((s) => metadataBySeries.has(s.id))
+    const primary = withMetadata.find((s) => direct.has(s.exam_id)) ?? withMetadata[0]
     if (!primary) continue
-    const row = parseMetadata(metadataBySeries.get(primary.id))
+    const row = asSeen(parseMetadata(metadataBySeries.get(primary.id)), primary.exam_id, direct)
     examOverrides(row, { ...primary, description: primary.study_description })
     const count = counts.find((c) => c.study === key.study && c.uid === key.uid)
     row['0020000D'] = text('UI', key.study)
@@ -417,6 +447,7 @@ export async function searchInstances(
       .innerJoin('exams', 'exams.id', 'instances.exam_id')
       .select([
         'instances.id',
+        'instances.exam_id',
         'instances.sop_instance_uid',
         'instances.metadata_json',
         'series.series_uid',
@@ -431,10 +462,15 @@ export async function searchInstances(
       .where('instances.id', 'in', ids)
       .execute()
     const byId = new Map(rows.map((r) => [r.id, r]))
+    const direct = await directExams(
+      db,
+      scope,
+      rows.map((r) => r.exam_id),
+    )
     return ids.flatMap((id) => {
       const r = byId.get(id)
       if (!r) return []
-      const row = parseMetadata(r.metadata_json)
+      const row = asSeen(parseMetadata(r.metadata_json), r.exam_id, direct)
       examOverrides(row, r)
       row['0020000D'] = text('UI', r.study_uid)
       row['0020000E'] = text('UI', r.series_uid)

@@ -327,9 +327,11 @@ export async function sharedExam(
     detail.report !== null &&
     covered.some((r) => r.kind === 'report' && r.record_id === detail.report!.id) &&
     !(await hiddenSinceGranted(db, reader.grant, examId, covered))
-  // The owner's own marks (收藏, notes) are not the holder's business.
+  // The owner's own marks (收藏, notes) are not the holder's business; nor is the birth date
+  // (8 of the ID number's 18 digits), which DICOMweb through a grant leaves out too.
   return {
     ...detail,
+    patientBirthDate: null,
     archived: false,
     notes: null,
     report: reportCovered ? detail.report : null,

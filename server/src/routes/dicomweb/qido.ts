@@ -8,7 +8,6 @@ import {
   searchStudies,
 } from '../../domain/records/qido'
 import { parseQidoQuery, pathUid, type QidoLevel } from '../../domain/records/qido-query'
-import { withoutPatientIdentity } from '../../domain/sharing/dicom-identity'
 import { noteView } from '../../domain/sharing/views'
 import { notFound } from '../../http/errors'
 import { recordsCaller, recordsCallerAuth } from '../../http/records-caller'
@@ -38,10 +37,10 @@ export default async function qidoRoutes(app: FastifyInstance): Promise<void> {
     request: FastifyRequest,
     result: QidoResult,
     now: Date,
-  ): Promise<Set<string>> => {
-    const throughGrant = new Set<string>()
+    pathStudyUid: string | undefined,
+  ): Promise<void> => {
     const caller = recordsCaller(request)
-    if (caller.kind !== 'share' && caller.kind !== 'user') return throughGrant
+    if (caller.kind !== 'share' && caller.kind !== 'user') return
     if (caller.kind === 'user') {
       const grant = await app.db
         .selectFrom('grants')
@@ -51,7 +50,7 @@ export default async function qidoRoutes(app: FastifyInstance): Promise<void> {
         .where('revoked_at', 'is', null)
         .where('expires_at', '>', now.toISOString())
         .executeTakeFirst()
-      if (!grant) return throughGrant
+      if (!grant) return
     }
     const uids = new Set(
       result.rows.flatMap((row) => {
@@ -59,10 +58,11 @@ export default async function qidoRoutes(app: FastifyInstance): Promise<void> {
         return typeof value === 'string' ? [value] : []
       }),
     )
+    // /studies/{uid}/series and …/instances leave the study's UID out of their rows.
+    if (pathStudyUid && result.rows.length > 0) uids.add(pathStudyUid)
     for (const uid of uids) {
       const reach = await reachStudy(app.db, app.personalCipher, caller, uid, now)
       if (!reach.grantId) continue
-      throughGrant.add(uid)
       for (const exam of reach.exams) {
         await noteView(
           {
@@ -86,7 +86,6 @@ export default async function qidoRoutes(app: FastifyInstance): Promise<void> {
         )
       }
     }
-    return throughGrant
   }
 
   const search =
@@ -115,12 +114,8 @@ export default async function qidoRoutes(app: FastifyInstance): Promise<void> {
         ...(seriesUid ? { seriesUid } : {}),
       }
       const result = await run(scope, query)
-      // Rows of studies read through a grant show the patient as a grant does (masked name, no ID).
-      const throughGrant = await logViewsThroughGrants(request, result, now)
-      const rows = result.rows.map((row) => {
-        const uid = row['0020000D']?.Value?.[0]
-        return typeof uid === 'string' && throughGrant.has(uid) ? withoutPatientIdentity(row) : row
-      })
+      // Rows from exams reached through a grant were masked when built (records/qido.ts).
+      await logViewsThroughGrants(request, result, now, studyUid)
       const warnings = [...query.warnings]
       if (result.more) {
         // PS3.18 8.3.4.6: a cut answer says so; the client pages on with offset.
@@ -131,7 +126,7 @@ export default async function qidoRoutes(app: FastifyInstance): Promise<void> {
         .type('application/dicom+json')
         .header('cache-control', 'private, no-cache')
         .header('vary', 'Accept, Authorization')
-        .send(JSON.stringify(rows))
+        .send(JSON.stringify(result.rows))
     }
 
   app.get<{ Params: Params }>(
