@@ -55,6 +55,24 @@ describe('意见反馈 (feedback)', () => {
     expect(screen.getByText('已修复，请更新后再试')).toBeTruthy()
   })
 
+  it('opened from a reply’s message (tab=mine), scrolls to 我的反馈 once it has loaded', async () => {
+    const scroll = jest.spyOn(Taro, 'pageScrollTo').mockResolvedValue({ errMsg: 'ok' })
+    await renderPage('pages/feedback/feedback', { tab: 'mine' })
+    expect(await screen.findByText('报告页面打不开，一直转圈')).toBeTruthy()
+    await waitFor(() =>
+      expect(scroll).toHaveBeenCalledWith({ selector: '#feedback-history', duration: 0 }),
+    )
+    expect(scroll).toHaveBeenCalledTimes(1)
+    expect(document.getElementById('feedback-history')?.textContent).toBe('我的反馈')
+  })
+
+  it('opened plainly, stays at the form', async () => {
+    const scroll = jest.spyOn(Taro, 'pageScrollTo').mockResolvedValue({ errMsg: 'ok' })
+    await renderPage('pages/feedback/feedback')
+    expect(await screen.findByText('报告页面打不开，一直转圈')).toBeTruthy()
+    expect(scroll).not.toHaveBeenCalled()
+  })
+
   it("refuses an incomplete form in the contract's words and sends nothing", async () => {
     await renderPage('pages/feedback/feedback')
     fireEvent.click(await screen.findByText('提交反馈'))

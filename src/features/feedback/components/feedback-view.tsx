@@ -49,6 +49,9 @@ function FeedbackRow({ item }: { item: Feedback }) {
   )
 }
 
+/** The 我的反馈 heading's id: a reply's message opens the page scrolled to it (tab=mine). */
+export const FEEDBACK_HISTORY_ID = 'feedback-history'
+
 /** 意见反馈: the form, then 我的反馈 with status and the operator's reply. */
 export function FeedbackView({ form }: { form: FeedbackForm }) {
   return (
@@ -123,7 +126,9 @@ export function FeedbackView({ form }: { form: FeedbackForm }) {
           提交反馈
         </Button>
       </View>
-      <Text className="feedback__history-title">我的反馈</Text>
+      <Text id={FEEDBACK_HISTORY_ID} className="feedback__history-title">
+        我的反馈
+      </Text>
       <RefreshList
         list={form.history}
         keyOf={(item) => item.id}
