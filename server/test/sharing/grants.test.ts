@@ -9,7 +9,8 @@ import {
   PICKUP_WRONG_TOTAL_MAX,
 } from '@contract/main/grants'
 import { EXAM_NOT_FOUND } from '../../src/domain/records/access'
-import { ID_A } from '../dicomweb/read-support'
+import { ingestFiles } from '../../src/domain/records/ingest'
+import { freshUid, ID_A, personInstance, residentId } from '../dicomweb/read-support'
 import { sharingWorld, type SharingWorld } from './support'
 
 /*
@@ -296,6 +297,45 @@ describe('grants and share links', () => {
     assert.equal(page.data.patientBirthDate, null)
     assert.equal(page.data.patientNameMasked, '张*')
     assert.ok(!JSON.stringify(page.data).includes(ID_A))
+  })
+
+  test('a grantee’s own copy of the shared study (same StudyInstanceUID) does not unmask hers', async () => {
+    const s = await w.pushStudy()
+    const made = await w.call('POST', '/main/grants', w.alice.token, {
+      audience: 'account',
+      mobile: w.bob.mobile,
+      examIds: [s.examId],
+      reportIds: [],
+      duration: '24h',
+    })
+    assert.equal(made.status, 200, JSON.stringify(made))
+    // bob uploads a file that claims to belong to her study.
+    await ingestFiles(
+      { db: w.app.db, store: w.app.store, cipher: w.app.personalCipher, now: () => new Date() },
+      { kind: 'upload', userId: w.bob.user.id },
+      [
+        personInstance({
+          study: s.study,
+          series: freshUid(),
+          sop: freshUid(),
+          idNumber: residentId('11010119800101000'),
+          name: '上传者',
+        }),
+      ],
+    )
+    for (const url of [
+      '/dicomweb/studies?includefield=all',
+      `/dicomweb/studies/${s.study}/instances?includefield=00100010,00100020,00100030`,
+      `/dicomweb/studies/${s.study}/series?includefield=00100010,00100020,00100030`,
+    ]) {
+      const res = await w.app.inject({
+        url,
+        headers: { authorization: `Bearer ${w.bob.token}`, accept: 'application/dicom+json' },
+      })
+      assert.equal(res.statusCode, 200, res.body)
+      assert.ok(!res.body.includes(ID_A), `${url}: her ID number`)
+      assert.ok(!res.body.includes('张三'), `${url}: her name`)
+    }
   })
 
   test('grants by phone number are bounded per person per day, under a burst', async () => {
