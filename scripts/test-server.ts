@@ -24,7 +24,7 @@ function testFiles(): string[] {
 /**
  * --test-force-exit: a file whose tests are over exits even if a library left a handle open. pg-boss
  * sometimes keeps one after stop() (its pool closed, a timer still armed); without the flag that file's
- * process idled forever and CI ran out of time with every test passed (stop 16).
+ * process idled forever and CI ran out of its 90 minutes with every test passed.
  * --test-timeout: a test that hangs fails with its name after 3 minutes instead of holding the run.
  */
 const NODE_TEST_FLAGS = ['--test', '--test-force-exit', '--test-timeout=180000']

@@ -156,6 +156,8 @@ test('merging moves links and messages to the surviving account; a link to itsel
     await grant(grandma.user.id, phone.user.id, grandma.user.id),
     await grant(grandma.user.id, null, phone.user.id),
   ]
+  // The phone account had shared with the WeChat account: one person after the merge.
+  const toItself = await grant(phone.user.id, wechat.user.id, phone.user.id)
 
   const code = await smsCode(db, phone.mobile!, 'merge', clock.now())
   await mergeUser(
@@ -195,4 +197,13 @@ test('merging moves links and messages to the surviving account; a link to itsel
     .execute()
   assert.ok(!JSON.stringify(moved).includes(phone.user.id), JSON.stringify(moved))
   assert.equal(moved.filter((g) => g.created_by_user_id === wechat.user.id).length, 2)
+  const revoked = await db
+    .selectFrom('grants')
+    .select(['id', 'revoked_at'])
+    .where('id', 'in', [...grants, toItself])
+    .execute()
+  assert.deepEqual(
+    revoked.filter((g) => g.revoked_at !== null).map((g) => g.id),
+    [toItself],
+  )
 })

@@ -289,6 +289,21 @@ describe('grants and share links', () => {
     )
     assert.equal(file.statusCode, 403)
     assert.equal((file.json() as { error: string }).error, GRANT_MESSAGES.noFiles)
+    // A refused download is not a view: a fresh link asked only for the file logs nothing.
+    const fresh = await linkGrant()
+    const freshVisitor = (await open(fresh.link.token)).data.accessToken as string
+    const refused = await get(
+      `/dicomweb/studies/${s.study}`,
+      freshVisitor,
+      'multipart/related; type="application/dicom"',
+    )
+    assert.equal(refused.statusCode, 403)
+    const logged = await w.app.db
+      .selectFrom('grant_views')
+      .select('id')
+      .where('grant_id', '=', fresh.grant.id)
+      .execute()
+    assert.deepEqual(logged, [])
     // Frames (what the viewer draws) still come.
     assert.equal((await w.frame(s, visitor)).status, 200)
     // The shared exam page says no more: a masked name, no birth date.
@@ -311,7 +326,7 @@ describe('grants and share links', () => {
     assert.equal(made.status, 200, JSON.stringify(made))
     // bob uploads a file that claims to belong to her study.
     await ingestFiles(
-      { db: w.app.db, store: w.app.store, cipher: w.app.personalCipher, now: () => new Date() },
+      { db: w.app.db, store: w.app.store, cipher: w.app.personalCipher, now: () => w.clock.now() },
       { kind: 'upload', userId: w.bob.user.id },
       [
         personInstance({

@@ -259,6 +259,13 @@ export async function addChild(
       // A child someone already guards is not joined by knowing the name and ID number (both are
       // printed on every report and were once readable through a share): the guardian shares the
       // child's records through 授权 instead. A child nobody guards any more may be added again.
+      // The child's row locked first (PostgreSQL; SQLite writes one at a time): two accounts
+      // adding an unguarded child at once cannot both see it unguarded.
+      await trx
+        .updateTable('users')
+        .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+        .where('id', '=', card.user_id)
+        .execute()
       const guardians = await trx
         .selectFrom('family_links')
         .select('manager_user_id')

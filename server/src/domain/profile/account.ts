@@ -365,6 +365,14 @@ export async function mergeUser(
         .where(column, '=', other.id)
         .execute()
     }
+    // A grant from the absorbed account to this one now names one person twice: it ends.
+    await trx
+      .updateTable('grants')
+      .set({ revoked_at: at })
+      .where('person_user_id', '=', callerId)
+      .where('grantee_user_id', '=', callerId)
+      .where('revoked_at', 'is', null)
+      .execute()
     await trx
       .insertInto('user_merges')
       .values({ id: randomUUID(), from_user_id: other.id, into_user_id: callerId, created_at: at })

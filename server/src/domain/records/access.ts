@@ -442,7 +442,6 @@ export async function searchReach(
   return { caller, identity, people, at: now.toISOString() }
 }
 
-/** The condition "the caller could retrieve this exam", for `.where(...)` on exams in searches. */
 /**
  * The part of reachableBy that is not a grant: the caller's own exams and their managed members'.
  * Rows built from any other exam show the patient as a grant does (sharing/dicom-identity.ts). A
@@ -457,6 +456,7 @@ export function reachableDirectly(reach: SearchReach) {
   }
 }
 
+/** The condition "the caller could retrieve this exam", for `.where(...)` on exams in searches. */
 export function reachableBy(reach: SearchReach) {
   return (eb: ExpressionBuilder<Database, 'exams'>) => {
     const own = visibleTo(reach.caller, reach.identity)(eb)

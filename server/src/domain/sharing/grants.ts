@@ -15,7 +15,7 @@ import {
 import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
 import type { GrantsTable } from '../../db/schema'
-import { ApiError, badRequest, notFound } from '../../http/errors'
+import { badRequest, notFound, tooManyRequests } from '../../http/errors'
 import { maskMobile } from '../identity'
 import { keyedHash } from '../identity/secrets'
 import { reserve } from '../limits'
@@ -304,7 +304,7 @@ export async function createGrant(
       windowMs: 86_400_000,
       now,
     })
-    if (!slot.ok) throw new ApiError(429, GRANT_MESSAGES.accountGrantsExhausted)
+    if (!slot.ok) throw tooManyRequests(GRANT_MESSAGES.accountGrantsExhausted)
     const grantee = await db
       .selectFrom('users')
       .select('id')

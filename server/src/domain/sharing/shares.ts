@@ -14,7 +14,7 @@ import { type ExamDetail, type ReportDetail, reportStatusLabel } from '@contract
 import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
 import type { GrantsTable } from '../../db/schema'
-import { ApiError, badRequest, forbidden, notFound, unauthorized } from '../../http/errors'
+import { badRequest, forbidden, notFound, tooManyRequests, unauthorized } from '../../http/errors'
 import { findSessionByAccessToken } from '../identity/sessions'
 import { randomToken, sameHash } from '../identity/secrets'
 import { releaseAll, reserveAll } from '../limits'
@@ -103,24 +103,26 @@ const DAY_MS = 86_400_000
  * owner gets a message, once, whoever guessed in parallel.
  */
 async function endGuessedLink(db: DB, grant: GrantsTable, now: Date): Promise<void> {
-  const ended = await db
-    .updateTable('grants')
-    .set({ revoked_at: now.toISOString() })
-    .where('id', '=', grant.id)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst()
-  if (Number(ended.numUpdatedRows) === 0) return
-  await createMessage(
-    db,
-    {
-      userId: grant.person_user_id,
-      kind: 'grant',
-      title: '分享链接已自动失效',
-      body: `有人连续 ${PICKUP_WRONG_TOTAL_MAX} 次输错提取码，为保护您的信息，该分享链接已失效。如需继续分享，请重新生成链接。`,
-      link: { route: 'grantList', params: { grantId: grant.id } },
-    },
-    now,
-  )
+  await db.transaction().execute(async (trx) => {
+    const ended = await trx
+      .updateTable('grants')
+      .set({ revoked_at: now.toISOString() })
+      .where('id', '=', grant.id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst()
+    if (Number(ended.numUpdatedRows) === 0) return
+    await createMessage(
+      trx,
+      {
+        userId: grant.person_user_id,
+        kind: 'grant',
+        title: '分享链接已自动失效',
+        body: `有人连续 ${PICKUP_WRONG_TOTAL_MAX} 次输错提取码，为保护您的信息，该分享链接已失效。如需继续分享，请重新生成链接。`,
+        link: { route: 'grantList', params: { grantId: grant.id } },
+      },
+      now,
+    )
+  })
 }
 
 export interface OpenedShare {
@@ -141,26 +143,24 @@ export async function openShare(
     if (!input.pickupCode) throw badRequest(GRANT_MESSAGES.pickupRequired)
     // Reserve first: a burst of guesses cannot overtake either count. The window's (5 per 15
     // minutes) first, then the link's whole life's (20, longer than any grant lasts).
-    const slots = await reserveAll(
-      db,
-      [
-        {
-          key: `pickup:${grant.id}`,
-          limit: PICKUP_ATTEMPTS_MAX,
-          windowMs: PICKUP_LOCK_MINUTES * 60_000,
-        },
-        { key: `pickup-total:${grant.id}`, limit: PICKUP_WRONG_TOTAL_MAX, windowMs: 31 * DAY_MS },
-      ],
-      now,
-    )
+    const window = {
+      key: `pickup:${grant.id}`,
+      limit: PICKUP_ATTEMPTS_MAX,
+      windowMs: PICKUP_LOCK_MINUTES * 60_000,
+    }
+    const life = {
+      key: `pickup-total:${grant.id}`,
+      limit: PICKUP_WRONG_TOTAL_MAX,
+      windowMs: 31 * DAY_MS,
+    }
+    const slots = await reserveAll(db, [window, life], now)
     if (!slots.ok) {
-      if (slots.rule.key.startsWith('pickup-total:'))
-        throw forbidden(GRANT_MESSAGES.pickupExhausted)
-      throw new ApiError(429, GRANT_MESSAGES.pickupLocked)
+      if (slots.rule === life) throw forbidden(GRANT_MESSAGES.pickupExhausted)
+      throw tooManyRequests(GRANT_MESSAGES.pickupLocked)
     }
     if (!sameHash(pickupHash(grant.id, input.pickupCode), grant.pickup_hash)) {
-      const total = slots.slots[1]!
-      if (total.remaining === 0) {
+      const [, lifeSlot] = slots.slots
+      if (lifeSlot!.remaining === 0) {
         await endGuessedLink(db, grant, now)
         throw forbidden(GRANT_MESSAGES.pickupExhausted)
       }

@@ -172,12 +172,20 @@ export default async function wadoRoutes(app: FastifyInstance): Promise<void> {
   const cacheOf = (request: FastifyRequest, policy: string) =>
     throughGrant.has(request) ? THROUGH_GRANT : policy
 
-  const rowsOf = async (request: FastifyRequest<{ Params: Params }>) => {
+  /**
+   * The instances the request names, as the caller reaches them; a read through a grant is logged
+   * as a view, unless `refusedThroughGrant` says such a read is refused (then nothing is logged).
+   */
+  const rowsOf = async (
+    request: FastifyRequest<{ Params: Params }>,
+    refusedThroughGrant?: string,
+  ) => {
     const caller = recordsCaller(request)
     const path = pathOf(request.params)
     const now = app.now()
     const reach = await reachStudy(app.db, app.personalCipher, caller, path.studyUid, now)
     if (reach.grantId && reach.exams.length > 0) {
+      if (refusedThroughGrant) throw forbidden(refusedThroughGrant)
       throughGrant.add(request)
       const viewerSession =
         caller.kind === 'share' ? caller.sessionId : (request.recordsSessionId ?? '')
@@ -214,10 +222,9 @@ export default async function wadoRoutes(app: FastifyInstance): Promise<void> {
     const accepted = acceptsMultipart(request, 'application/dicom')
     if (!accepted.ok)
       throw notAcceptable('实例仅以 multipart/related; type="application/dicom" 提供')
-    const rows = await rowsOf(request)
     // The stored file carries the patient's full identity (name, ID number, birth date), which a
     // grant never shows (sharing/dicom-identity.ts): through a grant the images are for viewing.
-    if (throughGrant.has(request)) throw forbidden(GRANT_MESSAGES.noFiles)
+    const rows = await rowsOf(request, GRANT_MESSAGES.noFiles)
     if (accepted.transferSyntaxes) {
       const other = rows.find((r) => !accepted.transferSyntaxes!.has(r.transfer_syntax))
       if (other) {
