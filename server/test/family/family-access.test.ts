@@ -277,6 +277,16 @@ describe('family members see each other’s records only while the link lasts', 
       call('GET', `/main/shared/${grantId}/reports/${bobStudy.reportId}`, token)
     assert.equal((await sharedReport(visitor.token!, linkGrant.data.grant.id)).status, 200)
     assert.equal((await sharedReport(dave.token, daveGrant.id)).status, 200)
+    const listedBefore = (await call('GET', '/main/grants/received', dave.token)).body as {
+      data: { id: string; records: { kind: string }[] }[]
+    }
+    assert.deepEqual(
+      listedBefore.data
+        .find((g) => g.id === daveGrant.id)
+        ?.records.map((r) => r.kind)
+        .sort(),
+      ['exam', 'report'],
+    )
 
     // bob makes his report private: gone from carol's list of him, locked to her.
     const privacy = await call('POST', `/main/reports/${bobStudy.reportId}/privacy`, bob.token, {
@@ -291,9 +301,17 @@ describe('family members see each other’s records only while the link lasts', 
       private: false,
     })
     assert.equal(unprivate.status, 403) // needs bob's own unlock; the row stays private for the rest
-    // bob never chose carol's grants: his privacy locks the report to them too.
+    // bob never chose carol's grants: his privacy locks the report to them too, and dave's
+    // 共享给我的 no longer lists it.
     assert.equal((await sharedReport(visitor.token!, linkGrant.data.grant.id)).status, 404)
     assert.equal((await sharedReport(dave.token, daveGrant.id)).status, 404)
+    const received = (await call('GET', '/main/grants/received', dave.token)).body as {
+      data: { id: string; records: { kind: string }[] }[]
+    }
+    assert.deepEqual(
+      received.data.find((g) => g.id === daveGrant.id)?.records.map((r) => r.kind),
+      ['exam'],
+    )
 
     // bob sees who manages him and ends it from his own account.
     const family = await call('GET', '/main/family', bob.token)

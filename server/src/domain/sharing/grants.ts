@@ -234,6 +234,30 @@ export async function describeGrants(
   })
 }
 
+/**
+ * A grant made by a family manager (not by the person) of a report that was not private then, which
+ * the person has marked private (设为隐私) since: the member never chose to share it, and their
+ * privacy now locks it to the manager (access.ts privateToMember), so it is locked to the manager's
+ * grantees too. A person's own grants share what they named, private or not.
+ */
+export async function hiddenSinceGranted(
+  db: DB,
+  grant: GrantsTable,
+  examId: string,
+  covered: { kind: string; private?: number | string }[],
+): Promise<boolean> {
+  if (grant.created_by_user_id === grant.person_user_id) return false
+  const report = covered.find((r) => r.kind === 'report')
+  if (report && Number(report.private ?? 0) === 1) return false
+  const state = await db
+    .selectFrom('exam_user_states')
+    .select('report_private')
+    .where('user_id', '=', grant.person_user_id)
+    .where('exam_id', '=', examId)
+    .executeTakeFirst()
+  return Number(state?.report_private ?? 0) === 1
+}
+
 /** A grant as its holder sees it (共享给我的, the visitor's page). */
 export async function describeReceived(
   db: DB,
@@ -247,12 +271,22 @@ export async function describeReceived(
     personLabels(db, cipher, [grant.person_user_id]),
   ])
   const status = grantStatus(grant, now)
+  // A report the member has made private since a manager shared it is not listed (it answers 404).
+  const shown: GrantRecord[] = []
+  for (const record of records.get(grant.id) ?? []) {
+    const hidden =
+      record.kind === 'report' &&
+      (await hiddenSinceGranted(db, grant, record.examId, [
+        { kind: 'report', private: record.private ? 1 : 0 },
+      ]))
+    if (!hidden) shown.push(record)
+  }
   return {
     id: grant.id,
     status,
     statusLabel: GRANT_STATUS_LABELS[status],
     sharerMasked: sharerText(labels.get(grant.person_user_id)),
-    records: records.get(grant.id) ?? [],
+    records: shown,
     expiresAt: grant.expires_at,
     createdAt: grant.created_at,
     watermark,

@@ -29,6 +29,7 @@ import {
   grantEnded,
   grantStatus,
   hashToken,
+  hiddenSinceGranted,
   personLabels,
   pickupHash,
   SHARE_VISITOR,
@@ -277,30 +278,6 @@ export async function grantReader(
     viewerUserId: found.user.id,
     watermark: sharerText(label),
   }
-}
-
-/**
- * A grant made by a family manager (not by the person) of a report that was not private then, which
- * the person has marked private (设为隐私) since: the member never chose to share it, and their
- * privacy now locks it to the manager (access.ts privateToMember), so it is locked to the manager's
- * grantees too. A person's own grants share what they named, private or not.
- */
-async function hiddenSinceGranted(
-  db: DB,
-  grant: GrantsTable,
-  examId: string,
-  covered: { kind: string; private?: number | string }[],
-): Promise<boolean> {
-  if (grant.created_by_user_id === grant.person_user_id) return false
-  const report = covered.find((r) => r.kind === 'report')
-  if (report && Number(report.private ?? 0) === 1) return false
-  const state = await db
-    .selectFrom('exam_user_states')
-    .select('report_private')
-    .where('user_id', '=', grant.person_user_id)
-    .where('exam_id', '=', examId)
-    .executeTakeFirst()
-  return Number(state?.report_private ?? 0) === 1
 }
 
 /** The exam's detail through a grant covering its images; the report brief only if covered too. */
