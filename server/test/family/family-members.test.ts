@@ -244,6 +244,41 @@ test('adding oneself is refused before any code is sent; the public SMS route ca
   assert.equal(errorOf(open), FLOW_ONLY)
 })
 
+test('a child someone guards is not joined; once unguarded, a burst of accounts adding it gets one guardian', async () => {
+  const first = await signUp(ctx.app.db, ctx.clock.now())
+  const id = childId('20210404')
+  const added = await addChild(first.token, '钱小五', id)
+  assert.equal(added.statusCode, 200, added.body)
+  const other = await signUp(ctx.app.db, ctx.clock.now())
+  const refused = await addChild(other.token, '钱小五', id)
+  assert.equal(refused.statusCode, 400)
+  assert.equal(errorOf(refused), FAMILY_MESSAGES.childGuarded)
+
+  const link = envelope(addFamilyChild.output).parse(added.json()).data!
+  const removed = await http.send('DELETE', `/main/family/members/${link.id}`, first.token)
+  assert.equal(removed.statusCode, 200, removed.body)
+  // Six accounts at once: the child's row is locked while each checks, so exactly one wins.
+  const accounts = await Promise.all(
+    Array.from({ length: 6 }, () => signUp(ctx.app.db, ctx.clock.now())),
+  )
+  const answers = await Promise.all(accounts.map((a) => addChild(a.token, '钱小五', id)))
+  assert.equal(
+    answers.filter((r) => r.statusCode === 200).length,
+    1,
+    answers.map((r) => r.body).join('\n'),
+  )
+  for (const res of answers.filter((r) => r.statusCode !== 200)) {
+    assert.equal(errorOf(res), FAMILY_MESSAGES.childGuarded)
+  }
+  const guardians = await ctx.app.db
+    .selectFrom('family_links')
+    .select('manager_user_id')
+    .where('member_user_id', '=', link.personId)
+    .where('ended_at', 'is', null)
+    .execute()
+  assert.equal(guardians.length, 1)
+})
+
 test('only the manager removes, only the member leaves; others get 404', async () => {
   const manager = await signUp(ctx.app.db, ctx.clock.now())
   const other = await signUp(ctx.app.db, ctx.clock.now())

@@ -157,17 +157,25 @@ export async function listFamily(db: DB, cipher: FieldCipher, userId: string) {
  * Inside the transaction: waits for the manager's other adds (a row lock on PostgreSQL; SQLite
  * runs one transaction at a time), then refuses a duplicate or a full card and inserts the link.
  */
+/**
+ * Holds a user's row until the transaction ends (PostgreSQL; SQLite writes one at a time), so
+ * checks of that person's links and the insert that follows them cannot interleave.
+ */
+async function lockUser(trx: DB, userId: string): Promise<void> {
+  await trx
+    .updateTable('users')
+    .set({ updated_at: sql`updated_at` })
+    .where('id', '=', userId)
+    .execute()
+}
+
 async function insertLink(
   trx: DB,
   input: { managerId: string; memberId: string; kind: 'child' | 'adult'; relation: string },
   now: Date,
 ): Promise<FamilyLinksTable> {
   if (input.managerId === input.memberId) throw badRequest(FAMILY_MESSAGES.self)
-  await trx
-    .updateTable('users')
-    .set({ updated_at: sql`updated_at` })
-    .where('id', '=', input.managerId)
-    .execute()
+  await lockUser(trx, input.managerId)
   const active = await trx
     .selectFrom('family_links')
     .select(['member_user_id'])
@@ -259,13 +267,8 @@ export async function addChild(
       // A child someone already guards is not joined by knowing the name and ID number (both are
       // printed on every report and were once readable through a share): the guardian shares the
       // child's records through 授权 instead. A child nobody guards any more may be added again.
-      // The child's row locked first (PostgreSQL; SQLite writes one at a time): two accounts
-      // adding an unguarded child at once cannot both see it unguarded.
-      await trx
-        .updateTable('users')
-        .set((eb) => ({ updated_at: eb.ref('updated_at') }))
-        .where('id', '=', card.user_id)
-        .execute()
+      // Two accounts adding an unguarded child at once cannot both see it unguarded.
+      await lockUser(trx, card.user_id)
       const guardians = await trx
         .selectFrom('family_links')
         .select('manager_user_id')

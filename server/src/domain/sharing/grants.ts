@@ -16,7 +16,7 @@ import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
 import type { GrantsTable } from '../../db/schema'
 import { badRequest, notFound, tooManyRequests } from '../../http/errors'
-import { maskMobile } from '../identity'
+import { DAY, maskMobile } from '../identity'
 import { keyedHash } from '../identity/secrets'
 import { reserve } from '../limits'
 import { maskHolderName } from '../profile/id-card-number'
@@ -244,11 +244,10 @@ export async function hiddenSinceGranted(
   db: DB,
   grant: GrantsTable,
   examId: string,
-  covered: { kind: string; private?: number | string }[],
+  /** The report was private when shared (grant_records.private): named itself, so shown. */
+  sharedPrivate: boolean,
 ): Promise<boolean> {
-  if (grant.created_by_user_id === grant.person_user_id) return false
-  const report = covered.find((r) => r.kind === 'report')
-  if (report && Number(report.private ?? 0) === 1) return false
+  if (grant.created_by_user_id === grant.person_user_id || sharedPrivate) return false
   const state = await db
     .selectFrom('exam_user_states')
     .select('report_private')
@@ -276,9 +275,7 @@ export async function describeReceived(
   for (const record of records.get(grant.id) ?? []) {
     const hidden =
       record.kind === 'report' &&
-      (await hiddenSinceGranted(db, grant, record.examId, [
-        { kind: 'report', private: record.private ? 1 : 0 },
-      ]))
+      (await hiddenSinceGranted(db, grant, record.examId, record.private))
     if (!hidden) shown.push(record)
   }
   return {
@@ -335,7 +332,7 @@ export async function createGrant(
     const slot = await reserve(db, {
       key: `grant-account:${userId}`,
       limit: ACCOUNT_GRANTS_PER_DAY,
-      windowMs: 86_400_000,
+      windowMs: DAY,
       now,
     })
     if (!slot.ok) throw tooManyRequests(GRANT_MESSAGES.accountGrantsExhausted)

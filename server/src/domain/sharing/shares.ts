@@ -17,6 +17,7 @@ import type { GrantsTable } from '../../db/schema'
 import { badRequest, forbidden, notFound, tooManyRequests, unauthorized } from '../../http/errors'
 import { findSessionByAccessToken } from '../identity/sessions'
 import { randomToken, sameHash } from '../identity/secrets'
+import { DAY } from '../identity/time'
 import { releaseAll, reserveAll } from '../limits'
 import { createMessage } from '../messages'
 import { EXAM_NOT_FOUND, type RecordsCaller } from '../records/access'
@@ -97,8 +98,6 @@ export async function previewShare(
   }
 }
 
-const DAY_MS = 86_400_000
-
 /**
  * The last wrong 提取码 a link may take: the link ends (revoked, so 授权记录 says 已撤销) and its
  * owner gets a message, once, whoever guessed in parallel.
@@ -152,7 +151,7 @@ export async function openShare(
     const life = {
       key: `pickup-total:${grant.id}`,
       limit: PICKUP_WRONG_TOTAL_MAX,
-      windowMs: 31 * DAY_MS,
+      windowMs: 31 * DAY,
     }
     const slots = await reserveAll(db, [window, life], now)
     if (!slots.ok) {
@@ -300,10 +299,13 @@ export async function sharedExam(
     { userId: reader.grant.person_user_id, caller: reader.caller, identity: undefined },
     examId,
   )
+  const reportRecord =
+    detail.report === null
+      ? undefined
+      : covered.find((r) => r.kind === 'report' && r.record_id === detail.report!.id)
   const reportCovered =
-    detail.report !== null &&
-    covered.some((r) => r.kind === 'report' && r.record_id === detail.report!.id) &&
-    !(await hiddenSinceGranted(db, reader.grant, examId, covered))
+    reportRecord !== undefined &&
+    !(await hiddenSinceGranted(db, reader.grant, examId, Number(reportRecord.private) === 1))
   // The owner's own marks (收藏, notes) are not the holder's business; nor is the birth date
   // (8 of the ID number's 18 digits), which DICOMweb through a grant leaves out too.
   return {
@@ -344,11 +346,7 @@ export async function sharedReport(
     .where('grant_records.record_id', '=', reportId)
     .executeTakeFirst()
   if (!row) throw notFound(REPORT_NOT_VISIBLE)
-  if (
-    await hiddenSinceGranted(db, reader.grant, row.exam_id, [
-      { kind: 'report', private: row.shared_private },
-    ])
-  ) {
+  if (await hiddenSinceGranted(db, reader.grant, row.exam_id, Number(row.shared_private) === 1)) {
     throw notFound(REPORT_NOT_VISIBLE)
   }
   const exam = await db
