@@ -13,6 +13,12 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * Said (as a 507's `message`) when the server's storage is full (storage/object-store.ts
+ * StorageFullError): nothing the person did, and nothing a retry fixes until an operator frees space.
+ */
+export const STORAGE_FULL = '存储空间已满，请稍后再试或联系管理员'
+
 /** The envelope's `message` for each status: a short summary; `error` carries the specific reason. */
 export const STATUS_MESSAGES: Record<number, string> = {
   400: '请求参数有误',
@@ -25,6 +31,7 @@ export const STATUS_MESSAGES: Record<number, string> = {
   429: '操作过于频繁',
   500: '服务器繁忙，请稍后再试',
   503: '服务暂不可用，请稍后再试',
+  507: STORAGE_FULL,
 }
 
 export function statusMessage(statusCode: number): string {

@@ -4,6 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ApiError, GONE_MEANWHILE, isForeignKeyViolation } from '../http/errors'
 import { failure } from '../http/envelope'
 import { containsNul, NUL_REFUSED } from '../http/validation'
+import { fullStorageOf, isStorageFull } from '../storage'
 import { API_CSP, setSecurityHeaders } from './security'
 
 /** Fastify's own client errors, in words a user can act on. */
@@ -60,6 +61,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
       // Expected outcomes, not faults: no stack, and no request data in the log.
       request.log.info({ statusCode: error.statusCode, code: error.name }, 'request rejected')
       return reply.code(error.statusCode).send(failure(error.statusCode, error.userMessage))
+    }
+    if (isStorageFull(error)) {
+      // The operator's alarm, once per request: which storage is full, never the key or the body.
+      request.log.error({ statusCode: 507, ...fullStorageOf(error) }, 'storage full')
+      return reply.code(507).send(failure(507, null))
     }
     if (isForeignKeyViolation(error)) {
       // A row this write names was deleted by another request after the checks: a race, not a fault.

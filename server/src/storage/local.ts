@@ -8,12 +8,14 @@ import {
   readFile,
   rename,
   rm,
+  rmdir,
   stat,
   unlink,
 } from 'node:fs/promises'
 import path from 'node:path'
 import { Readable } from 'node:stream'
 import {
+  asStorageFull,
   assertValidKey,
   assertValidPrefix,
   type ByteRange,
@@ -72,16 +74,34 @@ export class LocalObjectStore implements ObjectStore {
     const file = this.file(key)
     const contentType = options.contentType || DEFAULT_CONTENT_TYPE
     const durable = options.durability !== 'deferred'
-    // Metadata first: once the data file appears, its content type is already there. The default
-    // type needs no file (a missing sidecar reads as the default): one write less per object.
-    if (contentType === DEFAULT_CONTENT_TYPE) {
-      await rm(this.metaFile(file), { force: true })
-    } else {
-      const meta = Buffer.from(JSON.stringify({ contentType }))
-      await this.writeAtomically(this.metaFile(file), meta, durable)
+    try {
+      // Metadata first: once the data file appears, its content type is already there. The default
+      // type needs no file (a missing sidecar reads as the default): one write less per object.
+      if (contentType === DEFAULT_CONTENT_TYPE) {
+        await rm(this.metaFile(file), { force: true })
+      } else {
+        const meta = Buffer.from(JSON.stringify({ contentType }))
+        await this.writeAtomically(this.metaFile(file), meta, durable)
+      }
+      try {
+        const size = await this.writeAtomically(file, body, durable)
+        return { key, size, contentType }
+      } catch (error) {
+        // A sidecar without its object (a full disk stopped the data) is a dot file: deletePrefix
+        // never lists it, so it would stay for good. An object that was already there keeps it.
+        if (!(await this.exists(key).catch(() => true))) {
+          await rm(this.metaFile(file), { force: true }).catch(() => undefined)
+        }
+        throw error
+      }
+    } catch (error) {
+      throw asStorageFull(error, this.describe)
     }
-    const size = await this.writeAtomically(file, body, durable)
-    return { key, size, contentType }
+  }
+
+  /** What the operator's log calls this store when it is full. */
+  private get describe(): string {
+    return `local ${path.resolve(this.root)}`
   }
 
   async sync(keys: readonly string[]): Promise<void> {
@@ -94,21 +114,26 @@ export class LocalObjectStore implements ObjectStore {
         directories.add(dir)
       }
     }
-    await inParallel(keys, SYNC_PARALLEL, async (key) => {
-      const file = this.file(key)
-      try {
-        await this.flush(file)
-      } catch (error) {
-        if (isMissing(error)) throw new ObjectNotFoundError(key)
-        throw error
-      }
-      // A sidecar is there only for a non-default content type.
-      await this.flush(this.metaFile(file)).catch((error: unknown) => {
-        if (!isMissing(error)) throw error
+    try {
+      await inParallel(keys, SYNC_PARALLEL, async (key) => {
+        const file = this.file(key)
+        try {
+          await this.flush(file)
+        } catch (error) {
+          if (isMissing(error)) throw new ObjectNotFoundError(key)
+          throw error
+        }
+        // A sidecar is there only for a non-default content type.
+        await this.flush(this.metaFile(file)).catch((error: unknown) => {
+          if (!isMissing(error)) throw error
+        })
       })
-    })
-    // Names after contents: a directory entry must never outlive the bytes it names.
-    await inParallel([...directories], SYNC_PARALLEL, (dir) => this.flush(dir))
+      // Names after contents: a directory entry must never outlive the bytes it names.
+      await inParallel([...directories], SYNC_PARALLEL, (dir) => this.flush(dir))
+    } catch (error) {
+      // fsync reports a full disk too (space allocated late, network file systems).
+      throw asStorageFull(error, this.describe)
+    }
   }
 
   /**
@@ -250,6 +275,15 @@ export class LocalObjectStore implements ObjectStore {
           await this.delete(key)
           removed += 1
         }
+      }
+      // A folder wholly under the prefix goes too once empty: every STOW push and upload has a
+      // staging folder of its own, and empty ones would pile up by the thousand. A put racing
+      // this finds its folder gone and makes it again (writeAtomically); one with files stays.
+      if (keyBase && `${keyBase}/`.startsWith(prefix)) {
+        await rmdir(dir).catch((error: unknown) => {
+          const code = (error as NodeJS.ErrnoException).code
+          if (code !== 'ENOTEMPTY' && code !== 'EEXIST' && !isMissing(error)) throw error
+        })
       }
     }
     await visit(start, dirKey)

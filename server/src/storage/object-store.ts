@@ -76,6 +76,68 @@ export class RangeNotSatisfiableError extends Error {
   }
 }
 
+/**
+ * The storage under a write has no room left: a full disk or file system (ENOSPC), a user or
+ * project quota (EDQUOT), an S3-compatible service that says so (507 Insufficient Storage, MinIO's
+ * XMinioStorageFull). Not the caller's fault and not passing on a retry seconds later, so neither a
+ * 500 nor a job retried at once: requests answer 507 (http/errors.ts STORAGE_FULL) and ingest jobs
+ * end failed with that reason. `storage` names what is full for the operator's log (`local <dir>`,
+ * `s3 <bucket>`): never a key, which may name a person's files.
+ */
+export class StorageFullError extends Error {
+  override name = 'StorageFullError'
+  constructor(
+    readonly storage: string,
+    /** ENOSPC, EDQUOT, or the S3 error's name. */
+    readonly code: string,
+  ) {
+    super(`storage full: ${storage} (${code})`)
+  }
+}
+
+const FULL_ERRNO = new Set(['ENOSPC', 'EDQUOT'])
+const FULL_S3_NAMES = new Set(['XMinioStorageFull', 'InsufficientStorage'])
+
+/** The reason code when `error` says the storage is full (see StorageFullError), else undefined. */
+function fullCode(error: unknown): string | undefined {
+  if (error instanceof StorageFullError) return error.code
+  if (typeof error !== 'object' || error === null) return undefined
+  const { code, name, $metadata } = error as {
+    code?: unknown
+    name?: unknown
+    $metadata?: { httpStatusCode?: unknown }
+  }
+  if (typeof code === 'string' && FULL_ERRNO.has(code)) return code
+  if (typeof name === 'string' && FULL_S3_NAMES.has(name)) return name
+  if ($metadata?.httpStatusCode === 507) return typeof name === 'string' ? name : '507'
+  return undefined
+}
+
+/** Whether `error` (wrapped or as the file system or S3 gave it) says the storage is full. */
+export function isStorageFull(error: unknown): boolean {
+  return fullCode(error) !== undefined
+}
+
+/**
+ * `error` as a StorageFullError naming `storage` when it says the storage is full, else `error`
+ * itself: the adapters pass every failure of a write through this.
+ */
+export function asStorageFull(error: unknown, storage: string): unknown {
+  if (error instanceof StorageFullError) return error
+  const code = fullCode(error)
+  return code === undefined ? error : new StorageFullError(storage, code)
+}
+
+/** What the operator's log says is full: the store named by the adapter, or what the error tells. */
+export function fullStorageOf(error: unknown): { storage: string; code: string } {
+  if (error instanceof StorageFullError) return { storage: error.storage, code: error.code }
+  const syscall = (error as { syscall?: unknown } | null)?.syscall
+  return {
+    storage: typeof syscall === 'string' ? `unnamed (${syscall})` : 'unnamed',
+    code: fullCode(error) ?? 'unknown',
+  }
+}
+
 /** A key (or prefix) that the store refuses: a programming error, never user input passed through. */
 export class InvalidKeyError extends Error {
   override name = 'InvalidKeyError'

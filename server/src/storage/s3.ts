@@ -13,6 +13,7 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3'
 import {
+  asStorageFull,
   assertValidKey,
   assertValidPrefix,
   type ByteRange,
@@ -73,6 +74,18 @@ export class S3ObjectStore implements ObjectStore {
     options: PutOptions,
   ): Promise<ObjectInfo> {
     assertValidKey(key)
+    try {
+      return await this.upload(key, body, options)
+    } catch (error) {
+      throw asStorageFull(error, `s3 ${this.bucket}`)
+    }
+  }
+
+  private async upload(
+    key: string,
+    body: Buffer | Uint8Array | Readable,
+    options: PutOptions,
+  ): Promise<ObjectInfo> {
     const contentType = options.contentType || DEFAULT_CONTENT_TYPE
     if (!(body instanceof Readable)) {
       await this.client.send(

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { AVATAR_MAX_BYTES } from '@contract/main/upload'
 import type { DB } from '../../db'
 import { badRequest, tooManyRequests } from '../../http/errors'
+import { asStorageFull } from '../../storage'
 import { describeWait, HOUR } from '../identity'
 import { type LimitRule, peek, release, reserve } from '../limits'
 
@@ -84,8 +85,13 @@ export async function saveAvatar(
     await mkdir(path.dirname(file), { recursive: true })
     await writeFile(file, input.bytes, { flag: 'wx', mode: 0o644 })
   } catch (error) {
+    // A write cut short (a full disk) leaves the start of the file, public under /uploads. ('wx'
+    // refused a name that exists: that file is someone else's.)
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+      await unlink(file).catch(() => undefined)
+    }
     await release(db, slot)
-    throw error
+    throw asStorageFull(error, `uploads ${path.resolve(uploadDir)}`)
   }
   try {
     await db

@@ -7,7 +7,8 @@ import PgBoss from 'pg-boss'
 import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
 import type { Database, IngestJobsTable } from '../../db/schema'
-import type { ObjectStore } from '../../storage'
+import { STORAGE_FULL } from '../../http/errors'
+import { fullStorageOf, isStorageFull, type ObjectStore } from '../../storage'
 import { batchPrefix } from './ingest'
 
 /*
@@ -429,6 +430,14 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     if (failure instanceof JobFailure) {
       logger.info({ reason: failure.message }, 'ingest job failed')
       await finishFailed(job, failure.message, entry.options, baseCtx)
+      return
+    }
+    if (isStorageFull(failure)) {
+      // A full disk or bucket does not pass in the seconds between attempts: retrying only held
+      // the staged bytes (and a waiting STOW request) on a full store. The job ends at once, its
+      // staging removed; the sender sends again (STOW answers 507, an upload shows the reason).
+      logger.error({ ...fullStorageOf(failure), attempt: job.attempts }, 'storage full')
+      await finishFailed(job, STORAGE_FULL, entry.options, baseCtx)
       return
     }
     logger.error({ err: failure, attempt: job.attempts }, 'ingest job attempt failed')

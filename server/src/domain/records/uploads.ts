@@ -15,6 +15,7 @@ import { EXAM_STATUS_LABELS, type ExamStatus } from '@contract/main/records'
 import type { DB } from '../../db'
 import type { IngestJobsTable } from '../../db/schema'
 import { ApiError, badRequest, notFound } from '../../http/errors'
+import { asStorageFull } from '../../storage'
 import { EXAM_NOT_FOUND, findVisibleExam } from './access'
 import {
   FILES_NO_DICOM,
@@ -537,10 +538,15 @@ export async function processUpload(
     return { status: 'failed', message, result: JSON.parse(none) as UploadJobResult }
   }
 
-  const scratch = await mkdtemp(path.join(options.scratchDir ?? os.tmpdir(), 'upload-'))
+  const scratchDir = options.scratchDir ?? os.tmpdir()
+  const inScratch = <T>(work: Promise<T>) =>
+    work.catch((error: unknown) => {
+      throw asStorageFull(error, `scratch ${path.resolve(scratchDir)}`)
+    })
+  const scratch = await inScratch(mkdtemp(path.join(scratchDir, 'upload-')))
   try {
     const zipPath = path.join(scratch, 'upload.zip')
-    await assemble(ctx, job, zipPath)
+    await inScratch(assemble(ctx, job, zipPath))
     const manifest = await readManifest(ctx.store, job.staging_prefix)
     const source: UploadSource = manifest ? 'files' : 'zip'
     const limits = options.zipLimits ?? DEFAULT_ZIP_LIMITS

@@ -16,7 +16,7 @@ import {
   type StowResult,
 } from '../../domain/records/stow'
 import { failure } from '../../http/envelope'
-import { ApiError, badRequest, notFound } from '../../http/errors'
+import { ApiError, badRequest, notFound, STORAGE_FULL } from '../../http/errors'
 import { hospitalAuth } from '../../http/hospital-auth'
 import {
   forEachRelatedPart,
@@ -24,6 +24,7 @@ import {
   type MultipartRelatedLimits,
   parseRelatedContentType,
 } from '../../http/multipart-related'
+import { isStorageFull } from '../../storage'
 
 /*
  * STOW-RS (PS3.18 10.5): a hospital's system pushes instances as multipart/related application/dicom,
@@ -146,7 +147,12 @@ async function receive(app: FastifyInstance, request: FastifyRequest, reply: Fas
       .updateTable('ingest_jobs')
       .set({
         status: 'cancelled',
-        message: error instanceof ApiError ? error.userMessage : '接收推送数据失败',
+        message:
+          error instanceof ApiError
+            ? error.userMessage
+            : isStorageFull(error)
+              ? STORAGE_FULL
+              : '接收推送数据失败',
         updated_at: at,
         finished_at: at,
       })
@@ -184,6 +190,12 @@ function answer(request: FastifyRequest, reply: FastifyReply, job: JobRow) {
       '299 yingxiang "Received; the instances are being stored. See Content-Location for the outcome."',
     )
     return reply.code(202).type('application/dicom+json').send({})
+  }
+  if (job.message === STORAGE_FULL) {
+    // Received, or being stored, when the storage filled up: nothing of it was kept. Not the
+    // sender's fault (no 400), and not one a retry in seconds fixes: 507, whose `message` is the
+    // reason, as when the receiving itself met the full store (plugins/error-handler.ts).
+    return reply.code(507).send(failure(507, null))
   }
   if (job.status === 'cancelled') throw badRequest(job.message ?? STOW_ROUTE_MESSAGES.failed)
   if (job.status !== 'done' || !job.result_json) {
