@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
-import type { DatabaseConfig } from '../../src/config'
+import type { Config, DatabaseConfig } from '../../src/config'
 import { addHospital, issueHospitalKey } from '../../src/domain/hospitals'
 import stowRoutes from '../../src/routes/dicomweb/stow'
 import { buildTestApp, closeAfter } from '../helpers'
@@ -71,8 +71,8 @@ export interface StowContext {
   client(key?: string, headers?: Record<string, string>): StowClient
 }
 
-export async function stowContext(): Promise<StowContext> {
-  const app = await buildTestApp()
+export async function stowContext(overrides: Partial<Config> = {}): Promise<StowContext> {
+  const app = await buildTestApp(overrides)
   // Until the dicomweb plugin lists it, the test registers the STOW plugin itself.
   if (!app.hasRoute({ method: 'POST', url: '/dicomweb/studies' })) await app.register(stowRoutes)
   const now = new Date()
