@@ -654,19 +654,26 @@ export async function releaseUploadReservation(
 async function assemble(ctx: Pick<JobContext, 'store'>, job: JobRow, file: string): Promise<void> {
   const total = Number(job.total_bytes)
   const out = createWriteStream(file, { flags: 'w', mode: 0o600 })
+  // The first write error (a full disk) is the one to report: it may come while no one awaits the
+  // stream, and ending the destroyed stream afterwards only says ERR_STREAM_DESTROYED.
+  let failed: Error | undefined
+  out.on('error', (error) => (failed ??= error))
   try {
     for (let offset = 0; offset < total; offset += DICOM_UPLOAD_CHUNK_BYTES) {
       const { body } = await ctx.store.get(chunkKey(job.staging_prefix, offset))
       // Written by hand rather than pipeline(…, { end: false }): that leaves listeners on the one
       // output stream per chunk (a warning, and a leak, for a zip of hundreds of chunks).
       for await (const data of body as AsyncIterable<Buffer>) {
+        if (failed) throw failed
         if (!out.write(data)) await once(out, 'drain')
       }
     }
-  } finally {
     await new Promise<void>((resolve, reject) =>
       out.end((error?: Error | null) => (error ? reject(error) : resolve())),
     )
+  } catch (error) {
+    out.destroy()
+    throw failed ?? error
   }
 }
 
