@@ -1,4 +1,4 @@
-import { configure } from '@nutui/icons-react-taro'
+import { configure } from '@nutui/icons-react-taro/dist/es/icons/configure.js'
 
 /**
  * NutUI's icons draw an SVG mask on an element of their own: an <i> by default. The mini-program
