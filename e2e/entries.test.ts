@@ -111,7 +111,7 @@ describe('entries and NutUI icons, as a new user meets them', () => {
     await view(page).locator('.nut-cell', { hasText: '个人报告' }).click()
     await page.waitForURL(/\/pages\/personalReport\/index(\?|$)/)
     await view(page).locator('.report-card').first().waitFor()
-    await page.goBack()
+    await page.goto(`${BASE_URL}/pages/user/user`)
     await view(page).locator('.nut-cell', { hasText: '我的上传' }).click()
     await page.waitForURL(/\/pages\/personalReport\/index-ys/)
     await view(page).getByText('上传DICOM').first().waitFor()
