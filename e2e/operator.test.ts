@@ -47,10 +47,15 @@ describe('feedback answered by an operator', () => {
     await screenshot(page, 'operator-feedback-sent')
   })
 
-  it('a patient is told 运营后台 is for operators only', async () => {
-    const { page } = patient
+  it('a patient is told 运营后台 is for operators only, without 重试 or a console error', async () => {
+    const { page, errors } = patient
+    const before = errors.length
     await page.goto(`${BASE_URL}/pages/operator/index`)
     await view(page).getByText('仅运营人员可以使用此功能').waitFor()
+    await view(page).locator('.nut-button', { hasText: '返回' }).waitFor()
+    assert.equal(await view(page).getByText('重试').count(), 0)
+    // No refused operator call: the browser logs every 403 as a console error.
+    assert.deepEqual(errors.slice(before), [])
     await screenshot(page, 'operator-refused')
   })
 

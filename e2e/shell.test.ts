@@ -29,7 +29,7 @@ describe('app shell in a phone browser', () => {
     await page.locator('.weui-tabbar').getByText('我的').click()
     await page.getByText('登录 / 注册').waitFor()
     assert.equal(new URL(page.url()).pathname, '/pages/user/user')
-    await page.locator('.mine').getByText('我的报告').waitFor()
+    await page.locator('.mine').getByText('个人报告').waitFor()
     await screenshot(page, 'mine')
   })
 

@@ -1,6 +1,7 @@
 import Taro, { useLoad, useRouter } from '@tarojs/taro'
 import { OpenLocationView } from './features/location/components/open-location-view'
 import { openSystemMap, type Place } from './platform/map'
+import { back } from './services/navigate'
 import { showToast } from './platform/ui'
 import { openAsPage } from './platform/web-page'
 import { decodeParam } from './utils/route-params'
@@ -29,6 +30,7 @@ export default function OpenLocationPage() {
       onOpenLink={(url) => {
         if (!openAsPage(url)) showToast('请复制地址后在地图应用中搜索')
       }}
+      onBack={() => void back()}
       onCopyAddress={() =>
         void Taro.setClipboardData({ data: `${place.name} ${place.address}`.trim() }).then(
           () => showToast('地址已复制'),

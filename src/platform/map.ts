@@ -46,6 +46,10 @@ export const hasCoordinates = (
 ): place is Place & { latitude: number; longitude: number } =>
   place.latitude !== null && place.longitude !== null
 
+/** Whether a map can find the place: by its coordinates, else by its name or address. */
+export const canLocate = (place: Place): boolean =>
+  hasCoordinates(place) || place.name.trim() !== '' || place.address.trim() !== ''
+
 /** Whether this platform has a system map page (the mini-program). */
 export function hasSystemMap(): boolean {
   return process.env.TARO_ENV === 'weapp'
@@ -98,6 +102,8 @@ export async function openPermissionSettings(): Promise<void> {
 
 /** Links that open the place in a map app or site (H5): with coordinates a marker, else a search. */
 export function mapLinks(place: Place): { label: string; url: string }[] {
+  // Nothing to search for: a map opened on an empty search would only look broken.
+  if (!canLocate(place)) return []
   const q = encodeURIComponent
   const keyword = [place.name, place.address].filter(Boolean).join(' ')
   if (hasCoordinates(place)) {

@@ -10,6 +10,8 @@ export interface PageStateProps {
   message?: string
   /** Shown as a 重试 button in the error state. */
   onRetry?: () => void
+  /** A way on where retrying cannot help (返回 from a page that has nothing to show). */
+  action?: { text: string; onClick: () => void }
 }
 
 const DEFAULT_MESSAGES: Record<PageStateStatus, string> = {
@@ -19,7 +21,7 @@ const DEFAULT_MESSAGES: Record<PageStateStatus, string> = {
 }
 
 /** The whole-page loading, empty and error-with-retry states every screen shares. */
-export function PageState({ status, message, onRetry }: PageStateProps) {
+export function PageState({ status, message, onRetry, action }: PageStateProps) {
   const text = message ?? DEFAULT_MESSAGES[status]
   return (
     <View
@@ -32,6 +34,11 @@ export function PageState({ status, message, onRetry }: PageStateProps) {
       {status === 'error' && onRetry && (
         <Button className="page-state__retry" type="primary" size="small" onClick={onRetry}>
           重试
+        </Button>
+      )}
+      {action && (
+        <Button className="page-state__retry" type="primary" size="small" onClick={action.onClick}>
+          {action.text}
         </Button>
       )}
     </View>

@@ -1,16 +1,20 @@
 import type { RouteName } from '@/routes'
 
-/** The home grid: what a patient or doctor opens most, each a spec route. */
+/** The home grid (three to a row): what a patient or doctor opens most, each a spec route. */
 export interface HomeEntry {
   key: string
   text: string
   route: RouteName
-  icon: 'image' | 'report' | 'doctor' | 'ask' | 'articles' | 'location' | 'video' | 'scan'
+  icon:
+    'image' | 'report' | 'upload' | 'doctor' | 'ask' | 'articles' | 'location' | 'video' | 'scan'
 }
 
 export const HOME_ENTRIES: readonly HomeEntry[] = [
   { key: 'images', text: '个人影像', route: 'personalImage', icon: 'image' },
-  { key: 'reports', text: '我的报告', route: 'myReports', icon: 'report' },
+  // The hospitals' reports; the person's own uploaded studies are 我的上传 (the page keeps the
+  // spec's title 我的报告, which a patient would take for the hospitals' reports).
+  { key: 'reports', text: '个人报告', route: 'personalReport', icon: 'report' },
+  { key: 'uploads', text: '我的上传', route: 'myReports', icon: 'upload' },
   { key: 'consult', text: '专家会诊', route: 'middleRemote', icon: 'doctor' },
   { key: 'questions', text: '我的咨询', route: 'questionList', icon: 'ask' },
   { key: 'articles', text: '健康资讯', route: 'infoList', icon: 'articles' },

@@ -21,8 +21,11 @@ export const MESSAGES_ENTRY_KEY = 'messages'
 
 export const MINE_GROUPS: readonly (readonly MineEntry[])[] = [
   [
-    { key: 'reports', text: '我的报告', route: 'myReports', needsLogin: true },
+    // The hospitals' reports and images first; 我的上传 is the person's own studies (index-ys, whose
+    // spec title 我的报告 is kept on the page only).
+    { key: 'reports', text: '个人报告', route: 'personalReport', needsLogin: true },
     { key: 'images', text: '我的影像', route: 'personalImage', needsLogin: true },
+    { key: 'uploads', text: '我的上传', route: 'myReports', needsLogin: true },
     {
       key: 'grants',
       text: '授权记录',
@@ -96,9 +99,10 @@ export function visibleGroups(role: Role, allowedPaths: ReadonlySet<string> | nu
   ).filter((group) => group.length > 0)
 }
 
-/** What 专家认证 says: a patient is invited to apply, an expert sees the state. */
-export function expertEntryText(role: Role): { text: string; extra: string } {
-  return role === 'expert'
-    ? { text: '专家认证', extra: '已认证' }
-    : { text: '申请成为专家', extra: '' }
+/**
+ * What 专家认证 is called: a patient is invited to apply, an expert sees the page's own name. No
+ * state (已认证) until certification is built: the role alone does not say the person was certified.
+ */
+export function expertEntryText(role: Role): string {
+  return role === 'expert' ? '专家认证' : '申请成为专家'
 }

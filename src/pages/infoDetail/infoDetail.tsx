@@ -1,6 +1,7 @@
 import { useRouter } from '@tarojs/taro'
 import { useShareCard } from '../../features/sharing/owner/hooks/use-share-card'
 import { ArticleDetailView } from '../../features/content/components/article-detail-view'
+import { ContentMissing } from '../../features/content/components/content-missing'
 import { useArticle } from '../../features/content/hooks/use-article'
 import { shareCurrentPage } from '../../features/content/share'
 import { navigate, routeUrl } from '../../services/navigate'
@@ -14,6 +15,7 @@ export default function InfoDetailPage() {
   useShareCard(
     model.article ? { title: model.article.title, path: routeUrl('infoDetail', { id }) } : null,
   )
+  if (model.status === 'missing') return <ContentMissing message={model.error} />
   return (
     <ArticleDetailView
       model={model}

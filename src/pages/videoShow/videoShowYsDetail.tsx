@@ -1,4 +1,5 @@
 import { useDidHide, useRouter, useUnload } from '@tarojs/taro'
+import { ContentMissing } from '../../features/content/components/content-missing'
 import { VideoDetailView } from '../../features/content/components/video-views'
 import { useVideo } from '../../features/content/hooks/use-videos'
 import { shareCurrentPage } from '../../features/content/share'
@@ -15,6 +16,7 @@ export default function VideoShowYsDetailPage() {
   useShareCard(
     model.video ? { title: model.video.title, path: routeUrl('videoShowYsDetail', { id }) } : null,
   )
+  if (model.status === 'missing') return <ContentMissing message={model.error} />
   return (
     <VideoDetailView
       model={model}

@@ -25,4 +25,14 @@ describe('PageState', () => {
     await renderComponent(<PageState status="error" />)
     expect(screen.queryByText('重试')).toBeNull()
   })
+
+  it('offers its action where retrying cannot help', async () => {
+    const onClick = jest.fn()
+    await renderComponent(
+      <PageState status="empty" message="文章不存在或已下架" action={{ text: '返回', onClick }} />,
+    )
+    expect(screen.queryByText('重试')).toBeNull()
+    fireEvent.click(screen.getByText('返回'))
+    expect(onClick).toHaveBeenCalledTimes(1)
+  })
 })

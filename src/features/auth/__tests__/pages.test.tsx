@@ -30,7 +30,14 @@ describe('account pages by their routes', () => {
   it('reg offers the way back to login', async () => {
     const page = await renderPage('pages/reg/reg')
     expect(page.element.textContent).toContain('已有账号？去登录')
-    // Reports and images are a later issue: the page does not promise them as working.
-    expect(page.element.textContent).toContain('即将上线')
+    // Images and reports work: the page says what registering gives, not 即将上线.
+    expect(page.element.textContent).not.toContain('即将上线')
+    expect(page.element.textContent).toContain('查看您在各医院的检查影像和报告')
+  })
+
+  it('login does not say its working features are 即将上线', async () => {
+    const page = await renderPage('pages/login/login')
+    expect(page.element.textContent).toContain('各医院的影像与报告，随身查询')
+    expect(page.element.textContent).not.toContain('即将上线')
   })
 })

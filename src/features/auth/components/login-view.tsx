@@ -55,7 +55,7 @@ export function LoginView({ view }: { view: LoginViewModel }) {
         <View className="login__brand">
           <View className="login__logo">医</View>
           <Text className="login__name">医影通</Text>
-          <Text className="login__slogan">影像与报告随身查询，即将上线</Text>
+          <Text className="login__slogan">各医院的影像与报告，随身查询</Text>
         </View>
         {view.expiredNote && (
           <View className="login__note" role="status">

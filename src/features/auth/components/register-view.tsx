@@ -11,7 +11,8 @@ export function RegisterView({ view }: { view: RegisterViewModel }) {
     <View className="auth-page register">
       <View className="auth-page__inner">
         <Text className="auth-page__intro">
-          使用手机号注册医影通。查看您在各医院的影像和报告的功能即将上线。
+          使用手机号注册医影通。绑定身份证后，可查看您在各医院的检查影像和报告，也可上传自己的 DICOM
+          影像。
         </Text>
         <MobileField field={view.mobile} />
         <SmsCodeField field={view.code} sms={view.sms} />

@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react'
 import Taro from '@tarojs/taro'
 import { profile } from '@/services/__tests__/account-fixtures'
+import { HttpError } from '@/services/http'
 import {
   addArticleRead,
   type ArticleDetail,
@@ -154,9 +155,39 @@ describe('资讯详情 (infoDetail)', () => {
     expect(await screen.findByText('赞 3')).toBeTruthy()
   })
 
-  it('a missing article says so with 重试', async () => {
-    jest.mocked(getArticle).mockRejectedValue(new Error('gone'))
-    await renderPage('pages/infoDetail/infoDetail', { id: 'zz' })
+  it('a failed load says so with 重试', async () => {
+    jest.mocked(getArticle).mockRejectedValueOnce(new Error('offline')).mockResolvedValue(detail())
+    await renderPage('pages/infoDetail/infoDetail', { id: 'a1' })
     expect(await screen.findByText('文章加载失败，请稍后重试')).toBeTruthy()
+    fireEvent.click(screen.getByText('重试'))
+    expect(await screen.findByText('文章标题 1')).toBeTruthy()
+  })
+
+  it('without an id it says the article does not exist and offers 返回 (home when opened first), no 重试', async () => {
+    const switchTab = jest.spyOn(Taro, 'switchTab').mockResolvedValue({ errMsg: 'ok' })
+    await renderPage('pages/infoDetail/infoDetail')
+    expect(await screen.findByText('文章不存在或已下架')).toBeTruthy()
+    expect(screen.queryByText('重试')).toBeNull()
+    expect(screen.queryByText(/加载失败/)).toBeNull()
+    expect(getArticle).not.toHaveBeenCalled()
+    fireEvent.click(screen.getByText('返回'))
+    await waitFor(() => expect(switchTab).toHaveBeenCalledWith({ url: '/pages/main/main' }))
+  })
+
+  it('an article the server does not have (404) says so without 重试', async () => {
+    jest.mocked(getArticle).mockRejectedValue(
+      new HttpError(
+        {
+          statusCode: 404,
+          header: {},
+          data: { code: 404, message: 'Not Found', data: null, error: '文章不存在或已下架' },
+        },
+        'business',
+      ),
+    )
+    await renderPage('pages/infoDetail/infoDetail', { id: 'zz' })
+    expect(await screen.findByText('文章不存在或已下架')).toBeTruthy()
+    expect(screen.queryByText('重试')).toBeNull()
+    expect(screen.getByText('返回')).toBeTruthy()
   })
 })

@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react'
 import Taro from '@tarojs/taro'
 import { profile } from '@/services/__tests__/account-fixtures'
+import { HttpError } from '@/services/http'
 import { getVideo, listVideos, saveVideoPosition, type VideoDetail } from '@/services/content'
 import { useAppStore } from '@/stores/app-store'
 import { resetStores } from '@/stores/reset-stores'
@@ -106,5 +107,41 @@ describe('视频详情 (videoShowDetail)', () => {
     )
     expect(await screen.findByText('视频暂时无法播放，请稍后重试')).toBeTruthy()
     await waitFor(() => expect(document.querySelector('.video__player')).toBeNull())
+  })
+
+  it.each(['pages/videoShow/videoShowDetail', 'pages/videoShow/videoShowYsDetail'])(
+    '%s without an id says the video does not exist and offers 返回, no 重试',
+    async (path) => {
+      const switchTab = jest.spyOn(Taro, 'switchTab').mockResolvedValue({ errMsg: 'ok' })
+      await renderPage(path)
+      expect(await screen.findByText('视频不存在或已下架')).toBeTruthy()
+      expect(screen.queryByText('重试')).toBeNull()
+      expect(getVideo).not.toHaveBeenCalled()
+      fireEvent.click(screen.getByText('返回'))
+      await waitFor(() => expect(switchTab).toHaveBeenCalledWith({ url: '/pages/main/main' }))
+    },
+  )
+
+  it('a video the server does not have (404) says so without 重试', async () => {
+    jest.mocked(getVideo).mockRejectedValue(
+      new HttpError(
+        {
+          statusCode: 404,
+          header: {},
+          data: { code: 404, message: 'Not Found', data: null, error: '视频不存在或已下架' },
+        },
+        'business',
+      ),
+    )
+    await renderPage('pages/videoShow/videoShowDetail', { id: 'gone' })
+    expect(await screen.findByText('视频不存在或已下架')).toBeTruthy()
+    expect(screen.queryByText('重试')).toBeNull()
+  })
+
+  it('a failed load keeps 重试', async () => {
+    jest.mocked(getVideo).mockRejectedValue(new Error('offline'))
+    await renderPage('pages/videoShow/videoShowDetail', { id: 'v1' })
+    expect(await screen.findByText('视频加载失败，请稍后重试')).toBeTruthy()
+    expect(screen.getByText('重试')).toBeTruthy()
   })
 })

@@ -1,12 +1,17 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { describeError } from '@/services/api'
+import { HttpError } from '@/services/http'
 import { addArticleRead, type ArticleDetail, getArticle, likeArticle } from '@/services/content'
 import { addFavourite, removeFavourite } from '@/services/favourites'
 import { useSessionStore } from '@/stores/session-store'
 import { useToggle } from './use-favourite'
 
+/** The server's words for an article it does not have (or no longer publishes). */
+export const ARTICLE_MISSING = '文章不存在或已下架'
+
 export interface ArticleModel {
-  status: 'loading' | 'ready' | 'error'
+  /** missing: no such article (or no id at all); retrying cannot help. */
+  status: 'loading' | 'ready' | 'error' | 'missing'
   error: string
   article: ArticleDetail | null
   readCount: number
@@ -43,6 +48,11 @@ export function useArticle(articleId: string): ArticleModel {
   const { reset: resetFavourite } = favourite
 
   const load = useCallback(async () => {
+    if (articleId === '') {
+      setError(ARTICLE_MISSING)
+      setStatus('missing')
+      return
+    }
     setStatus('loading')
     try {
       const found = await getArticle(articleId)
@@ -60,8 +70,9 @@ export function useArticle(articleId: string): ArticleModel {
         )
       }
     } catch (cause) {
-      setError(describeError(cause, '文章加载失败，请稍后重试'))
-      setStatus('error')
+      const missing = cause instanceof HttpError && cause.statusCode === 404
+      setError(missing ? ARTICLE_MISSING : describeError(cause, '文章加载失败，请稍后重试'))
+      setStatus(missing ? 'missing' : 'error')
     }
   }, [articleId, resetLike, resetFavourite])
 

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { usePagedList, type PagedList } from '@/components/refresh-list'
 import { describeError } from '@/services/api'
+import { HttpError } from '@/services/http'
 import {
   getVideo,
   listVideos,
@@ -24,8 +25,12 @@ export function useVideoList(category: VideoCategory): PagedList<VideoSummary> {
 /** How often the position is saved while playing (and always on pause, end and leaving). */
 export const SAVE_EVERY_SECONDS = 5
 
+/** The server's words for a video it does not have (or no longer publishes). */
+export const VIDEO_MISSING = '视频不存在或已下架'
+
 export interface VideoModel {
-  status: 'loading' | 'ready' | 'error'
+  /** missing: no such video (or no id at all); retrying cannot help. */
+  status: 'loading' | 'ready' | 'error' | 'missing'
   error: string
   video: VideoDetail | null
   /** Set when the player reported it cannot play the file. */
@@ -62,6 +67,11 @@ export function useVideo(videoId: string): VideoModel {
   const { reset } = favourite
 
   const load = useCallback(async () => {
+    if (videoId === '') {
+      setError(VIDEO_MISSING)
+      setStatus('missing')
+      return
+    }
     setStatus('loading')
     try {
       const found = await getVideo(videoId)
@@ -71,8 +81,9 @@ export function useVideo(videoId: string): VideoModel {
       reset({ on: found.favourited, count: 0 })
       setStatus('ready')
     } catch (cause) {
-      setError(describeError(cause, '视频加载失败，请稍后重试'))
-      setStatus('error')
+      const missing = cause instanceof HttpError && cause.statusCode === 404
+      setError(missing ? VIDEO_MISSING : describeError(cause, '视频加载失败，请稍后重试'))
+      setStatus(missing ? 'missing' : 'error')
     }
   }, [videoId, reset])
 

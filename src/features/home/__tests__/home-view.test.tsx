@@ -18,6 +18,17 @@ describe('HomeView', () => {
     expect(navigateTo).toHaveBeenLastCalledWith({ url: '/pages/search/search' })
   })
 
+  it('opens the hospital reports as 个人报告 and the own uploads as 我的上传', async () => {
+    const navigateTo = jest.spyOn(Taro, 'navigateTo').mockResolvedValue({ errMsg: 'navigateTo:ok' })
+    await renderComponent(<HomeView />)
+    // index-ys keeps the spec's title 我的报告; its entry must not read as the hospitals' reports.
+    expect(screen.queryByText('我的报告')).toBeNull()
+    fireEvent.click(screen.getByText('个人报告'))
+    expect(navigateTo).toHaveBeenLastCalledWith({ url: '/pages/personalReport/index' })
+    fireEvent.click(screen.getByText('我的上传'))
+    expect(navigateTo).toHaveBeenLastCalledWith({ url: '/pages/personalReport/index-ys' })
+  })
+
   it('says 即将上线 on each entry whose page does not work yet, and only there', async () => {
     const { container } = await renderComponent(<HomeView />)
     const tiles = Array.from(container.querySelectorAll('.home__entry'))

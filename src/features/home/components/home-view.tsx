@@ -2,6 +2,7 @@ import { View, Text } from '@tarojs/components'
 import {
   Articles,
   Ask,
+  Backtop,
   Doctor,
   Image,
   Location,
@@ -19,6 +20,7 @@ import './home-view.scss'
 const ICONS: Record<HomeEntry['icon'], typeof Doctor> = {
   image: Image,
   report: Order,
+  upload: Backtop,
   doctor: Doctor,
   ask: Ask,
   articles: Articles,

@@ -58,6 +58,38 @@ describe('查看位置 (/open-location) in H5', () => {
   })
 })
 
+describe('查看位置 without a place', () => {
+  it('H5: says there is nothing to show, offers 返回, and no map buttons', async () => {
+    const switchTab = jest.spyOn(Taro, 'switchTab').mockResolvedValue({ errMsg: 'ok' })
+    await renderPage('open-location')
+    expect(await screen.findByText(MAP_MESSAGES.noPlace)).toBeTruthy()
+    expect(screen.queryByText('未命名地点')).toBeNull()
+    expect(screen.queryByText(/地图打开/)).toBeNull()
+    expect(screen.queryByText('复制地址')).toBeNull()
+    fireEvent.click(screen.getByText('返回'))
+    await waitFor(() => expect(switchTab).toHaveBeenCalledWith({ url: '/pages/main/main' }))
+    expect(assign).not.toHaveBeenCalled()
+  })
+
+  it('weapp: no 在地图中查看并导航 and no map opened', async () => {
+    const openLocation = jest.spyOn(Taro, 'openLocation').mockResolvedValue({ errMsg: 'ok' })
+    await withPlatform('weapp', async () => {
+      await renderPage('open-location')
+      expect(await screen.findByText(MAP_MESSAGES.noPlace)).toBeTruthy()
+      expect(screen.queryByText('在地图中查看并导航')).toBeNull()
+      expect(screen.queryByText(/地图打开/)).toBeNull()
+    })
+    expect(openLocation).not.toHaveBeenCalled()
+  })
+
+  it('coordinates alone are enough for a map; a name or address alone for a search', () => {
+    const none = { name: '', address: '', latitude: null, longitude: null }
+    expect(mapLinks(none)).toEqual([])
+    expect(mapLinks({ ...none, latitude: 30.1, longitude: 120.2 })).toHaveLength(2)
+    expect(mapLinks({ ...none, address: HOSPITAL.address })).toHaveLength(2)
+  })
+})
+
 describe('选择位置 (/choose-location) in H5', () => {
   it('asks for a name or address, then hands the place back to the opener', async () => {
     const chosen = jest.fn()

@@ -39,10 +39,24 @@ describe('MineView', () => {
     await renderComponent(<MineView loggedIn={false} userName="" />)
     fireEvent.click(screen.getByText('登录 / 注册'))
     expect(navigateTo).toHaveBeenLastCalledWith({ url: '/pages/login/login' })
-    fireEvent.click(screen.getByText('我的报告'))
+    fireEvent.click(screen.getByText('个人报告'))
+    expect(navigateTo).toHaveBeenLastCalledWith({
+      url: `/pages/login/login?redirect=${encodeURIComponent('/pages/personalReport/index')}`,
+    })
+    fireEvent.click(screen.getByText('我的上传'))
     expect(navigateTo).toHaveBeenLastCalledWith({
       url: `/pages/login/login?redirect=${encodeURIComponent('/pages/personalReport/index-ys')}`,
     })
+  })
+
+  it('names the hospital reports 个人报告 and the own uploads 我的上传, never 我的报告', async () => {
+    await renderComponent(<MineView loggedIn userName="张三" profile={PATIENT} />)
+    // index-ys keeps the spec's title 我的报告, but its entry must not read as the hospital reports.
+    expect(screen.queryByText('我的报告')).toBeNull()
+    fireEvent.click(screen.getByText('个人报告'))
+    expect(navigateTo).toHaveBeenLastCalledWith({ url: '/pages/personalReport/index' })
+    fireEvent.click(screen.getByText('我的上传'))
+    expect(navigateTo).toHaveBeenLastCalledWith({ url: '/pages/personalReport/index-ys' })
   })
 
   it('links only to routes of the spec', async () => {
@@ -58,13 +72,14 @@ describe('MineView', () => {
         cell.textContent?.startsWith(title),
       )?.textContent ?? ''
     expect(row('我的钱包')).toContain('即将上线')
-    // 我的报告 (the patient's own uploads) works since the records issue.
-    expect(row('我的报告')).not.toContain('即将上线')
+    // 个人报告 and 我的上传 (the patient's own uploads) work since the records issue.
+    expect(row('个人报告')).not.toContain('即将上线')
+    expect(row('我的上传')).not.toContain('即将上线')
     expect(row('设置')).not.toContain('即将上线')
     expect(row('关于我们')).not.toContain('即将上线')
-    // A state the person has earned is shown as such, not as 即将上线.
-    expect(row('专家认证')).toContain('已认证')
-    expect(row('专家认证')).not.toContain('即将上线')
+    // Certification is not built yet: the entry says so and claims no 已认证 it cannot show.
+    expect(row('专家认证')).toContain('即将上线')
+    expect(row('专家认证')).not.toContain('已认证')
   })
 
   it('opens public entries directly', async () => {
@@ -111,10 +126,12 @@ describe('MineView', () => {
     expect(screen.queryByLabelText('我的文章')).toBeNull()
   })
 
-  it('an expert sees 患者咨询, 我的钱包 and the certification state', async () => {
+  it('an expert sees 患者咨询, 我的钱包 and 专家认证 (without a state it cannot know yet)', async () => {
     await renderComponent(<MineView loggedIn userName="李医生" profile={EXPERT} role="expert" />)
     expect(screen.getByText('专家')).toBeTruthy()
-    expect(screen.getByText('已认证')).toBeTruthy()
+    expect(screen.queryByText('已认证')).toBeNull()
+    fireEvent.click(screen.getByText('专家认证'))
+    expect(navigateTo).toHaveBeenLastCalledWith({ url: '/pages/expertPerfect/expertPerfect' })
     fireEvent.click(screen.getByText('患者咨询'))
     expect(navigateTo).toHaveBeenLastCalledWith({ url: '/pages/docQuestList/docQuestList' })
     fireEvent.click(screen.getByText('我的钱包'))

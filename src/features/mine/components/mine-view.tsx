@@ -89,7 +89,6 @@ export function MineView({
   receivedGrants = [],
   articleCounts = null,
 }: MineViewProps) {
-  const expert = expertEntryText(role)
   const name = loggedIn ? userName || '用户' : '登录 / 注册'
   return (
     <View className="mine">
@@ -138,10 +137,8 @@ export function MineView({
             return (
               <Cell
                 key={entry.key}
-                title={isExpert ? expert.text : entry.text}
-                extra={
-                  <EntryExtra text={extraOf(entry, isExpert && loggedIn ? expert.extra : unread)} />
-                }
+                title={isExpert ? expertEntryText(role) : entry.text}
+                extra={<EntryExtra text={extraOf(entry, unread)} />}
                 clickable
                 onClick={() => open(entry, loggedIn)}
               />

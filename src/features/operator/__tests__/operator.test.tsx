@@ -5,6 +5,7 @@ import { profile } from '@/services/__tests__/account-fixtures'
 import { UserFacingError } from '@/services/api'
 import type { Feedback } from '@/services/feedback'
 import { operatorApi, type OperatorArticle } from '@/services/operator'
+import { refreshProfile } from '@/services/profile'
 import { useAppStore } from '@/stores/app-store'
 import { resetStores } from '@/stores/reset-stores'
 import { useSessionStore } from '@/stores/session-store'
@@ -15,6 +16,11 @@ jest.mock('@/services/operator', () => {
   const api = Object.fromEntries(Object.keys(actual.operatorApi).map((key) => [key, jest.fn()]))
   return { ...actual, operatorApi: api, uploadOperatorFile: jest.fn() }
 })
+
+jest.mock('@/services/profile', () => ({
+  ...jest.requireActual<typeof import('@/services/profile')>('@/services/profile'),
+  refreshProfile: jest.fn(),
+}))
 
 const api = jest.mocked(operatorApi)
 
@@ -59,6 +65,7 @@ beforeEach(() => {
   jest.clearAllMocks()
   useSessionStore.getState().setToken({ access_token: 'tok' })
   useAppStore.getState().setProfile({ ...profile(), role: 'operator' })
+  jest.mocked(refreshProfile).mockResolvedValue({ ...profile(), role: 'operator' })
   jest.spyOn(Taro, 'showToast').mockResolvedValue({ errMsg: 'ok' })
   api.features.mockResolvedValue([
     {
@@ -118,7 +125,22 @@ describe('运营后台 (operator pages, H5 only)', () => {
     )
   })
 
-  it('tells anyone who is not an operator why, and shows nothing else', async () => {
+  it('tells a patient it is for operators only, with 返回 and no 重试, without an operator call', async () => {
+    jest.mocked(refreshProfile).mockResolvedValue({ ...profile(), role: 'patient' })
+    const switchTab = jest.spyOn(Taro, 'switchTab').mockResolvedValue({ errMsg: 'ok' })
+    await renderPage('pages/operator/index')
+    expect(await screen.findByText('仅运营人员可以使用此功能')).toBeTruthy()
+    expect(screen.queryByText('重试')).toBeNull()
+    expect(screen.queryByText('新建文章')).toBeNull()
+    // No refused request (the browser logs each as a console error) and no toast.
+    expect(api.features).not.toHaveBeenCalled()
+    expect(api.articles).not.toHaveBeenCalled()
+    expect(Taro.showToast).not.toHaveBeenCalled()
+    fireEvent.click(screen.getByText('返回'))
+    await waitFor(() => expect(switchTab).toHaveBeenCalledWith({ url: '/pages/user/user' }))
+  })
+
+  it("shows the server's refusal when it refuses an operator call", async () => {
     api.features.mockRejectedValue(new UserFacingError('仅运营人员可以使用此功能'))
     await renderPage('pages/operator/index')
     expect(await screen.findByText('仅运营人员可以使用此功能')).toBeTruthy()

@@ -11,6 +11,7 @@ import {
   type OperatorHospital,
   uploadOperatorFile,
 } from '@/services/operator'
+import { refreshProfile, type UserProfile } from '@/services/profile'
 
 /*
  * The operators' pages' state. The server decides who is an operator: a 403 is shown in its own
@@ -80,6 +81,18 @@ export function useActions() {
   return usePagedList(async (page, pageSize) => operatorApi.actions(page, pageSize), {
     pageSize: 30,
   })
+}
+
+/** What the server answers anyone else (403); the page says it before asking, in the same words. */
+export const OPERATORS_ONLY = '仅运营人员可以使用此功能'
+
+/**
+ * The person's own profile, asked before any operator call: someone who is not an operator is told
+ * so without a refused request (and the browser's console error it brings). The server still
+ * refuses every operator call to anyone else.
+ */
+export function useOwnProfile(): Loaded<UserProfile> {
+  return useLoaded(useCallback(() => refreshProfile({ loading: false }), []))
 }
 
 export function useFeatures(): Loaded<OperatorFeature[]> {

@@ -92,6 +92,17 @@ describe('实名认证', () => {
     expect(await screen.findByText('110***********002X')).toBeTruthy()
     expect(screen.getByText('张*')).toBeTruthy()
     expect(screen.queryByText('提交认证')).toBeNull()
+    // Records by the bound card work: the page says where they show, not 即将上线.
+    expect(screen.getByText(/会显示在个人影像和个人报告中/)).toBeTruthy()
+    expect(document.body.textContent).not.toContain('即将上线')
+  })
+
+  it('says what binding gives (the hospital records), not 即将上线', async () => {
+    mockedList.mockResolvedValue([])
+    await mount(Page)
+    await screen.findByText('提交认证')
+    expect(screen.getByText(/会显示在个人影像和个人报告中/)).toBeTruthy()
+    expect(document.body.textContent).not.toContain('即将上线')
   })
 
   it('says the check digit is wrong as soon as 18 characters are typed, and sends nothing', async () => {

@@ -68,7 +68,7 @@ function BoundCardView({ card, model }: { card: BoundCard; model: IdCardModel })
         </>
       )}
       <Text className="profile-form__tip">
-        身份信息已加密保存，将用于查询您在各医院的影像与报告（即将上线）。如需更换，请联系客服。
+        身份信息已加密保存。医院推送的、姓名和身份证号与此一致的影像和报告，会显示在个人影像和个人报告中。如需更换，请联系客服。
       </Text>
       <Appeals appeals={model.appeals} />
     </View>
@@ -142,7 +142,7 @@ export function IdCardView({ model }: IdCardViewProps) {
         </Button>
       )}
       <Text className="profile-form__tip">
-        绑定身份证后，可查看您在各医院的检查影像与报告（即将上线）。身份证号加密保存，页面仅显示部分号码。
+        绑定身份证后，医院推送的、姓名和身份证号与您一致的检查影像和报告，会显示在个人影像和个人报告中。身份证号加密保存，页面仅显示部分号码。
       </Text>
       <SubmitButton text="提交认证" busy={model.submitting} onClick={model.submit} />
       <Appeals appeals={model.appeals} />
