@@ -44,9 +44,11 @@ interface Fixtures {
   articleId: string
   videoId: string
   dietVideoId: string
-  shareToken: string
   grantId: string
-  messageId: string | null
+  /** The link session 查看 would keep (src/services/shares.ts), for the pages read through it. */
+  shareSession: { accessToken: string; expiresAt: string }
+  shareToken: string
+  messageId: string
 }
 
 async function api<T>(
@@ -90,12 +92,12 @@ async function loadFixtures(token: string): Promise<Fixtures> {
     method: 'POST',
     body: accessionNumber ? { accessionNumber } : { studyInstanceUid: studyUid },
   })
-  const articles = await api<{ list: { id: string }[] }>('/main/articles?page=1&pageSize=1', null)
-  const talks = await api<{ list: { id: string }[] }>(
+  const articles = await api<{ items: { id: string }[] }>('/main/articles?page=1&pageSize=1', null)
+  const talks = await api<{ items: { id: string }[] }>(
     '/main/videos?category=talk&page=1&pageSize=1',
     null,
   )
-  const diet = await api<{ list: { id: string }[] }>(
+  const diet = await api<{ items: { id: string }[] }>(
     '/main/videos?category=diet&page=1&pageSize=1',
     null,
   )
@@ -114,7 +116,15 @@ async function loadFixtures(token: string): Promise<Fixtures> {
       },
     },
   )
-  const messages = await api<{ list: { id: string }[] }>('/main/messages?page=1&pageSize=1', token)
+  // 查看 through the link, and a look at the exam: the owner's message of its first view (我的消息).
+  const opened = await api<{ accessToken: string; expiresAt: string }>(
+    `/main/shares/${created.link.token}/open`,
+    null,
+    { method: 'POST', body: {} },
+  )
+  await api(`/main/shared/${created.grant.id}/exams/${exam.id}`, opened.accessToken)
+  const messages = await api<{ items: { id: string }[] }>('/main/messages?page=1&pageSize=1', token)
+  assert.ok(messages.items[0], 'the first view through the link left the owner a message')
   return {
     examId: exam.id,
     studyUid,
@@ -124,12 +134,13 @@ async function loadFixtures(token: string): Promise<Fixtures> {
     hospitalName: hospitalGroup.hospital.name,
     accessionNumber,
     filmCode: film.code,
-    articleId: articles.list[0]!.id,
-    videoId: talks.list[0]!.id,
-    dietVideoId: diet.list[0]!.id,
-    shareToken: created.link.token,
+    articleId: articles.items[0]!.id,
+    videoId: talks.items[0]!.id,
+    dietVideoId: diet.items[0]!.id,
     grantId: created.grant.id,
-    messageId: messages.list[0]?.id ?? null,
+    shareSession: { accessToken: opened.accessToken, expiresAt: opened.expiresAt },
+    shareToken: created.link.token,
+    messageId: messages.items[0].id,
   }
 }
 
@@ -147,8 +158,12 @@ function queryOf(name: string, f: Fixtures): Record<string, string> {
     case 'imageList':
       return { hospitalId: f.hospitalId, name: f.hospitalName }
     case 'reportDetail':
-    case 'reportDetailYs':
       return { id: f.reportId }
+    // The demo patient has no upload of her own: her hospital exam stands in.
+    case 'reportDetailYs':
+      return { id: f.examId }
+    case 'barCode':
+      return { value: f.accessionNumber, title: '检查号' }
     case 'reportDetail2':
       return { code: f.filmCode }
     case 'personalReportWeixin':
@@ -162,7 +177,7 @@ function queryOf(name: string, f: Fixtures): Record<string, string> {
     case 'videoShowYsDetail':
       return { id: f.dietVideoId }
     case 'messageDetail':
-      return f.messageId ? { id: f.messageId } : {}
+      return { id: f.messageId }
     case 'share':
       return { token: f.shareToken }
     case 'shareExam':
@@ -234,23 +249,24 @@ describe('route walk: every page at 390×844 as the demo patient', () => {
     (route) => route.title,
   )
 
-  it('shows demo video posters as clean title cards (no frame counter, no square under 时长)', async () => {
+  it('shows demo video posters as clean title cards (no counter, no square under 时长, title clear of the play button)', async () => {
     const { page } = phone
     const posters: string[] = []
     for (const category of ['talk', 'firstAid', 'diet']) {
-      const videos = await api<{ list: { title: string; posterPath: string | null }[] }>(
+      const videos = await api<{ items: { title: string; posterPath: string | null }[] }>(
         `/main/videos?category=${category}&page=1&pageSize=10`,
         null,
       )
-      for (const video of videos.list) {
+      for (const video of videos.items) {
         assert.ok(video.posterPath, `${video.title} has a poster`)
         posters.push(video.posterPath)
       }
     }
     assert.ok(posters.length >= 5)
     await page.goto(`${BASE_URL}/pages/about/about`)
-    // The corners a video card covers with nothing (top left) and with the 时长 badge (bottom
-    // right) are the card's flat background colour, give or take JPEG noise.
+    // Where the video card's 时长 badge sits (bottom right), where the frame counter was (top left)
+    // and where the player draws its play button and length (the middle) is the card's flat
+    // background colour, give or take JPEG noise.
     const spotted = await page.evaluate(async (paths) => {
       const found: string[] = []
       for (const path of paths) {
@@ -265,7 +281,8 @@ describe('route walk: every page at 390×844 as the demo patient', () => {
         const { width, height } = canvas
         const background = context.getImageData(width / 2, height - 4, 1, 1).data
         const corners = {
-          左上角: [0, 0, width * 0.2, height * 0.2],
+          左上角: [0, 0, width * 0.15, height * 0.14],
+          中间: [width * 0.3, height * 0.35, width * 0.4, height * 0.35],
           右下角: [width * 0.7, height * 0.65, width * 0.3, height * 0.35],
         } as const
         for (const [corner, [x, y, w, h]] of Object.entries(corners)) {
@@ -288,6 +305,12 @@ describe('route walk: every page at 390×844 as the demo patient', () => {
     it(`/${route.path}${route.issue === undefined ? '' : '（未完成）'}`, async () => {
       const { page } = phone
       phone.errors.length = 0
+      if (route.name === 'shareExam' || route.name === 'shareReport') {
+        await page.evaluate(
+          ([key, session]) => sessionStorage.setItem(key, JSON.stringify(session)),
+          [`yxs-share:${fixtures.grantId}`, fixtures.shareSession] as const,
+        )
+      }
       const query = new URLSearchParams(queryOf(route.name, fixtures)).toString()
       const response = await page.goto(`${BASE_URL}/${route.path}${query ? `?${query}` : ''}`)
       assert.equal(response?.status(), 200)

@@ -92,8 +92,10 @@ export function inspectPage({ finished, finishedTitles }: InspectOptions): strin
     '.nut-checkbox',
     '.nut-radio',
     '.nut-switch',
-    '.nut-tabs__titles-item',
-    '.nut-cell--clickable',
+    '.nut-tabs-titles-item',
+    '.nut-cell-clickable',
+    '.nut-checkbox-button',
+    '.nut-radio-button',
   ].join(',')
 
   const all = Array.from(document.body.querySelectorAll('*')).filter(shown)
@@ -105,12 +107,16 @@ export function inspectPage({ finished, finishedTitles }: InspectOptions): strin
   /** Inline links in a sentence are exempt from the size rule (WCAG 2.5.8, "Inline"). */
   const inSentence = (element: Element) => {
     if (getComputedStyle(element).display !== 'inline') return false
-    // Words of the same sentence right beside it (我已阅读并同意《用户协议》和《隐私政策》).
-    return Array.from(element.parentElement?.childNodes ?? []).some(
-      (sibling) =>
-        sibling !== element &&
-        sibling.nodeType === Node.TEXT_NODE &&
-        (sibling.textContent ?? '').trim() !== '',
+    // Other words of the same line of text right beside it: 我已阅读并同意《用户协议》和《隐私政策》.
+    // (In a flex row every child is blockified, so a lone link there is not in a sentence.)
+    return Array.from(element.parentElement?.childNodes ?? []).some((sibling) =>
+      sibling === element
+        ? false
+        : sibling.nodeType === Node.TEXT_NODE
+          ? (sibling.textContent ?? '').trim() !== ''
+          : sibling instanceof Element &&
+            getComputedStyle(sibling).display === 'inline' &&
+            (sibling.textContent ?? '').trim() !== '',
     )
   }
 
@@ -183,13 +189,23 @@ export function inspectPage({ finished, finishedTitles }: InspectOptions): strin
   // 3. Labels inside their control: not cut (wider or taller than the box) and a short label on one
   //    line (加入个人档案 in fragments). Inputs scroll their own text; scrollers scroll on purpose.
   const lineCount = (element: Element) => {
-    const range = document.createRange()
-    range.selectNodeContents(element)
-    const tops = new Set<number>()
-    for (const rect of Array.from(range.getClientRects())) {
-      if (rect.width > 0 && rect.height > 0) tops.add(Math.round(rect.top / 4))
+    const boxes: DOMRect[] = []
+    const texts = document.createTreeWalker(element, NodeFilter.SHOW_TEXT)
+    for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+      if ((node.textContent ?? '').trim() === '') continue
+      const range = document.createRange()
+      range.selectNodeContents(node)
+      boxes.push(...Array.from(range.getClientRects()).filter((rect) => rect.width > 0))
     }
-    return tops.size
+    // A new line starts below the bottom of the one before (pieces of one line overlap).
+    boxes.sort((a, b) => a.top - b.top)
+    let lines = 0
+    let bottom = -Infinity
+    for (const box of boxes) {
+      if (box.top >= bottom - 2) lines += 1
+      bottom = Math.max(bottom, box.bottom)
+    }
+    return lines
   }
   for (const control of controls) {
     for (const element of [control, ...Array.from(control.querySelectorAll('*')).filter(shown)]) {
@@ -197,6 +213,17 @@ export function inspectPage({ finished, finishedTitles }: InspectOptions): strin
       const style = getComputedStyle(element)
       if (style.display === 'inline' || style.display === 'contents') continue
       if (/(auto|scroll)/.test(style.overflowX) || /(auto|scroll)/.test(style.overflowY)) continue
+      // Cut on purpose, with an ellipsis (a summary's two lines).
+      if (
+        style.textOverflow === 'ellipsis' ||
+        style.getPropertyValue('-webkit-line-clamp') !== 'none'
+      )
+        continue
+      // A badge placed over the corner (the unread count on 我的) is not the label.
+      const placed = Array.from(element.querySelectorAll('*')).some((inner) =>
+        /(absolute|fixed)/.test(getComputedStyle(inner).position),
+      )
+      if (placed) continue
       const html = element as HTMLElement
       if (html.scrollWidth > html.clientWidth + 1 && html.clientWidth > 0) {
         problems.push(
@@ -204,9 +231,12 @@ export function inspectPage({ finished, finishedTitles }: InspectOptions): strin
         )
         break
       }
+      // Cut off below: a box that hides what does not fit (a few pixels of spare line height
+      // are not text).
       if (
-        style.overflowY !== 'visible' &&
-        html.scrollHeight > html.clientHeight + 1 &&
+        /(hidden|clip)/.test(style.overflowY) &&
+        style.getPropertyValue('-webkit-line-clamp') === 'none' &&
+        html.scrollHeight > html.clientHeight + 4 &&
         html.clientHeight > 0
       ) {
         problems.push(
@@ -217,23 +247,51 @@ export function inspectPage({ finished, finishedTitles }: InspectOptions): strin
     }
     const text = (control.textContent ?? '').trim()
     const buttonLike = control.matches(
-      'button, taro-button-core, .nut-button, [role=button], [role=tab], .nut-tabs__titles-item',
+      'button, taro-button-core, .nut-button, [role=button], [role=tab], .nut-tabs-titles-item',
     )
     if (buttonLike && text.length > 0 && text.length <= 8 && lineCount(control) > 1) {
       problems.push(`按钮文字被折成多行：${describe(control)}`)
     }
   }
 
-  // 4. No control pushed past the screen's sides (a row that runs off sideways hides its last ones).
+  // 3b. A list row's chevron or icon on the right sits level with its label (NutUI's Cell lets a
+  //     short right side ride up to the top).
+  for (const cell of all.filter((element) => element.matches('.nut-cell'))) {
+    const title = cell.querySelector('.nut-cell-title')
+    if (!title || cell.querySelector('.nut-cell-description')) continue
+    const titleBox = title.getBoundingClientRect()
+    for (const icon of Array.from(cell.querySelectorAll('.nut-cell-extra .nut-icon'))) {
+      const box = icon.getBoundingClientRect()
+      const offset = box.top + box.height / 2 - (titleBox.top + titleBox.height / 2)
+      if (Math.abs(offset) > 3) {
+        problems.push(`行尾图标与文字没有对齐（偏 ${Math.round(offset)}）：${describe(title)}`)
+      }
+    }
+  }
+
+  // 4. No control pushed past the screen's sides (a row that runs off sideways hides its last
+  //    ones). Rows of tabs and filter chips scroll sideways by convention, and their cut last item
+  //    shows that they do; a slide of a swiper that is not on screen is clipped away, not shown.
+  const SIDEWAYS_BY_CONVENTION =
+    '.tab-strip, .filter-chips__scroll, .nut-tabs-titles, .series-strip'
+  const clippedAway = (element: Element, box: DOMRect) => {
+    for (let parent = element.parentElement; parent; parent = parent.parentElement) {
+      const style = getComputedStyle(parent)
+      if (!/(hidden|clip)/.test(style.overflowX)) continue
+      const clip = parent.getBoundingClientRect()
+      if (box.right <= clip.left + 1 || box.left >= clip.right - 1) return true
+    }
+    return false
+  }
   const width = document.documentElement.clientWidth
   for (const control of controls) {
     const box = control.getBoundingClientRect()
     if (box.width === 0) continue
-    if (box.right > width + 1 || box.left < -1) {
-      problems.push(
-        `控件在屏幕外（左 ${Math.round(box.left)}，右 ${Math.round(box.right)}）：${describe(control)}`,
-      )
-    }
+    if (box.right <= width + 1 && box.left >= -1) continue
+    if (control.closest(SIDEWAYS_BY_CONVENTION) || clippedAway(control, box)) continue
+    problems.push(
+      `控件在屏幕外（左 ${Math.round(box.left)}，右 ${Math.round(box.right)}）：${describe(control)}`,
+    )
   }
 
   // 5. Latin words and numbers stay on one line: word-break: break-all turns 增强 CT into C / T.
@@ -264,8 +322,9 @@ export function inspectPage({ finished, finishedTitles }: InspectOptions): strin
     if (!rgb) return false
     const [r, g, b] = [Number(rgb[1]), Number(rgb[2]), Number(rgb[3])]
     if (rgb[4] !== undefined && Number(rgb[4]) < 0.2) return false
-    // A saturated blue: blue well above red and green, green not close to blue (that is teal).
-    return b > 180 && b - r > 100 && b - g > 40
+    // A saturated blue: blue well above red and green, green above red (else it is purple, the
+    // AI mark) and well below blue (else it is the theme's teal).
+    return b > 180 && b - r > 100 && g > r && b - g > 40
   }
   const blue = new Set<string>()
   for (const element of all) {
@@ -288,11 +347,12 @@ export function inspectPage({ finished, finishedTitles }: InspectOptions): strin
         .map((child) => child.textContent ?? '')
         .join('')
       if (!own.includes(COMING_SOON)) continue
-      const entry = element.parentElement?.closest('*')
-      let tappable: Element | null = element
-      while (tappable && !isControl(tappable)) tappable = tappable.parentElement
-      const badge = own.trim() === COMING_SOON && tappable !== null && entry !== null
-      const entryText = (tappable?.textContent ?? '').replace(COMING_SOON, '').trim()
+      // A badge says only 即将上线; its entry is the control around it, else its own box.
+      const badge = own.trim() === COMING_SOON
+      let entry: Element | null = element
+      while (entry && !isControl(entry)) entry = entry.parentElement
+      entry ??= element.parentElement
+      const entryText = (entry?.textContent ?? '').replace(COMING_SOON, '').trim()
       if (!badge) {
         problems.push(`已完成的页面显示「${COMING_SOON}」：${describe(element)}`)
       } else if (finishedTitles.includes(entryText)) {
