@@ -47,7 +47,6 @@ interface Fixtures {
   grantId: string
   /** The link session 查看 would keep (src/services/shares.ts), for the pages read through it. */
   shareSession: { accessToken: string; expiresAt: string }
-  shareToken: string
   messageId: string
 }
 
@@ -139,7 +138,6 @@ async function loadFixtures(token: string): Promise<Fixtures> {
     dietVideoId: diet.items[0]!.id,
     grantId: created.grant.id,
     shareSession: { accessToken: opened.accessToken, expiresAt: opened.expiresAt },
-    shareToken: created.link.token,
     messageId: messages.items[0].id,
   }
 }
@@ -178,8 +176,9 @@ function queryOf(name: string, f: Fixtures): Record<string, string> {
       return { id: f.dietVideoId }
     case 'messageDetail':
       return { id: f.messageId }
+    // After 查看 (the link session is in place): the shared records with their 影像 and 报告 tags.
     case 'share':
-      return { token: f.shareToken }
+      return { grantId: f.grantId }
     case 'shareExam':
       return { grantId: f.grantId, examId: f.examId }
     case 'shareReport':
@@ -189,6 +188,11 @@ function queryOf(name: string, f: Fixtures): Record<string, string> {
     default:
       return {}
   }
+}
+
+/** A sheet a page opens, walked too: the owner's 授权 sheet from 影像详情. */
+const SHEETS: Partial<Record<string, { button: string; shows: string }>> = {
+  imageDetail: { button: '授权', shows: '＋ 同时授权其他检查' },
 }
 
 /**
@@ -305,7 +309,7 @@ describe('route walk: every page at 390×844 as the demo patient', () => {
     it(`/${route.path}${route.issue === undefined ? '' : '（未完成）'}`, async () => {
       const { page } = phone
       phone.errors.length = 0
-      if (route.name === 'shareExam' || route.name === 'shareReport') {
+      if (route.name.startsWith('share')) {
         await page.evaluate(
           ([key, session]) => sessionStorage.setItem(key, JSON.stringify(session)),
           [`yxs-share:${fixtures.grantId}`, fixtures.shareSession] as const,
@@ -320,6 +324,15 @@ describe('route walk: every page at 390×844 as the demo patient', () => {
       await screenshot(page, `walk-${route.name}`)
       const options: InspectOptions = { finished: route.issue === undefined, finishedTitles }
       problems.push(...(await page.evaluate(inspectPage, options)))
+      const sheet = SHEETS[route.name]
+      if (sheet) {
+        await page.locator('.taro_page:visible').getByText(sheet.button, { exact: true }).click()
+        await page.getByText(sheet.shows).first().waitFor()
+        await settle(page)
+        await screenshot(page, `walk-${route.name}-sheet`)
+        const inSheet = await page.evaluate(inspectPage, options)
+        problems.push(...inSheet.map((problem) => `${sheet.button}：${problem}`))
+      }
       problems.push(...unexpectedErrors(route, phone.errors).map((error) => `出错：${error}`))
       assert.deepEqual(problems, [], `/${route.path}`)
     })
