@@ -326,7 +326,11 @@ describe('route walk: every page at 390×844 as the demo patient', () => {
       problems.push(...(await page.evaluate(inspectPage, options)))
       const sheet = SHEETS[route.name]
       if (sheet) {
-        await page.locator('.taro_page:visible').getByText(sheet.button, { exact: true }).click()
+        // The button itself: its label's box is covered by the button for the pointer.
+        await page
+          .locator('.taro_page:visible taro-button-core', { hasText: sheet.button })
+          .first()
+          .click()
         await page.getByText(sheet.shows).first().waitFor()
         await settle(page)
         await screenshot(page, `walk-${route.name}-sheet`)
