@@ -17,9 +17,10 @@ export interface Phone {
   close: () => Promise<void>
 }
 
-export async function openPhone(): Promise<Phone> {
+/** A phone of the given screen size; the product's design width (375×812) unless told. */
+export async function openPhone(viewport?: { width: number; height: number }): Promise<Phone> {
   const browser = await launchChromium()
-  const context = await newPhone(browser)
+  const context = await newPhone(browser, viewport)
   const page = await context.newPage()
   const errors: string[] = []
   page.on('console', (message) => {

@@ -8,17 +8,26 @@ set -euo pipefail
 cd "$(dirname "$0")/../server/src/domain/content/demo/media"
 FONT=/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc
 
+# The title card both the video and its poster show: the title near the top and 演示视频 near the
+# bottom, so the player's centred play button and length (H5 and WeChat) cover neither.
+card() { # title
+  echo "drawtext=fontfile=${FONT}:text='$1':fontsize=40:fontcolor=white:x=(w-tw)/2:y=56,\
+drawtext=fontfile=${FONT}:text='演示视频':fontsize=24:fontcolor=white@0.85:x=(w-tw)/2:y=296"
+}
+
 make() { # name, background colour, title, seconds
   local name=$1 colour=$2 title=$3 seconds=$4
+  # The video: the card with a moving square and a seconds counter, so playing visibly moves.
   ffmpeg -y -loglevel error \
     -f lavfi -i "color=c=${colour}:s=640x360:r=25:d=${seconds}" \
-    -vf "drawbox=x='mod(t*120,640)':y=250:w=60:h=60:color=white@0.6:t=fill,\
-drawtext=fontfile=${FONT}:text='${title}':fontsize=40:fontcolor=white:x=(w-tw)/2:y=110,\
-drawtext=fontfile=${FONT}:text='演示视频':fontsize=24:fontcolor=white@0.85:x=(w-tw)/2:y=175,\
+    -vf "drawbox=x='mod(t*120,640)':y=250:w=60:h=60:color=white@0.6:t=fill,$(card "${title}"),\
 drawtext=fontfile=${FONT}:text='%{eif\:t\:d} 秒':fontsize=20:fontcolor=white@0.8:x=20:y=20" \
     -c:v libx264 -profile:v main -pix_fmt yuv420p -crf 30 -preset slow -movflags +faststart \
     "${name}.mp4"
-  ffmpeg -y -loglevel error -ss 1 -i "${name}.mp4" -frames:v 1 -q:v 5 "${name}.jpg"
+  # The poster: the card alone. A frame of the video would carry the counter (1 秒) and the square,
+  # which the app's duration badge then sits on.
+  ffmpeg -y -loglevel error -f lavfi -i "color=c=${colour}:s=640x360:d=1" \
+    -vf "$(card "${title}")" -frames:v 1 -q:v 5 "${name}.jpg"
 }
 
 make talk-ct 0x0DB4AA '做 CT 前要准备什么' 6

@@ -28,9 +28,12 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS })
 }
 
-export function newPhone(browser: Browser): Promise<BrowserContext> {
+export function newPhone(
+  browser: Browser,
+  viewport: { width: number; height: number } = PHONE,
+): Promise<BrowserContext> {
   return browser.newContext({
-    viewport: PHONE,
+    viewport,
     deviceScaleFactor: 2,
     isMobile: true,
     hasTouch: true,

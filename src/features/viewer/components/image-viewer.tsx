@@ -1,4 +1,4 @@
-import { Canvas, Image, ScrollView, Slider, Text, View } from '@tarojs/components'
+import { Canvas, Image, Slider, Text, View } from '@tarojs/components'
 import type { PropsWithChildren } from 'react'
 import Taro from '@tarojs/taro'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
@@ -183,12 +183,9 @@ interface Drawn {
 }
 
 /** One line of tools, scrolled sideways when it does not fit (the image keeps the height). */
+/** A group of tools; one that does not fit the width wraps onto a line of its own, never off-screen. */
 function ToolRow({ children }: PropsWithChildren) {
-  return (
-    <ScrollView className="image-viewer__row" scrollX enhanced showScrollbar={false}>
-      <View className="image-viewer__row-inner">{children}</View>
-    </ScrollView>
-  )
+  return <View className="image-viewer__row">{children}</View>
 }
 
 /** The viewer's stage, tools and overlay for one series. */

@@ -1,0 +1,344 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import type { Page } from 'playwright-core'
+import { ROUTES, type RouteDef } from '../src/routes'
+import { BASE_URL, openPhone, screenshot, settle, signIn, type Phone } from './support'
+import { inspectPage, type InspectOptions } from './walk/inspect'
+
+/**
+ * The guard of issue 18 §1: every route of src/routes.ts, opened by its exact path as the demo
+ * patient on a 390×844 phone (pages that need an id get a real one of the patient's data), must show
+ * its content with no control smaller than 24×24, no icon that did not render, no label cut or
+ * spilling out of its control, no Latin word broken over two lines (增强 C / T), no control pushed
+ * off the screen sideways, no off-theme blue, no 即将上线 on a page whose issue is finished, no
+ * error state, no console error and no failed request. Each page's picture is saved as
+ * e2e/artifacts/walk-<name>.png. What it checks in the page: e2e/walk/inspect.ts.
+ */
+
+const PHONE_390 = { width: 390, height: 844 }
+const PATIENT = { mobile: '13800000001', password: 'demo1234' }
+/** The demo hospital's key (README: How a hospital connects), to print a film-bag code. */
+const HOSPITAL_KEY = 'demo-hospital-key'
+
+interface Envelope<T> {
+  data: T
+}
+
+interface ExamSummary {
+  id: string
+  title: string
+  accessionNumber?: string | null
+  report: { id: string } | null
+}
+
+/** What the walk needs of the patient's data: real ids for the pages that take one. */
+interface Fixtures {
+  examId: string
+  studyUid: string
+  seriesUid: string
+  reportId: string
+  hospitalId: string
+  hospitalName: string
+  accessionNumber: string
+  filmCode: string
+  articleId: string
+  videoId: string
+  dietVideoId: string
+  grantId: string
+  /** The link session 查看 would keep (src/services/shares.ts), for the pages read through it. */
+  shareSession: { accessToken: string; expiresAt: string }
+  messageId: string
+}
+
+async function api<T>(
+  path: string,
+  token: string | null,
+  init: { method?: string; body?: unknown } = {},
+): Promise<T> {
+  const response = await fetch(`${BASE_URL}${path}`, {
+    method: init.method ?? 'GET',
+    headers: {
+      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  })
+  const text = await response.text()
+  assert.ok(response.ok, `${path}: ${response.status} ${text}`)
+  return (JSON.parse(text) as Envelope<T>).data
+}
+
+async function loadFixtures(token: string): Promise<Fixtures> {
+  const groups = await api<
+    { hospital: { id: string; name: string } | null; latest: ExamSummary[] }[]
+  >('/main/images', token)
+  const hospitalGroup = groups.find((group) => group.hospital !== null)
+  assert.ok(hospitalGroup?.hospital, 'the demo patient has a hospital’s exams')
+  // The exam with a report, so 报告详情 and the viewer have both.
+  const exam = groups.flatMap((group) => group.latest).find((one) => one.report !== null)
+  assert.ok(exam?.report, 'the demo patient has an exam with a report')
+  const detail = await api<{
+    studyUid?: string | null
+    studyInstanceUid?: string | null
+    accessionNumber?: string | null
+    series: { seriesUid: string; instanceCount: number }[]
+  }>(`/main/exams/${exam.id}`, token)
+  const series = [...detail.series].sort((a, b) => b.instanceCount - a.instanceCount)[0]
+  assert.ok(series, 'the exam has a series')
+  const studyUid = detail.studyUid ?? detail.studyInstanceUid ?? ''
+  const accessionNumber = detail.accessionNumber ?? exam.accessionNumber ?? ''
+  const film = await api<{ code: string }>('/scan/film-codes', HOSPITAL_KEY, {
+    method: 'POST',
+    body: accessionNumber ? { accessionNumber } : { studyInstanceUid: studyUid },
+  })
+  const articles = await api<{ items: { id: string }[] }>('/main/articles?page=1&pageSize=1', null)
+  const talks = await api<{ items: { id: string }[] }>(
+    '/main/videos?category=talk&page=1&pageSize=1',
+    null,
+  )
+  const diet = await api<{ items: { id: string }[] }>(
+    '/main/videos?category=diet&page=1&pageSize=1',
+    null,
+  )
+  // A link the patient shares (no 提取码), so 查看分享 and the exam and report seen through it
+  // show records.
+  const created = await api<{ grant: { id: string }; link: { token: string } }>(
+    '/main/grants',
+    token,
+    {
+      method: 'POST',
+      body: {
+        audience: 'link',
+        examIds: [exam.id],
+        reportIds: [exam.report.id],
+        duration: '24h',
+      },
+    },
+  )
+  // 查看 through the link, and a look at the exam: the owner's message of its first view (我的消息).
+  const opened = await api<{ accessToken: string; expiresAt: string }>(
+    `/main/shares/${created.link.token}/open`,
+    null,
+    { method: 'POST', body: {} },
+  )
+  await api(`/main/shared/${created.grant.id}/exams/${exam.id}`, opened.accessToken)
+  const messages = await api<{ items: { id: string }[] }>('/main/messages?page=1&pageSize=1', token)
+  assert.ok(messages.items[0], 'the first view through the link left the owner a message')
+  return {
+    examId: exam.id,
+    studyUid,
+    seriesUid: series.seriesUid,
+    reportId: exam.report.id,
+    hospitalId: hospitalGroup.hospital.id,
+    hospitalName: hospitalGroup.hospital.name,
+    accessionNumber,
+    filmCode: film.code,
+    articleId: articles.items[0]!.id,
+    videoId: talks.items[0]!.id,
+    dietVideoId: diet.items[0]!.id,
+    grantId: created.grant.id,
+    shareSession: { accessToken: opened.accessToken, expiresAt: opened.expiresAt },
+    messageId: messages.items[0].id,
+  }
+}
+
+/** The query each page that takes one is opened with; the others open bare. */
+function queryOf(name: string, f: Fixtures): Record<string, string> {
+  switch (name) {
+    case 'imageDetail':
+      return { id: f.examId }
+    case 'imageViewer':
+      return {
+        examId: f.examId,
+        seriesUid: f.seriesUid,
+        ...(f.studyUid ? { studyUid: f.studyUid } : {}),
+      }
+    case 'imageList':
+      return { hospitalId: f.hospitalId, name: f.hospitalName }
+    case 'reportDetail':
+      return { id: f.reportId }
+    // The demo patient has no upload of her own: her hospital exam stands in.
+    case 'reportDetailYs':
+      return { id: f.examId }
+    case 'barCode':
+      return { value: f.accessionNumber, title: '检查号' }
+    case 'reportDetail2':
+      return { code: f.filmCode }
+    case 'personalReportWeixin':
+      return { reportId: f.reportId, hospitalId: f.hospitalId }
+    case 'grantList':
+      return { examId: f.examId }
+    case 'infoDetail':
+      return { id: f.articleId }
+    case 'videoShowDetail':
+      return { id: f.videoId }
+    case 'videoShowYsDetail':
+      return { id: f.dietVideoId }
+    case 'messageDetail':
+      return { id: f.messageId }
+    // After 查看 (the link session is in place): the shared records with their 影像 and 报告 tags.
+    case 'share':
+      return { grantId: f.grantId }
+    case 'shareExam':
+      return { grantId: f.grantId, examId: f.examId }
+    case 'shareReport':
+      return { grantId: f.grantId, reportId: f.reportId }
+    case 'openLocation':
+      return { name: f.hospitalName }
+    default:
+      return {}
+  }
+}
+
+/** A sheet a page opens, walked too: the owner's 授权 sheet from 影像详情. */
+const SHEETS: Partial<Record<string, { button: string; shows: string }>> = {
+  imageDetail: { button: '授权', shows: '＋ 同时授权其他检查' },
+}
+
+/**
+ * Failed requests a page is built to make and answer in words; each says why it is not a fault.
+ * (Nothing else may fail: an unexpected 4xx or 5xx is the bug this walk is for.)
+ */
+const EXPECTED_FAILURES: { route: string; url: RegExp; why: string }[] = []
+
+function unexpectedErrors(route: RouteDef, errors: string[]): string[] {
+  return errors.filter(
+    (error) =>
+      !EXPECTED_FAILURES.some(
+        (expected) => expected.route === route.name && expected.url.test(error),
+      ),
+  )
+}
+
+/**
+ * Until the page has its content: the network quiet (a viewer or a video keeps streaming, so not
+ * forever), no loading state left, transitions done, fonts loaded.
+ */
+async function waitForContent(page: Page): Promise<string | null> {
+  await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => undefined)
+  const loaded = await page
+    .waitForFunction(
+      () =>
+        document.querySelector('.taro_page') !== null &&
+        !Array.from(document.querySelectorAll('.page-state--loading')).some((element) =>
+          element.checkVisibility(),
+        ),
+      undefined,
+      { timeout: 15_000 },
+    )
+    .then(
+      () => null,
+      () => '页面 15 秒后仍在加载',
+    )
+  await page.evaluate(() => document.fonts.ready.then(() => undefined))
+  await settle(page)
+  return loaded
+}
+
+describe('route walk: every page at 390×844 as the demo patient', () => {
+  let phone: Phone
+  let fixtures: Fixtures
+  before(async () => {
+    phone = await openPhone(PHONE_390)
+    // tsx names functions with a helper the browser does not have; page.evaluate ships them.
+    await phone.context.addInitScript('window.__name = (f) => f')
+    const token = await signIn(phone, PATIENT)
+    fixtures = await loadFixtures(token)
+  })
+  after(async () => {
+    await phone.close()
+  })
+
+  const finishedTitles = ROUTES.filter((route) => route.issue === undefined).map(
+    (route) => route.title,
+  )
+
+  it('shows demo video posters as clean title cards (no counter, no square under 时长, title clear of the play button)', async () => {
+    const { page } = phone
+    const posters: string[] = []
+    for (const category of ['talk', 'firstAid', 'diet']) {
+      const videos = await api<{ items: { title: string; posterPath: string | null }[] }>(
+        `/main/videos?category=${category}&page=1&pageSize=10`,
+        null,
+      )
+      for (const video of videos.items) {
+        assert.ok(video.posterPath, `${video.title} has a poster`)
+        posters.push(video.posterPath)
+      }
+    }
+    assert.ok(posters.length >= 5)
+    await page.goto(`${BASE_URL}/pages/about/about`)
+    // Where the video card's 时长 badge sits (bottom right), where the frame counter was (top left)
+    // and where the player draws its play button and length (the middle) is the card's flat
+    // background colour, give or take JPEG noise.
+    const spotted = await page.evaluate(async (paths) => {
+      const found: string[] = []
+      for (const path of paths) {
+        const image = new Image()
+        image.src = path
+        await image.decode()
+        const canvas = document.createElement('canvas')
+        canvas.width = image.naturalWidth
+        canvas.height = image.naturalHeight
+        const context = canvas.getContext('2d')!
+        context.drawImage(image, 0, 0)
+        const { width, height } = canvas
+        const background = context.getImageData(width / 2, height - 4, 1, 1).data
+        const corners = {
+          左上角: [0, 0, width * 0.15, height * 0.14],
+          中间: [width * 0.3, height * 0.35, width * 0.4, height * 0.35],
+          右下角: [width * 0.7, height * 0.65, width * 0.3, height * 0.35],
+        } as const
+        for (const [corner, [x, y, w, h]] of Object.entries(corners)) {
+          const pixels = context.getImageData(x, y, w, h).data
+          for (let i = 0; i < pixels.length; i += 4) {
+            const off = [0, 1, 2].some((c) => Math.abs(pixels[i + c]! - background[c]!) > 24)
+            if (off) {
+              found.push(`${path} ${corner}有图形`)
+              break
+            }
+          }
+        }
+      }
+      return found
+    }, posters)
+    assert.deepEqual(spotted, [])
+  })
+
+  for (const route of ROUTES) {
+    it(`/${route.path}${route.issue === undefined ? '' : '（未完成）'}`, async () => {
+      const { page } = phone
+      phone.errors.length = 0
+      if (route.name.startsWith('share')) {
+        await page.evaluate(
+          ([key, session]) => sessionStorage.setItem(key, JSON.stringify(session)),
+          [`yxs-share:${fixtures.grantId}`, fixtures.shareSession] as const,
+        )
+      }
+      const query = new URLSearchParams(queryOf(route.name, fixtures)).toString()
+      const response = await page.goto(`${BASE_URL}/${route.path}${query ? `?${query}` : ''}`)
+      assert.equal(response?.status(), 200)
+      const problems: string[] = []
+      const stillLoading = await waitForContent(page)
+      if (stillLoading) problems.push(stillLoading)
+      await screenshot(page, `walk-${route.name}`)
+      const options: InspectOptions = { finished: route.issue === undefined, finishedTitles }
+      problems.push(...(await page.evaluate(inspectPage, options)))
+      const sheet = SHEETS[route.name]
+      if (sheet) {
+        // The button itself: its label's box is covered by the button for the pointer.
+        await page
+          .locator('.taro_page:visible taro-button-core', { hasText: sheet.button })
+          .first()
+          .click()
+        await page.getByText(sheet.shows).first().waitFor()
+        await settle(page)
+        await screenshot(page, `walk-${route.name}-sheet`)
+        const inSheet = await page.evaluate(inspectPage, options)
+        problems.push(...inSheet.map((problem) => `${sheet.button}：${problem}`))
+      }
+      problems.push(...unexpectedErrors(route, phone.errors).map((error) => `出错：${error}`))
+      assert.deepEqual(problems, [], `/${route.path}`)
+    })
+  }
+})
