@@ -31,7 +31,7 @@ function testFiles(): string[] {
 const NODE_TEST_FLAGS = ['--test', '--test-force-exit', '--test-timeout=180000']
 
 /**
- * Test files run two or more at a time (each in its own process). Node 20's default is one fewer
+ * Test files run two to four at a time (each in its own process). Node 20's default is one fewer
  * than the cores, so a 2-core machine ran one file at a time and left a core idle while a file
  * imported the server, built its apps or waited on PostgreSQL. Files are isolated (their own
  * in-memory SQLite or PostgreSQL schemas, upload folders and free ports; helpers.ts), so their order
@@ -40,7 +40,9 @@ const NODE_TEST_FLAGS = ['--test', '--test-force-exit', '--test-timeout=180000']
 function testConcurrency(env: NodeJS.ProcessEnv = process.env): number {
   const asked = Number(env.TEST_CONCURRENCY)
   if (Number.isInteger(asked) && asked >= 1) return asked
-  return Math.max(2, availableParallelism())
+  // At most 4: each file's apps hold PostgreSQL pools (up to 10 + 3 connections per app), and the
+  // throwaway cluster allows 100 connections.
+  return Math.min(4, Math.max(2, availableParallelism()))
 }
 
 function runTests(files: string[], env: NodeJS.ProcessEnv): Promise<number> {
