@@ -7,6 +7,7 @@
  * above has Jest compile this file with esbuild-register (a dev dependency; esbuild comes with tsx).
  * `npx jest [paths]` and `npm run test:unit` both work.
  */
+import { availableParallelism } from 'node:os'
 import type { Config } from 'jest'
 
 // Jest workers inherit the parent's environment: the app's dates are shown in China Standard Time.
@@ -36,6 +37,10 @@ const config: Config = {
   setupFilesAfterEnv: ['<rootDir>/jest/setup-after-env.js'],
   // A page rendered through Taro's router (jest/taro-render.tsx) takes a second or two on a cold cache.
   testTimeout: 15000,
+  // Jest's default is one worker fewer than the cores: on a 2-core machine that ran every file in
+  // Jest's own process, one core idle. Test files share nothing (each gets its own jsdom), so a
+  // worker per core, at least two.
+  maxWorkers: Math.max(2, availableParallelism()),
   transform: { '^.+\\.(mjs|cjs|[jt]sx?)$': 'babel-jest' },
   // Taro and NutUI ship ESM, so node_modules is transformed too, except Jest's own machinery, which
   // Babel cannot parse (#private methods) and never needs.

@@ -1,47 +1,100 @@
 /**
- * `npm test`: every gate, in the order a failure is cheapest to find. Stops at the first failing gate
- * and prints how long each one took.
+ * `npm test`: every gate, in the order a failure is cheapest to find. Stops at the first failing stage
+ * and prints how long each gate took.
+ *
+ * Gates of one stage run at the same time: format, lint and types are each one busy thread, so
+ * together they use both cores of a 2-core machine instead of one after the other (their output is
+ * held and printed whole, gate by gate). Every other gate keeps the machine to itself, because it
+ * uses all cores already (Jest's workers, the server suites' concurrent files, the builds) or measures
+ * time (size budgets, e2e).
  */
-import { spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { performance } from 'node:perf_hooks'
 
-const GATES: { name: string; script: string }[] = [
-  { name: 'format', script: 'format:check' },
-  { name: 'lint', script: 'lint' },
-  { name: 'types', script: 'typecheck' },
-  { name: 'unit (Jest)', script: 'test:unit' },
-  { name: 'server on SQLite', script: 'test:server' },
-  { name: 'server on PostgreSQL', script: 'test:server:pg' },
-  { name: 'production builds', script: 'build' },
-  { name: 'size budgets', script: 'budgets' },
-  { name: 'weapp code quality', script: 'weapp:quality' },
-  { name: 'e2e (Chromium)', script: 'test:e2e' },
+interface Gate {
+  name: string
+  script: string
+}
+
+const STAGES: Gate[][] = [
+  [
+    { name: 'format', script: 'format:check' },
+    { name: 'lint', script: 'lint' },
+    { name: 'types', script: 'typecheck' },
+  ],
+  [{ name: 'unit (Jest)', script: 'test:unit' }],
+  [{ name: 'server on SQLite', script: 'test:server' }],
+  [{ name: 'server on PostgreSQL', script: 'test:server:pg' }],
+  [{ name: 'production builds', script: 'build' }],
+  [{ name: 'size budgets', script: 'budgets' }],
+  [{ name: 'weapp code quality', script: 'weapp:quality' }],
+  [{ name: 'e2e (Chromium)', script: 'test:e2e' }],
 ]
 
 // The production builds here are measured and linted, never shipped: the mini-program gets a
 // placeholder API origin instead of stopping for want of TARO_APP_API_ORIGIN (config/app-env.ts).
 process.env.BUILD_FOR_CHECKS ??= '1'
 
-const only = process.argv.slice(2)
-const results: { name: string; seconds: number; ok: boolean }[] = []
-for (const gate of GATES) {
-  if (only.length > 0 && !only.includes(gate.script)) continue
-  console.log(`\n=== ${gate.name}: npm run ${gate.script}\n`)
-  const started = performance.now()
-  const run = spawnSync('npm', ['run', '--silent', gate.script], { stdio: 'inherit' })
-  const ok = run.status === 0
-  results.push({ name: gate.name, seconds: (performance.now() - started) / 1000, ok })
-  if (!ok) break
+interface Result {
+  name: string
+  seconds: number
+  ok: boolean
 }
 
-console.log('\n=== summary')
-for (const result of results) {
-  console.log(
-    `  ${result.ok ? 'ok  ' : 'FAIL'} ${result.name.padEnd(24)} ${result.seconds.toFixed(1).padStart(6)} s`,
-  )
+/** Runs one gate; with `holdOutput` its output is printed in one piece when it ends. */
+function runGate(gate: Gate, holdOutput: boolean): Promise<Result> {
+  const started = performance.now()
+  if (!holdOutput) console.log(`\n=== ${gate.name}: npm run ${gate.script}\n`)
+  return new Promise((resolve) => {
+    const child = spawn('npm', ['run', '--silent', gate.script], {
+      stdio: holdOutput ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    })
+    const output: Buffer[] = []
+    child.stdout?.on('data', (chunk: Buffer) => output.push(chunk))
+    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk))
+    const finish = (ok: boolean) => {
+      if (holdOutput) {
+        console.log(`\n=== ${gate.name}: npm run ${gate.script}\n`)
+        process.stdout.write(Buffer.concat(output))
+      }
+      resolve({ name: gate.name, seconds: (performance.now() - started) / 1000, ok })
+    }
+    child.once('error', (error) => {
+      output.push(Buffer.from(`${String(error)}\n`))
+      finish(false)
+    })
+    child.once('close', (code) => finish(code === 0))
+  })
 }
-const failed = results.find((result) => !result.ok)
-if (failed) {
-  console.error(`\nnpm test failed at: ${failed.name}`)
-  process.exit(1)
+
+async function main(): Promise<number> {
+  const only = process.argv.slice(2)
+  const results: Result[] = []
+  for (const stage of STAGES) {
+    const gates = stage.filter((gate) => only.length === 0 || only.includes(gate.script))
+    if (gates.length === 0) continue
+    results.push(...(await Promise.all(gates.map((gate) => runGate(gate, gates.length > 1)))))
+    if (results.some((result) => !result.ok)) break
+  }
+
+  console.log('\n=== summary')
+  for (const result of results) {
+    console.log(
+      `  ${result.ok ? 'ok  ' : 'FAIL'} ${result.name.padEnd(24)} ${result.seconds.toFixed(1).padStart(6)} s`,
+    )
+  }
+  const failed = results.filter((result) => !result.ok)
+  if (failed.length > 0) {
+    console.error(`\nnpm test failed at: ${failed.map((result) => result.name).join(', ')}`)
+    return 1
+  }
+  return 0
 }
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error)
+    process.exit(1)
+  },
+)

@@ -7,6 +7,7 @@
  */
 import { spawn } from 'node:child_process'
 import { readdirSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import path from 'node:path'
 import { PgMissingError, startPgCluster, type PgCluster } from './pg-cluster'
 
@@ -29,13 +30,33 @@ function testFiles(): string[] {
  */
 const NODE_TEST_FLAGS = ['--test', '--test-force-exit', '--test-timeout=180000']
 
+/**
+ * Test files run two to four at a time (each in its own process). Node 20's default is one fewer
+ * than the cores, so a 2-core machine ran one file at a time and left a core idle while a file
+ * imported the server, built its apps or waited on PostgreSQL. Files are isolated (their own
+ * in-memory SQLite or PostgreSQL schemas, upload folders and free ports; helpers.ts), so their order
+ * and company do not matter. TEST_CONCURRENCY overrides it (1 to see one file's output undisturbed).
+ */
+function testConcurrency(env: NodeJS.ProcessEnv = process.env): number {
+  const asked = Number(env.TEST_CONCURRENCY)
+  if (Number.isInteger(asked) && asked >= 1) return asked
+  // At most 4: each file's apps hold PostgreSQL pools (up to 10 + 3 connections per app), and the
+  // throwaway cluster allows 100 connections.
+  return Math.min(4, Math.max(2, availableParallelism()))
+}
+
 function runTests(files: string[], env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ...NODE_TEST_FLAGS, ...files], {
-      cwd: ROOT,
-      env,
-      stdio: 'inherit',
-    })
+    const concurrency = `--test-concurrency=${testConcurrency()}`
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', ...NODE_TEST_FLAGS, concurrency, ...files],
+      {
+        cwd: ROOT,
+        env,
+        stdio: 'inherit',
+      },
+    )
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)))
   })
 }

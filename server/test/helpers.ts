@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { after } from 'node:test'
@@ -54,11 +55,27 @@ export function closeAfter(close: () => Promise<unknown>): void {
   })
 }
 
+/*
+ * Uploads go to a folder of this test file's own, never the repository's data/uploads (the config's
+ * default): test files run concurrently, and two runs (SQLite and PostgreSQL) may share a checkout.
+ * Created on first use; removed after the file, once its apps are closed.
+ */
+let uploadRoot: string | undefined
+function testUploadDir(): string {
+  if (!uploadRoot) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'yingxiang-test-uploads-'))
+    uploadRoot = dir
+    closers.unshift(async () => rmSync(dir, { recursive: true, force: true }))
+  }
+  return uploadRoot
+}
+
 /** Configuration for a test: silent logs, an isolated database, no built H5 app unless given one. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
     ...loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: ':memory:' }),
     database: isolatedDatabase(),
+    uploadDir: overrides.uploadDir ?? testUploadDir(),
     webRoot: path.join(os.tmpdir(), `yingxiang-no-web-root-${randomBytes(4).toString('hex')}`),
     ...overrides,
   }
