@@ -14,6 +14,8 @@ import pg from 'pg'
 export interface PgCluster {
   /** postgres://postgres@127.0.0.1:<port>/<database> */
   url: string
+  /** The cluster's data directory (its postmaster.pid names the server process, for the bench). */
+  dataDir: string
   stop(): Promise<void>
 }
 
@@ -127,6 +129,7 @@ export async function startPgCluster(): Promise<PgCluster> {
     const url = `postgres://postgres@127.0.0.1:${port}/${DATABASE}`
     return {
       url,
+      dataDir,
       stop: async () => cleanup(),
     }
   } catch (error) {

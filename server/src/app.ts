@@ -58,6 +58,30 @@ export interface BuildOptions {
   store?: ObjectStore
 }
 
+/**
+ * HTTP timeouts, set explicitly: Fastify's defaults put no limit on a request's duration and none on
+ * an idle socket, and leave the headers to Node's 60 s, checked every 30 s.
+ */
+export const HTTP_TIMEOUTS = {
+  /**
+   * A request's headers must be complete within this from its first byte: a slowloris client
+   * sending them a byte at a time holds a socket otherwise. Headers fit in one packet; 15 s is many
+   * round trips of a poor mobile network. An idle keep-alive connection is not counted.
+   */
+  headersMs: 15_000,
+  /** The whole request, body included: a 4 MB upload chunk at about 128 kbit/s still arrives. */
+  requestMs: 300_000,
+  /**
+   * An idle keep-alive connection closes after this: longer than a balancer's usual 60 s, so the
+   * balancer, not the server, ends an idle connection and never sends a request into one closing.
+   */
+  keepAliveMs: 72_000,
+  /** A socket without traffic either way for this long is closed (a client that vanished). */
+  connectionMs: 120_000,
+  /** How often Node checks the two deadlines above (its default, 30 s, would stretch 15 s to 45 s). */
+  checkIntervalMs: 2_000,
+} as const
+
 /** JSON bodies above this are refused; file uploads get their own limits on their own routes. */
 export const BODY_LIMIT = 1024 * 1024
 
@@ -77,6 +101,14 @@ export async function buildApp(
     },
     genReqId,
     bodyLimit: BODY_LIMIT,
+    connectionTimeout: HTTP_TIMEOUTS.connectionMs,
+    keepAliveTimeout: HTTP_TIMEOUTS.keepAliveMs,
+    requestTimeout: HTTP_TIMEOUTS.requestMs,
+    http: {
+      headersTimeout: HTTP_TIMEOUTS.headersMs,
+      requestTimeout: HTTP_TIMEOUTS.requestMs,
+      connectionsCheckingInterval: HTTP_TIMEOUTS.checkIntervalMs,
+    },
     trustProxy: trustProxyOption(config.trustProxy),
     // Errors before routing and requests Node cannot parse: the envelope in Chinese, with the
     // security headers, instead of Fastify's English JSON.

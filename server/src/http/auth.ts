@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import { OPERATOR_MESSAGES } from '@contract/main/operator'
 import type { Role } from '@contract/sso/auth'
-import { findSessionByAccessToken } from '../domain/identity/sessions'
+import { findSessionByAccessToken, type StoredIdCard } from '../domain/identity/sessions'
 import { toRole } from '../domain/identity/users'
 import { forbidden, unauthorized } from './errors'
 
@@ -11,6 +11,8 @@ export interface AuthenticatedUser {
   role: Role
   /** The session the access token belongs to (logout revokes it). */
   sessionId: string
+  /** The account's bound ID card as stored, read with the session (lists.patientScope uses it). */
+  idCard: StoredIdCard | null
 }
 
 declare module 'fastify' {
@@ -42,6 +44,7 @@ export async function authenticate(request: FastifyRequest): Promise<void> {
     id: found.user.id,
     role: toRole(found.user.role),
     sessionId: found.sessionId,
+    idCard: found.idCard,
   }
 }
 

@@ -43,7 +43,7 @@ function countingPreviews(): { store: ObjectStore; previews: () => number } {
 }
 
 async function detailThumbnails(userId: string, examId: string): Promise<string[]> {
-  const scope = await patientScope(world.app.db, world.app.personalCipher, userId)
+  const scope = await patientScope(world.app.db, world.app.personalCipher, { id: userId })
   const detail = await examDetail(world.app.db, world.app.personalCipher, scope, examId)
   return detail.series.map((series) => series.thumbnailPath!)
 }

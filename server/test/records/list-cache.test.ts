@@ -187,8 +187,8 @@ test('the cache computes once per version, once for a burst, and again only for 
   const { db } = ctx.app
   const cipher = ctx.app.personalCipher
   const cache = createListCache(db, 3)
-  const aliceScope = await patientScope(db, cipher, alice.user.id)
-  const bobScope = await patientScope(db, cipher, bob.user.id)
+  const aliceScope = await patientScope(db, cipher, { id: alice.user.id })
+  const bobScope = await patientScope(db, cipher, { id: bob.user.id })
   let computed = 0
   const compute = async () => {
     computed += 1

@@ -42,6 +42,7 @@ export {
   SESSION_EXPIRED,
   SESSION_MAX_LIFETIME_MS,
   type AuthenticatedSession,
+  type StoredIdCard,
 } from './sessions'
 export {
   consumeCodeTicket,

@@ -5,6 +5,7 @@ import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
 import type { Database, ExamsTable } from '../../db/schema'
 import { forbidden, notFound } from '../../http/errors'
+import type { StoredIdCard } from '../identity/sessions'
 
 /*
  * The one authorisation check for images and reports. Every route that returns an exam, a report,
@@ -87,13 +88,21 @@ export async function boundIdentity(
 ): Promise<PatientIdentity | undefined> {
   const card = await db
     .selectFrom('id_cards')
-    .select(['number_hash', 'holder_encrypted'])
+    .select(['number_hash as numberHash', 'holder_encrypted as holderEncrypted'])
     .where('user_id', '=', userId)
     .executeTakeFirst()
+  return cardIdentity(cipher, card ?? null)
+}
+
+/** The identity of a bound card as stored (read with the session, or by boundIdentity). */
+export function cardIdentity(
+  cipher: FieldCipher,
+  card: StoredIdCard | null,
+): PatientIdentity | undefined {
   if (!card) return undefined
   return {
-    patientKey: card.number_hash,
-    nameHash: nameDigest(cipher, cipher.decrypt(card.holder_encrypted)),
+    patientKey: card.numberHash,
+    nameHash: nameDigest(cipher, cipher.decrypt(card.holderEncrypted)),
   }
 }
 
@@ -150,16 +159,37 @@ export async function findVisibleExam(
 ): Promise<ExamsTable> {
   const identity =
     caller.kind === 'user' ? await boundIdentity(db, cipher, caller.userId) : undefined
+  return (await reachExam(db, cipher, caller, identity, examId)).exam
+}
+
+/** An exam the caller may see, and whose it is to them (recordOwner names it from this). */
+export interface ReachedExam {
+  exam: ExamsTable
+  /** Set when the exam is not the caller's own but a managed family member's (their user id). */
+  memberId?: string
+}
+
+/**
+ * findVisibleExam for a caller whose identity is already resolved (patientScope has it), which
+ * also says how the exam was reached: a request that shows the owner needs no second check.
+ */
+export async function reachExam(
+  db: DB,
+  cipher: FieldCipher,
+  caller: RecordsCaller,
+  identity: PatientIdentity | undefined,
+  examId: string,
+): Promise<ReachedExam> {
   const exam = await db
     .selectFrom('exams')
     .selectAll()
     .where('exams.id', '=', examId)
     .where(visibleTo(caller, identity))
     .executeTakeFirst()
-  if (exam) return exam
+  if (exam) return { exam }
   if (caller.kind === 'user') {
     const reached = await findFamilyExam(db, cipher, caller.userId, examId)
-    if (reached) return reached.exam
+    if (reached) return { exam: reached.exam, memberId: reached.personId }
   }
   throw notFound(EXAM_NOT_FOUND)
 }

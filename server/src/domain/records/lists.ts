@@ -14,9 +14,11 @@ import {
 import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
 import type { Database, ExamsTable } from '../../db/schema'
+import type { StoredIdCard } from '../identity/sessions'
 import {
   assertPersonInReach,
   boundIdentity,
+  cardIdentity,
   type PatientIdentity,
   type RecordsCaller,
   visibleTo,
@@ -50,20 +52,25 @@ export interface PatientScope {
 }
 
 /**
- * The scope of a request by `userId` for `personId`'s records (default their own). A person the
- * asker does not manage now is 403 (access.ts assertPersonInReach), checked at every request.
+ * The scope of a request by `asker` for `personId`'s records (default their own). A person the
+ * asker does not manage now is 403 (access.ts assertPersonInReach), checked at every request. The
+ * asker's own card, when authenticate already read it with the session (`idCard`, null for none),
+ * is not read again.
  */
 export async function patientScope(
   db: DB,
   cipher: FieldCipher,
-  userId: string,
-  personId: string = userId,
+  asker: { id: string; idCard?: StoredIdCard | null },
+  personId: string = asker.id,
 ): Promise<PatientScope> {
-  await assertPersonInReach(db, userId, personId)
+  await assertPersonInReach(db, asker.id, personId)
   return {
-    userId,
+    userId: asker.id,
     caller: { kind: 'user', userId: personId },
-    identity: await boundIdentity(db, cipher, personId),
+    identity:
+      personId === asker.id && asker.idCard !== undefined
+        ? cardIdentity(cipher, asker.idCard)
+        : await boundIdentity(db, cipher, personId),
   }
 }
 

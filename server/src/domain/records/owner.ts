@@ -9,6 +9,7 @@ import {
   boundIdentity,
   EXAM_NOT_FOUND,
   findFamilyExam,
+  type ReachedExam,
   type RecordsCaller,
   visibleTo,
 } from './access'
@@ -51,26 +52,56 @@ export async function recordOwner(
     .where('exams.id', '=', exam.id)
     .where(visibleTo(caller, identity))
     .executeTakeFirst()
-  if (own) return { personId: caller.userId, relation: 'self', label: '本人' }
+  if (own) return ownRecord(caller.userId)
   const family = await findFamilyExam(db, cipher, caller.userId, exam.id)
   // access.ts let the caller in a moment ago: the family link ended in between, so it is gone now.
   if (!family) throw notFound(EXAM_NOT_FOUND)
+  return memberRecord(db, cipher, caller.userId, family.personId)
+}
+
+/**
+ * recordOwner for an exam access.ts's reachExam found: it already knows whether a signed-in
+ * person's exam is their own, so their own costs no query.
+ */
+export async function reachedOwner(
+  db: DB,
+  cipher: FieldCipher,
+  caller: RecordsCaller,
+  reached: ReachedExam,
+): Promise<RecordOwner> {
+  if (caller.kind !== 'user') return recordOwner(db, cipher, caller, reached.exam)
+  return reached.memberId === undefined
+    ? ownRecord(caller.userId)
+    : memberRecord(db, cipher, caller.userId, reached.memberId)
+}
+
+function ownRecord(userId: string): RecordOwner {
+  return { personId: userId, relation: 'self', label: '本人' }
+}
+
+/** A managed member's record: the link's relation and the member's masked name (女儿 张*). */
+async function memberRecord(
+  db: DB,
+  cipher: FieldCipher,
+  userId: string,
+  memberId: string,
+): Promise<RecordOwner> {
   const [link, labels] = await Promise.all([
     db
       .selectFrom('family_links')
       .select('relation')
-      .where('manager_user_id', '=', caller.userId)
-      .where('member_user_id', '=', family.personId)
+      .where('manager_user_id', '=', userId)
+      .where('member_user_id', '=', memberId)
       .where('ended_at', 'is', null)
       .executeTakeFirst(),
-    personLabels(db, cipher, [family.personId]),
+    personLabels(db, cipher, [memberId]),
   ])
   const relation = link
     ? (FAMILY_RELATION_LABELS[link.relation as FamilyRelation] ?? link.relation)
     : '家人'
-  const name = labels.get(family.personId)?.nameMasked
+  const name = labels.get(memberId)?.nameMasked
   return {
-    personId: family.personId,
+    personId: memberId,
     relation: 'family',
     label: name ? `${relation} ${name}` : relation,
   }

@@ -19,14 +19,14 @@ import { consumeSmsCode, findUserById, sameHash } from '../identity'
 import { keyedHash } from '../identity/secrets'
 import { proveIdentity } from '../profile/account'
 import { maskHolderName } from '../profile/id-card-number'
-import { EXAM_NOT_FOUND, findVisibleExam, privateToMember, visibleTo } from './access'
-import { recordOwner } from './owner'
+import { EXAM_NOT_FOUND, privateToMember, type ReachedExam, reachExam, visibleTo } from './access'
+import { reachedOwner } from './owner'
 import { examTitle, modalityList, type PatientScope, summariseExams } from './lists'
 import { fhirDoctorNames, fhirFindings, resolveKeyImages } from './reports'
 
 /*
  * One exam or report of the patient, and the marks they put on it. Visibility is decided by
- * access.ts only (findVisibleExam, visibleTo); a report is visible exactly when its exam is.
+ * access.ts only (reachExam, visibleTo); a report is visible exactly when its exam is.
  *
  * Report privacy (设为隐私): a private report leaves the list (unless asked for) and its content is
  * shown only with an unlock ticket, got by proving the person at the keyboard owns the account (the
@@ -120,9 +120,18 @@ export async function unlockReports(
 // ---------------------------------------------------------------------------------------------------
 // Finding one report
 
-export interface VisibleReport {
+export interface VisibleReport extends ReachedExam {
   report: ReportsTable
-  exam: ExamsTable
+}
+
+/** An exam the scope's caller may see (access.ts's one rule), with the identity it already holds. */
+function reachScopedExam(
+  db: DB,
+  cipher: FieldCipher,
+  scope: PatientScope,
+  examId: string,
+): Promise<ReachedExam> {
+  return reachExam(db, cipher, scope.caller, scope.identity, examId)
 }
 
 /** A report whose exam the caller may see; anything else is the same 404. */
@@ -139,8 +148,7 @@ export async function findVisibleReport(
     .executeTakeFirst()
   if (!report) throw notFound(REPORT_NOT_VISIBLE)
   try {
-    const exam = await findVisibleExam(db, cipher, scope.caller, report.exam_id)
-    return { report, exam }
+    return { report, ...(await reachScopedExam(db, cipher, scope, report.exam_id)) }
   } catch (error) {
     if (error instanceof ApiError && error.statusCode === 404) throw notFound(REPORT_NOT_VISIBLE)
     throw error
@@ -266,7 +274,8 @@ export async function reportDetail(
   input: { reportId: string; ticket?: string | undefined },
   now: Date,
 ): Promise<ReportDetail> {
-  const { report, exam } = await findVisibleReport(db, cipher, scope, input.reportId)
+  const visible = await findVisibleReport(db, cipher, scope, input.reportId)
+  const { report, exam } = visible
   const [state, hospital] = await Promise.all([
     stateOf(db, scope.userId, exam.id),
     db
@@ -305,7 +314,7 @@ export async function reportDetail(
   // Which slices the report points at is part of its content: none while locked.
   const [keyImages, owner] = await Promise.all([
     locked ? [] : resolveKeyImages(db, exam, report.resource_json),
-    recordOwner(db, cipher, scope.caller, exam),
+    reachedOwner(db, cipher, scope.caller, visible),
   ])
   return {
     id: report.id,
@@ -492,7 +501,7 @@ export async function seriesInstances(
   examId: string,
   seriesId: string,
 ): Promise<SeriesInstance[]> {
-  const exam = await findVisibleExam(db, cipher, scope.caller, examId)
+  const { exam } = await reachScopedExam(db, cipher, scope, examId)
   const series = await db
     .selectFrom('series')
     .select('id')
@@ -535,7 +544,8 @@ export async function examDetail(
   scope: PatientScope,
   examId: string,
 ): Promise<ExamDetail> {
-  const exam = await findVisibleExam(db, cipher, scope.caller, examId)
+  const reached = await reachScopedExam(db, cipher, scope, examId)
+  const { exam } = reached
   const [[summary], series, instances, files, owner] = await Promise.all([
     summariseExams(db, scope.userId, [exam]),
     db
@@ -567,7 +577,7 @@ export async function examDetail(
       .orderBy('created_at')
       .orderBy('id')
       .execute(),
-    recordOwner(db, cipher, scope.caller, exam),
+    reachedOwner(db, cipher, scope.caller, reached),
   ])
   const bySeries = new Map<string, InstanceRow[]>()
   for (const instance of instances) {

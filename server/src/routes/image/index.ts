@@ -31,7 +31,7 @@ export default async function imageRoutes(app: FastifyInstance): Promise<void> {
   route(app, getDefaultArea, async (_input, { request }) =>
     areas.defaultArea(
       app.db,
-      await lists.patientScope(app.db, app.personalCipher, currentUser(request).id),
+      await lists.patientScope(app.db, app.personalCipher, currentUser(request)),
     ),
   )
 
@@ -43,7 +43,7 @@ export default async function imageRoutes(app: FastifyInstance): Promise<void> {
     const scope = await lists.patientScope(
       app.db,
       app.personalCipher,
-      currentUser(request).id,
+      currentUser(request),
       input.personId,
     )
     return cache.get('exams', scope, input, () => lists.listExams(app.db, scope, input))

@@ -32,7 +32,7 @@ import { route } from '../../http/route'
 export default async function mainRecordsRoutes(app: FastifyInstance): Promise<void> {
   // personId (当前就诊人) only on the lists; a single record is found through access.ts's reach.
   const scopeOf = (request: FastifyRequest, personId?: string) =>
-    lists.patientScope(app.db, app.personalCipher, currentUser(request).id, personId)
+    lists.patientScope(app.db, app.personalCipher, currentUser(request), personId)
   const sessionOf = (request: FastifyRequest): patient.SessionRef => {
     const user = currentUser(request)
     return { userId: user.id, sessionId: user.sessionId }
