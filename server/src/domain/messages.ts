@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import type { FastifyBaseLogger } from 'fastify'
 import {
   MESSAGE_KIND_LABELS,
   type Message,
@@ -6,7 +7,6 @@ import {
   MessageKindSchema,
 } from '@contract/main/messages'
 import type { NoticeSettings } from '@contract/main/account'
-import type { FastifyBaseLogger } from 'fastify'
 import type { DB } from '../db'
 import type { MessagesTable } from '../db/schema'
 import { badRequest, notFound } from '../http/errors'

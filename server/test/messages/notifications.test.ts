@@ -126,18 +126,25 @@ describe('a grant to an account', () => {
     assert.equal((await messages(w.bob.token, 'grant')).length, after.length)
   })
 
-  test('a link grant messages nobody', async () => {
+  test('a link grant messages nobody; an account grant only its grantee', async () => {
     const count = await allMessageCount()
     const notices = sent.length
-    const made = await w.call('POST', '/main/grants', w.alice.token, {
-      audience: 'link',
-      examIds: [w.study.examId],
-      reportIds: [],
-      duration: '1h',
-    })
-    assert.equal(made.status, 200, JSON.stringify(made))
-    assert.equal(await allMessageCount(), count)
-    assert.equal(sent.length, notices)
+    for (const audience of ['link', 'account'] as const) {
+      const made = await w.call('POST', '/main/grants', w.alice.token, {
+        audience,
+        ...(audience === 'account' ? { mobile: w.carol.mobile } : {}),
+        examIds: [w.study.examId],
+        reportIds: [],
+        duration: '1h',
+      })
+      assert.equal(made.status, 200, JSON.stringify(made))
+    }
+    assert.equal(await allMessageCount(), count + 1)
+    assert.deepEqual(
+      sent.slice(notices).map((n) => n.userId),
+      [w.carol.user.id],
+    )
+    assert.equal((await messages(w.carol.token, 'grant'))[0]!.title, '您收到一份授权')
   })
 })
 
@@ -262,17 +269,31 @@ describe('报告通知 for hospital reports', () => {
     })
     // Alice's number with another name is not alice (access.ts: number AND name).
     await push({ idNumber: ID_A, name: '张冒名', identifier: `R-${randomUUID()}` })
-    assert.equal(await allMessageCount(), count)
+    // Hers (to show the count would move): one message, to her, naming neither stranger.
+    await push({ idNumber: ID_A, name: '张三', identifier: `R-${randomUUID()}` })
+    assert.equal(await allMessageCount(), count + 1)
+    const rows = await w.app.db
+      .selectFrom('messages')
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .execute()
+    assert.equal(rows[0]!.user_id, w.alice.user.id)
+    assert.ok(!/王无主|张冒名/.test(`${rows[0]!.title}${rows[0]!.body}`))
   })
 
-  test('the 报告出具 switch off: reports are stored, nothing is written', async () => {
+  test('the 报告出具 switch off: reports are stored, nothing is written; on again: told', async () => {
     const saved = await w.call('PUT', '/main/account/notice', w.alice.token, { reportReady: false })
     assert.equal(saved.status, 200, JSON.stringify(saved))
     const before = (await messages(w.alice.token, 'report')).length
+    const notices = sent.length
     const id = await push({ idNumber: ID_A, name: '张三', identifier: `R-${randomUUID()}` })
     assert.equal((await messages(w.alice.token, 'report')).length, before)
+    assert.equal(sent.length, notices)
     assert.equal((await w.call('GET', `/main/reports/${id}`, w.alice.token)).status, 200)
     await w.call('PUT', '/main/account/notice', w.alice.token, { reportReady: true })
+    await push({ idNumber: ID_A, name: '张三', identifier: `R-${randomUUID()}` })
+    assert.equal((await messages(w.alice.token, 'report')).length, before + 1)
   })
 
   test('a child’s report reaches the guardian, and opens for them', async () => {
