@@ -101,6 +101,7 @@ describe('a grant to an account', () => {
     // Masked sharer, the hospital and what was shared; never the report's text.
     assert.match(message.body, /张\*/)
     assert.match(message.body, /示例市分享医院/)
+    assert.match(message.body, /的影像和报告/)
     assert.ok(!message.body.includes('分享测试结论'))
     assert.deepEqual(message.link, { route: 'share', params: { grantId } })
 

@@ -329,10 +329,14 @@ async function tellGrantee(
     personLabels(trx, cipher, [grant.person_user_id]),
   ])
   const shared = records.get(grant.id) ?? []
-  const first = shared[0]
+  const first = shared.find((record) => record.kind === 'exam') ?? shared[0]
   const sharer = sharerText(labels.get(grant.person_user_id))
+  // An exam's images and its report are one exam to the reader: 「头颅 MR」的影像和报告.
+  const exams = new Set(shared.map((record) => record.examId)).size
+  const kinds = new Set(shared.filter((r) => r.examId === first?.examId).map((r) => r.kind))
+  const parts = kinds.size === 2 ? '影像和报告' : kinds.has('exam') ? '影像' : '报告'
   const what = first
-    ? `「${first.title}」${shared.length > 1 ? `等 ${shared.length} 项记录` : ''}${first.hospitalName ? `（${first.hospitalName}）` : ''}`
+    ? `「${first.title}」${exams > 1 ? `等 ${exams} 项检查的记录` : `的${parts}`}${first.hospitalName ? `（${first.hospitalName}）` : ''}`
     : '检查记录'
   const until = chinaTime(new Date(grant.expires_at))
   await createMessage(
