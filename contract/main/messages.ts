@@ -5,9 +5,10 @@ import { IdSchema } from './records'
 
 /*
  * My messages (SPEC section 7, main service "messages (get all, update read, get by id, delete)").
- * The server writes them when something happens (a grant first viewed, a report arrived, a
- * consultation answered); nothing is seeded outside demo mode. Issue 9 writes `grant` messages;
- * issue 10 builds the message pages on these calls.
+ * The server writes them when something happens (a grant first viewed or received, a report
+ * arrived or changed, a consultation answered); nothing is seeded outside demo mode. Issue 9 writes
+ * `grant` messages, issue 18 `report` messages and the grantee's `grant`; issue 10 builds the
+ * message pages on these calls.
  */
 
 export const MESSAGE_KINDS = ['system', 'grant', 'report', 'consult'] as const

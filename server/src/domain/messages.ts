@@ -1,17 +1,21 @@
 import { randomUUID } from 'node:crypto'
+import type { FastifyBaseLogger } from 'fastify'
 import {
   MESSAGE_KIND_LABELS,
   type Message,
   type MessageKind,
   MessageKindSchema,
 } from '@contract/main/messages'
+import type { NoticeSettings } from '@contract/main/account'
 import type { DB } from '../db'
 import type { MessagesTable } from '../db/schema'
 import { badRequest, notFound } from '../http/errors'
+import type { SubscribeMessageProvider, SubscribeNotice } from '../providers/subscribe-message'
 
 /*
  * The app's messages (contract/main/messages.ts). The server writes them when something happens
- * (issue 9: a grant first viewed); a person reads, marks and deletes only their own. Another
+ * (a grant first viewed, a grant received, a hospital report arrived or changed, a feedback reply),
+ * in the transaction of that event; a person reads, marks and deletes only their own. Another
  * person's message id answers 404 like a missing one, so ids reveal nothing.
  */
 
@@ -31,37 +35,107 @@ export interface NewMessage {
   link: MessageLink | null
 }
 
-/**
- * Writes a message to a person; answers its id. Callable inside a transaction (pass the trx). A
- * child under 14 (亲情卡) has no login to read it, so each of their active guardians gets a copy.
- */
-export async function createMessage(db: DB, input: NewMessage, now: Date): Promise<string> {
-  // A kind outside the contract would break every list that carries it: refuse at the source.
-  const kind = MessageKindSchema.parse(input.kind)
-  const guardians = await db
+/** The active guardians of a child under 14 (亲情卡), who read what is written to the child. */
+async function guardiansOf(db: DB, userId: string): Promise<string[]> {
+  const rows = await db
     .selectFrom('family_links')
     .select('manager_user_id')
-    .where('member_user_id', '=', input.userId)
+    .where('member_user_id', '=', userId)
     .where('kind', '=', 'child')
     .where('ended_at', 'is', null)
     .execute()
-  const id = randomUUID()
-  const row = {
+  return rows.map((row) => row.manager_user_id)
+}
+
+async function insertMessages(
+  db: DB,
+  input: NewMessage,
+  userIds: readonly string[],
+  now: Date,
+): Promise<string[]> {
+  // A kind outside the contract would break every list that carries it: refuse at the source.
+  const kind = MessageKindSchema.parse(input.kind)
+  const rows = userIds.map((userId) => ({
+    id: randomUUID(),
+    user_id: userId,
     kind,
     title: input.title,
     body: input.body,
     link: input.link === null ? null : JSON.stringify(input.link),
     read_at: null,
     created_at: now.toISOString(),
-  }
-  await db
-    .insertInto('messages')
-    .values([
-      { ...row, id, user_id: input.userId },
-      ...guardians.map((g) => ({ ...row, id: randomUUID(), user_id: g.manager_user_id })),
-    ])
+  }))
+  if (rows.length > 0) await db.insertInto('messages').values(rows).execute()
+  return rows.map((row) => row.id)
+}
+
+/**
+ * Writes a message to a person; answers its id. Callable inside a transaction (pass the trx). A
+ * child under 14 (亲情卡) has no login to read it, so each of their active guardians gets a copy.
+ */
+export async function createMessage(db: DB, input: NewMessage, now: Date): Promise<string> {
+  const [id] = await insertMessages(
+    db,
+    input,
+    [input.userId, ...(await guardiansOf(db, input.userId))],
+    now,
+  )
+  return id!
+}
+
+/** A 通知设置 switch (contract/main/account.ts NoticeSettings). */
+export type NoticeSetting = keyof NoticeSettings
+
+const SETTING_COLUMNS = {
+  consultReply: 'consult_reply',
+  reportReady: 'report_ready',
+  systemNotice: 'system_notice',
+} as const satisfies Record<NoticeSetting, string>
+
+/**
+ * A message that a 通知设置 switch governs (报告出具 for reports): written like createMessage, to the
+ * person and a child's guardians, but only to those of them who have not turned the switch off (no
+ * row: every switch is on). Answers the accounts it reached, for the subscribe message after the
+ * transaction commits.
+ */
+export async function notify(
+  db: DB,
+  input: NewMessage,
+  setting: NoticeSetting,
+  now: Date,
+): Promise<string[]> {
+  const people = [input.userId, ...(await guardiansOf(db, input.userId))]
+  const off = await db
+    .selectFrom('notice_settings')
+    .select('user_id')
+    .where('user_id', 'in', people)
+    .where(SETTING_COLUMNS[setting], '=', 0)
     .execute()
-  return id
+  // No row means every switch on (profile/notice-settings.ts DEFAULT_NOTICE_SETTINGS).
+  const wanted = people.filter((person) => !off.some((row) => row.user_id === person))
+  await insertMessages(db, input, wanted, now)
+  return wanted
+}
+
+/**
+ * Sends WeChat subscribe messages, after the event's transaction has committed (a push that rolled
+ * back must not have rung a phone). One failing adapter call never fails the event: it is logged.
+ */
+export async function sendSubscribeNotices(
+  subscribe: SubscribeMessageProvider,
+  log: FastifyBaseLogger,
+  notices: readonly SubscribeNotice[],
+): Promise<void> {
+  for (const notice of notices) {
+    try {
+      const sent = await subscribe.send(notice)
+      if (!sent.sent) {
+        log.info({ template: notice.template, reason: sent.reason }, 'subscribe message skipped')
+      }
+    } catch (error) {
+      log.error({ err: error, template: notice.template }, 'subscribe message failed')
+    }
+  }
 }
 
 function parseLink(text: string | null): MessageLink | null {

@@ -23,7 +23,7 @@ export interface Providers {
   wechat: WechatAuth
   /** Real-name verification of an ID card; unconfigured (未配置实名核验) until an adapter is added. */
   realName: RealNameProvider
-  /** WeChat subscribe messages (a grant first viewed); unconfigured (未配置) until an adapter is added. */
+  /** WeChat subscribe messages (grants, reports); unconfigured (未配置) until an adapter is added. */
   subscribe: SubscribeMessageProvider
   /** City-level place of a public address (GEOIP_XDB); none configured: never a guessed place. */
   geo: GeoLocator

@@ -8,6 +8,7 @@ import type { Config } from '../../src/config'
 import { issueHospitalKey } from '../../src/domain/hospitals'
 import { bindIdCard } from '../../src/domain/profile/id-cards'
 import { ingestFiles } from '../../src/domain/records/ingest'
+import type { Providers } from '../../src/providers'
 import { freshUid, ID_A, personInstance } from '../dicomweb/read-support'
 import { Clock, signUp, type TestUser } from '../domain/profile/support'
 import { diagnosticReport, fhirHeaders } from '../fhir/support'
@@ -30,6 +31,8 @@ export interface Study {
 export interface SharingWorld {
   app: FastifyInstance
   clock: Clock
+  /** The hospital's API key (FHIR and STOW-RS pushes). */
+  key: string
   alice: TestUser
   bob: TestUser
   carol: TestUser
@@ -45,11 +48,14 @@ export interface SharingWorld {
   frame(s: Study, token: string): Promise<{ status: number; error: string | null; cache?: string }>
 }
 
-export async function sharingWorld(overrides: Partial<Config> = {}): Promise<SharingWorld> {
+export async function sharingWorld(
+  overrides: Partial<Config> = {},
+  providers: Partial<Providers> = {},
+): Promise<SharingWorld> {
   const clock = new Clock()
   const app = await buildApp(
     testConfig({ uploadDir: path.join(os.tmpdir(), `sharing-${randomUUID()}`), ...overrides }),
-    { now: clock.now },
+    { now: clock.now, providers },
   )
   closeAfter(() => app.close())
   await app.db
@@ -144,5 +150,5 @@ export async function sharingWorld(overrides: Partial<Config> = {}): Promise<Sha
     return { status: res.statusCode, error, ...(typeof cache === 'string' ? { cache } : {}) }
   }
 
-  return { app, clock, alice, bob, carol, study: await pushStudy(), pushStudy, call, frame }
+  return { app, clock, key, alice, bob, carol, study: await pushStudy(), pushStudy, call, frame }
 }

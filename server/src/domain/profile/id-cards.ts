@@ -6,6 +6,8 @@ import type { IdCardsTable } from '../../db/schema'
 import { badRequest, forbidden, tooManyRequests } from '../../http/errors'
 import { DAY, describeWait, isUniqueViolation } from '../identity'
 import { reserve } from '../limits'
+import { nameDigest } from '../records/access'
+import { announceFoundReports } from '../records/report-notices'
 import { idCardNumberProblem, maskHolderName, maskIdNumber } from './id-card-number'
 
 export const ID_CARD_TAKEN = '该身份证已被其他账号绑定'
@@ -77,7 +79,16 @@ export async function bindIdCard(
     verified_by: null,
   }
   try {
-    await db.insertInto('id_cards').values(row).execute()
+    await db.transaction().execute(async (trx) => {
+      await trx.insertInto('id_cards').values(row).execute()
+      // The hospital reports pushed before the card was bound join 我的报告 now: one 报告通知.
+      await announceFoundReports(
+        trx,
+        userId,
+        { patientKey: numberHash, nameHash: nameDigest(cipher, input.realName) },
+        now,
+      )
+    })
   } catch (error) {
     // A concurrent bind won the race: the unique keys decide, the loser gets the same answers.
     if (!isUniqueViolation(error)) throw error

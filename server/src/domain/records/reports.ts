@@ -4,9 +4,11 @@ import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
 import type { Database, ExamsTable, ReportsTable, ReportVersionsTable } from '../../db/schema'
 import { ApiError } from '../../http/errors'
+import type { SubscribeNotice } from '../../providers/subscribe-message'
 import { isUniqueViolation } from '../identity'
 import { identityDigests, normaliseIdNumber } from './access'
 import { mobileIn, upsertHospitalExam, type PushedPatient } from './exams'
+import { announceReport, examPeople } from './report-notices'
 
 /*
  * Hospital reports (FHIR DiagnosticReport) as the database keeps them: `reports` holds the latest
@@ -87,6 +89,8 @@ export interface SavedReport {
   exam: ExamsTable
   /** created: 201; updated: a new version; unchanged: a retry of the current version. */
   outcome: 'created' | 'updated' | 'unchanged'
+  /** 报告通知 written with the version; their subscribe messages, to send after the commit. */
+  notices: SubscribeNotice[]
 }
 
 /** Stable JSON (sorted keys), so a retried resource compares equal whatever its key order. */
@@ -275,11 +279,27 @@ async function saveOnce(
     !identityChanged &&
     storedContent(existing.resource_json) === content
   ) {
-    return { report: existing, exam: examBefore, outcome: 'unchanged' }
+    return { report: existing, exam: examBefore, outcome: 'unchanged', notices: [] }
   }
   if (existing && RELEASED.has(existing.status) && !CHANGES_OF_RELEASED.has(write.status)) {
     throw new ReportError(422, REPORT_FINAL_CHANGE, 'business-rule', 'DiagnosticReport.status')
   }
+
+  // Who saw the report before this version (its exam may change with it): they are told what
+  // changed, anyone it reaches only now is told of a new report (report-notices.ts).
+  const previousExam = existing
+    ? await trx
+        .selectFrom('exams')
+        .selectAll()
+        .where('id', '=', existing.exam_id)
+        .executeTakeFirst()
+    : undefined
+  const seenBefore = existing
+    ? {
+        status: existing.status,
+        people: previousExam ? await examPeople(trx, cipher, previousExam) : [],
+      }
+    : null
 
   const exam = await upsertHospitalExam(
     trx,
@@ -365,7 +385,8 @@ async function saveOnce(
     .selectAll()
     .where('id', '=', id)
     .executeTakeFirstOrThrow()
-  return { report, exam, outcome: existing ? 'updated' : 'created' }
+  const notices = await announceReport(trx, cipher, { report, exam, before: seenBefore }, now)
+  return { report, exam, outcome: existing ? 'updated' : 'created', notices }
 }
 
 /** One of the hospital's reports by our id; another hospital's is "not found". */

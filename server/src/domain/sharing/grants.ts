@@ -16,9 +16,11 @@ import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
 import type { GrantsTable } from '../../db/schema'
 import { badRequest, notFound, tooManyRequests } from '../../http/errors'
+import type { SubscribeNotice } from '../../providers/subscribe-message'
 import { DAY, maskMobile } from '../identity'
 import { keyedHash } from '../identity/secrets'
 import { reserve } from '../limits'
+import { createMessage } from '../messages'
 import { maskHolderName } from '../profile/id-card-number'
 import {
   assertPersonInReach,
@@ -28,6 +30,7 @@ import {
   visibleTo,
 } from '../records/access'
 import { examTitle, modalityList } from '../records/lists'
+import { chinaTime } from '../security-notices'
 
 /*
  * Grants (授权记录, issue 9), as the person whose records they are manages them. What a grant lets
@@ -304,6 +307,56 @@ export interface CreateGrantInput {
 export interface CreatedGrant {
   grant: Grant
   link: { token: string; pickupCode: string | null; title: string } | null
+  /** The grantee's subscribe message, to send after the commit (none for a link). */
+  notices: SubscribeNotice[]
+}
+
+/**
+ * Inside the transaction that made an account grant: the grantee's 授权提醒, which opens the shared
+ * records (the share page, by route name). The page asks the server again when opened, so once the
+ * grant has ended it says 授权已失效 and shows nothing. Names the sharer masked, as 共享给我的 does,
+ * and what was shared by its exam type and hospital, never its findings.
+ */
+async function tellGrantee(
+  trx: DB,
+  cipher: FieldCipher,
+  grant: GrantsTable,
+  now: Date,
+): Promise<SubscribeNotice[]> {
+  if (grant.grantee_user_id === null) return []
+  const [records, labels] = await Promise.all([
+    grantRecords(trx, [grant.id]),
+    personLabels(trx, cipher, [grant.person_user_id]),
+  ])
+  const shared = records.get(grant.id) ?? []
+  const first = shared.find((record) => record.kind === 'exam') ?? shared[0]
+  const sharer = sharerText(labels.get(grant.person_user_id))
+  // An exam's images and its report are one exam to the reader: 「头颅 MR」的影像和报告.
+  const exams = new Set(shared.map((record) => record.examId)).size
+  const kinds = new Set(shared.filter((r) => r.examId === first?.examId).map((r) => r.kind))
+  const parts = kinds.size === 2 ? '影像和报告' : kinds.has('exam') ? '影像' : '报告'
+  const what = first
+    ? `「${first.title}」${exams > 1 ? `等 ${exams} 项检查的记录` : `的${parts}`}${first.hospitalName ? `（${first.hospitalName}）` : ''}`
+    : '检查记录'
+  const until = chinaTime(new Date(grant.expires_at))
+  await createMessage(
+    trx,
+    {
+      userId: grant.grantee_user_id,
+      kind: 'grant',
+      title: '您收到一份授权',
+      body: `${sharer}向您分享了${what}，有效期至 ${until}（北京时间），到期或对方撤销后将无法查看。`,
+      link: { route: 'share', params: { grantId: grant.id } },
+    },
+    now,
+  )
+  return [
+    {
+      userId: grant.grantee_user_id,
+      template: 'grant-received',
+      data: { sharer, record: first?.title ?? '检查记录', expiresAt: until },
+    },
+  ]
 }
 
 /** createGrant: checks, then the grant and its records in one transaction. */
@@ -418,7 +471,7 @@ export async function createGrant(
     revoked_at: null,
     first_viewed_at: null,
   }
-  await db.transaction().execute(async (trx) => {
+  const notices = await db.transaction().execute(async (trx) => {
     await trx.insertInto('grants').values(row).execute()
     const records = [
       ...exams.map((exam) => ({
@@ -437,9 +490,10 @@ export async function createGrant(
       })),
     ]
     await trx.insertInto('grant_records').values(records).execute()
+    return tellGrantee(trx, cipher, row, now)
   })
   const [grant] = await describeGrants(db, cipher, [row], now)
-  return { grant: grant!, link }
+  return { grant: grant!, link, notices }
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   searchHospitalReports,
   type Token,
 } from '../../domain/records/reports'
+import { sendSubscribeNotices } from '../../domain/messages'
 import { idCardNumberProblem } from '../../domain/profile/id-card-number'
 import { normaliseIdNumber } from '../../domain/records/access'
 import { hospitalAuth } from '../../http/hospital-auth'
@@ -317,6 +318,7 @@ export default async function fhirRoutes(app: FastifyInstance): Promise<void> {
           { reportId: saved.report.id, version: saved.report.version, outcome: saved.outcome },
           'fhir report stored',
         )
+        await sendSubscribeNotices(fhir.providers.subscribe, request.log, saved.notices)
         return answer(
           request,
           reply,
@@ -353,6 +355,7 @@ export default async function fhirRoutes(app: FastifyInstance): Promise<void> {
           { reportId: saved.report.id, version: saved.report.version, outcome: saved.outcome },
           'fhir report stored',
         )
+        await sendSubscribeNotices(fhir.providers.subscribe, request.log, saved.notices)
         return answer(request, reply, saved.report, saved.exam, 200)
       })
 

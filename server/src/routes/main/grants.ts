@@ -12,6 +12,7 @@ import {
   listRecordViews,
   openShare,
 } from '@contract/main/grants'
+import { sendSubscribeNotices } from '../../domain/messages'
 import * as grants from '../../domain/sharing/grants'
 import * as shares from '../../domain/sharing/shares'
 import * as views from '../../domain/sharing/views'
@@ -61,6 +62,7 @@ export default async function mainGrantsRoutes(app: FastifyInstance): Promise<vo
       input,
       app.now(),
     )
+    await sendSubscribeNotices(app.providers.subscribe, request.log, created.notices)
     if (!created.link) return { grant: created.grant, link: null }
     const path = `/pages/share/share?token=${created.link.token}`
     return {
