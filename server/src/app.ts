@@ -126,6 +126,7 @@ export async function buildApp(
       database.kind === 'postgres' && config.database.kind === 'postgres'
         ? { url: config.database.url, schema: config.database.schema }
         : undefined,
+    startupLock: database.withStartupLock,
   })
   app.decorate('jobs', jobs)
   app.addHook('onReady', () => jobs.start())
