@@ -139,9 +139,11 @@ class WaitingSqliteConnection implements DatabaseConnection {
     return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] }
   }
 
-  async *streamQuery<R>({ sql, parameters, query }: CompiledQuery): AsyncIterableIterator<
-    QueryResult<R>
-  > {
+  async *streamQuery<R>({
+    sql,
+    parameters,
+    query,
+  }: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
     if (!SelectQueryNode.is(query)) {
       throw new Error('Sqlite driver only supports streaming of select queries')
     }
