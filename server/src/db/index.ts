@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
-import { Kysely, Migrator, PostgresDialect, sql } from 'kysely'
+import { DEFAULT_MIGRATION_TABLE, Kysely, Migrator, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
 import type { DatabaseConfig } from '../config'
-import { migrationProvider } from './migrations'
+import { migrationProvider, migrations } from './migrations'
 import type { Database, DB } from './schema'
 import { DatabaseBusyError, WaitingSqliteDialect } from './sqlite-driver'
 import { cacheStatements } from './statement-cache'
@@ -40,6 +40,7 @@ export interface DatabaseHandle {
 /** Opens the database the configuration names: SQLite (embedded, default) or PostgreSQL. */
 export function createDatabase(config: DatabaseConfig): DatabaseHandle {
   const db = config.kind === 'postgres' ? openPostgres(config) : openSqlite(config.file)
+  const schema = config.kind === 'postgres' ? config.schema : undefined
   const withStartupLock =
     config.kind === 'postgres'
       ? <T>(work: () => Promise<T>) => withAdvisoryLock(config, 'startup', work)
@@ -48,16 +49,17 @@ export function createDatabase(config: DatabaseConfig): DatabaseHandle {
   return {
     db,
     kind: config.kind,
-    migrate:
-      config.kind === 'postgres'
-        ? () =>
-            // A lock of its own: a process starting its job runner does not queue behind the
-            // other processes' migration checks.
-            withAdvisoryLock(config, 'migrate', async () => {
-              if (config.schema) await db.schema.createSchema(config.schema).ifNotExists().execute()
-              return migrateToLatest(db, config.schema)
-            })
-        : () => migrateSqlite(db),
+    async migrate() {
+      // The usual start: nothing to do, so no waiting in line behind the other processes.
+      if (await isUpToDate(db, schema)) return []
+      if (config.kind === 'sqlite') return migrateSqlite(db)
+      // A lock of its own: a process starting its job runner does not queue behind the other
+      // processes' migrations.
+      return withAdvisoryLock(config, 'migrate', async () => {
+        if (schema) await db.schema.createSchema(schema).ifNotExists().execute()
+        return migrateToLatest(db, schema)
+      })
+    },
     withStartupLock,
     async ping() {
       try {
@@ -68,6 +70,22 @@ export function createDatabase(config: DatabaseConfig): DatabaseHandle {
       }
     },
     destroy: () => db.destroy(),
+  }
+}
+
+/**
+ * Whether exactly the known migrations are recorded (Kysely's table). Anything else (a fresh
+ * database, one migrated by newer code) goes to the migrator under the lock, which applies or
+ * complains.
+ */
+async function isUpToDate(db: DB, schema: string | undefined): Promise<boolean> {
+  const table = sql.table(schema ? `${schema}.${DEFAULT_MIGRATION_TABLE}` : DEFAULT_MIGRATION_TABLE)
+  try {
+    const { rows } = await sql<{ name: string }>`select name from ${table}`.execute(db)
+    const recorded = rows.map((row) => row.name).sort()
+    return recorded.join('\n') === Object.keys(migrations).sort().join('\n')
+  } catch {
+    return false // no table yet
   }
 }
 

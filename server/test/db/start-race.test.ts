@@ -15,7 +15,8 @@ import type { StartAnswer, StartRequest } from './start-race-worker'
  * once. On PostgreSQL two of them used to fail in about half the trials: a deadlock (40P01) while
  * pg-boss created its queues, or a unique violation on `create schema if not exists`; on SQLite two
  * processes ran the same migrations side by side ("table already exists"). Each round is a fresh
- * schema (PostgreSQL) or a fresh file (SQLite) and 8 processes told to start at the same moment.
+ * schema (PostgreSQL) or a fresh file (SQLite) and 8 processes told to start at the same moment
+ * (start-race-worker.ts: the start-up's database work, with the app's own functions).
  */
 
 const PROCESSES = 8
