@@ -1,13 +1,11 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
-import { removeDemoContent } from './domain/content/demo/seed'
 import type { Config } from './config'
 import { createFieldCipher, type FieldCipher } from './crypto/field-cipher'
 import { loadJpegEncoder } from './dicom/codecs'
 import { createDatabase, type DatabaseHandle, type DB } from './db'
 import { startPurgeSchedule } from './domain/purge'
-import { removeDemoRecords } from './domain/records/demo/remove'
-import { createJobRunner, type JobRunner } from './domain/records/jobs'
-import { seed } from './domain/seed'
+import type { JobRunner } from './domain/records/jobs'
+import { createAppJobRunner, prepareDatabase } from './domain/startup'
 import { setSecretKey } from './domain/identity/secrets'
 import { trustProxyOption } from './http/client-address'
 import { serializerCompiler } from './http/serializer'
@@ -148,16 +146,11 @@ export async function buildApp(
   app.addHook('onClose', stopPurge)
   // Jobs start once the app is ready (routes registered their processors) and stop before the
   // database closes; on PostgreSQL they are shared with the other processes through pg-boss.
-  const jobs = createJobRunner({
-    db: database.db,
+  const jobs = createAppJobRunner(config, database, {
     store: app.store,
     cipher: app.personalCipher,
     log: app.log,
     now,
-    postgres:
-      database.kind === 'postgres' && config.database.kind === 'postgres'
-        ? { url: config.database.url, schema: config.database.schema }
-        : undefined,
   })
   app.decorate('jobs', jobs)
   app.addHook('onReady', () => jobs.start())
@@ -175,27 +168,7 @@ export async function buildApp(
   })
 
   try {
-    const migrated = await database.migrate()
-    const seeded = await seed(database.db, { demo: config.demoMode, uploadDir: config.uploadDir })
-    // Demo hospitals' records go with their keys, before anyone can be served them.
-    const demoRecordsRemoved = config.demoMode
-      ? undefined
-      : await removeDemoRecords(database.db, app.store, now())
-    // Demo articles and videos go when demo mode is off (server.ts writes them when it is on).
-    const demoContentRemoved = config.demoMode
-      ? undefined
-      : await removeDemoContent(database.db, app.store)
-    app.log.info(
-      {
-        database: database.kind,
-        migrated,
-        ...seeded,
-        demoRecordsRemoved,
-        demoContentRemoved,
-        demoMode: config.demoMode,
-      },
-      'database ready',
-    )
+    app.log.info(await prepareDatabase(config, database, app.store, now), 'database ready')
   } catch (error) {
     await app.close()
     throw error

@@ -7,12 +7,17 @@ export function ok<T>(data: T): Envelope<T> {
 
 /**
  * A failure envelope. 5xx answers keep `error` null: the app toasts `message` for them (SPEC section
- * 8), and there is nothing a user can act on beyond trying again.
+ * 8), and there is nothing a user can act on beyond trying again. `message` is the status's summary
+ * unless a 5xx has a more telling one (数据库繁忙，请稍后重试).
  */
-export function failure(statusCode: number, error: string | null): Envelope<null> {
+export function failure(
+  statusCode: number,
+  error: string | null,
+  message = statusMessage(statusCode),
+): Envelope<null> {
   return {
     code: statusCode,
-    message: statusMessage(statusCode),
+    message,
     data: null,
     error: statusCode >= 500 ? null : error,
   }

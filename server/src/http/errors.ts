@@ -45,6 +45,12 @@ export const notFound = (message = '请求的内容不存在') => new ApiError(4
 export const tooManyRequests = (message = '操作过于频繁，请稍后再试') => new ApiError(429, message)
 export const conflict = (message: string) => new ApiError(409, message)
 
+/**
+ * The envelope's `message` (a 5xx: the app toasts it) when the database stayed locked by another
+ * process past the wait (db/sqlite-driver.ts DatabaseBusyError): nothing was written, a retry works.
+ */
+export const DATABASE_BUSY = '数据库繁忙，请稍后重试'
+
 /** Said when a row a write refers to went away while the request ran (see isForeignKeyViolation). */
 export const GONE_MEANWHILE = '相关内容刚刚已被删除或更改，请刷新后重试'
 

@@ -1,7 +1,8 @@
 import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { ApiError, GONE_MEANWHILE, isForeignKeyViolation } from '../http/errors'
+import { DatabaseBusyError } from '../db'
+import { ApiError, DATABASE_BUSY, GONE_MEANWHILE, isForeignKeyViolation } from '../http/errors'
 import { failure } from '../http/envelope'
 import { containsNul, NUL_REFUSED } from '../http/validation'
 import { fullStorageOf, isStorageFull } from '../storage'
@@ -71,6 +72,15 @@ export function registerErrorHandler(app: FastifyInstance): void {
       // A row this write names was deleted by another request after the checks: a race, not a fault.
       request.log.warn({ statusCode: 409, code: error.code }, 'foreign key violation (a race)')
       return reply.code(409).send(failure(409, GONE_MEANWHILE))
+    }
+    if (error instanceof DatabaseBusyError) {
+      // Another process held SQLite's write lock past the wait: nothing was written, and a retry in
+      // a moment works. Not our fault either; the operator sees it as a warning.
+      request.log.warn({ statusCode: 503, code: error.name }, 'database locked by another process')
+      return reply
+        .code(503)
+        .header('retry-after', '1')
+        .send(failure(503, null, DATABASE_BUSY))
     }
     const status = statusOf(error) ?? 500
     if (status >= 400 && status < 500) {

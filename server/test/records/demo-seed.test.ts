@@ -238,3 +238,32 @@ test(`demo mode off removes the demo hospitals' records, rows and objects, and n
     .executeTakeFirst()
   assert.equal(marker, undefined)
 })
+
+test(`two servers pushing the demo records at once push them once (${TEST_DB_KIND})`, async () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'demo-twice-'))
+  after(() => rmSync(root, { recursive: true, force: true }))
+  const isolated = isolatedDatabase()
+  const database: DatabaseConfig =
+    isolated.kind === 'postgres' ? isolated : { kind: 'sqlite', file: path.join(root, 'db.sqlite') }
+  const uploadDir = path.join(root, 'uploads')
+  const start = async () => {
+    const app = await buildApp(testConfig({ demoMode: true, database, uploadDir }))
+    closeAfter(() => app.close())
+    await app.ready()
+    return app
+  }
+  const [one, two] = [await start(), await start()]
+  const runs = await Promise.all([seedDemoRecords(one), seedDemoRecords(two)])
+  // Whichever won, one pushed and the other left it.
+  assert.deepEqual(runs.map((run) => run.ran).sort(), [false, true])
+  const exams = await one.db
+    .selectFrom('exams')
+    .select('id')
+    .where('hospital_id', 'like', 'demo-hospital-%')
+    .execute()
+  assert.equal(exams.length, 5)
+  // One version per FHIR push (the amended CT report has three).
+  const versions = await one.db.selectFrom('report_versions').select('id').execute()
+  assert.equal(versions.length, 6)
+  assert.equal((await seedDemoRecords(two)).ran, false, 'and never again')
+})

@@ -144,6 +144,11 @@ export interface JobRunnerOptions {
   now?: () => Date
   /** pg-boss dispatch (PostgreSQL): the database URL and our schema; pg-boss gets `<schema>_pgboss`. */
   postgres?: { url: string; schema?: string }
+  /**
+   * Runs pg-boss's start and queue creation while no other process does (the database handle's
+   * withStartupLock): several processes doing it at once deadlocked (40P01) and one failed to start.
+   */
+  startupLock?: <T>(work: () => Promise<T>) => Promise<T>
   /** Jobs run at once by this process (decoding is CPU-bound; the machine has few cores). */
   concurrency?: number
   leaseMs?: number
@@ -716,12 +721,17 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
           schedule: false,
         })
         instance.on('error', (error) => log.error({ err: error }, 'pg-boss error'))
-        await instance.start()
+        const startupLock = options.startupLock ?? ((work) => work())
+        await startupLock(async () => {
+          await instance.start()
+          for (const kind of kinds) {
+            await instance.createQueue(queueName(kind)).catch((error: unknown) => {
+              // A process without the lock (a test's runner) created it first: harmless.
+              if (!/already exists|duplicate key/i.test(String(error))) throw error
+            })
+          }
+        })
         for (const kind of kinds) {
-          await instance.createQueue(queueName(kind)).catch((error: unknown) => {
-            // Two processes creating the same queue at once: the loser's insert fails harmlessly.
-            if (!/already exists|duplicate key/i.test(String(error))) throw error
-          })
           for (let i = 0; i < settings.concurrency; i++) {
             await instance.work<{ jobId: string }>(
               queueName(kind),

@@ -2,7 +2,7 @@ import type { DB } from '../../../db'
 import type { ObjectStore } from '../../../storage'
 import { previewKeyPrefix } from '../retrieve'
 import { releaseStorage } from '../uploads'
-import { DEMO_RECORDS_MARKER } from './seed'
+import { DEMO_RECORDS_CLAIM, DEMO_RECORDS_MARKER } from './seed'
 
 /*
  * Demo mode off: the records of demo hospitals go, as their keys and the demo accounts do. They are
@@ -58,7 +58,10 @@ export async function removeDemoRecords(
   for (const job of jobs) await store.deletePrefix(job.staging_prefix).catch(() => undefined)
   // Last, so a start interrupted above finishes the job table next time; demo mode on again
   // pushes the records afresh.
-  await db.deleteFrom('seed_runs').where('name', '=', DEMO_RECORDS_MARKER).execute()
+  await db
+    .deleteFrom('seed_runs')
+    .where('name', 'in', [DEMO_RECORDS_MARKER, DEMO_RECORDS_CLAIM])
+    .execute()
   return { exams, jobs: jobs.length }
 }
 

@@ -20,12 +20,18 @@ import { DEMO_REPORTS, type DemoReport } from './reports'
 /*
  * The demo patient's records, pushed the way a hospital pushes them: DICOM over STOW-RS and reports
  * as FHIR DiagnosticReport, each with its hospital's demo API key, through the server's own routes
- * (app.inject), never by inserting rows. Runs once per database after the app is ready; a process
- * that dies half way simply runs it again (a study sent twice is stored once, a report with the same
- * identifier is the same report).
+ * (app.inject), never by inserting rows. Runs once per database after the app is ready. Several
+ * processes start at once behind a balancer: the one that claims DEMO_RECORDS_CLAIM pushes, the
+ * others leave it to it (pushing twice stored every study twice, and one process's final report
+ * refused the other's preliminary). A claim whose process died is taken over after
+ * DEMO_RECORDS_CLAIM_STALE_MS; one that failed is given up at once, so the next start tries again.
  */
 
 export const DEMO_RECORDS_MARKER = 'demo-records'
+/** seed_runs row held while one process pushes the demo records. */
+export const DEMO_RECORDS_CLAIM = 'demo-records:pushing'
+/** Far longer than a push takes (seconds; a minute on a loaded machine). */
+const DEMO_RECORDS_CLAIM_STALE_MS = 10 * 60_000
 
 /** A valid but synthetic resident ID number (GB 11643 check digit): the demo patient's bound card. */
 const FIRST_17 = '11010119900307002'
@@ -160,20 +166,57 @@ export async function seedDemoRecords(app: FastifyInstance): Promise<DemoRecords
   const none = { ran: false, studies: 0, reports: 0 }
   if (!app.config.demoMode) return none
   const db = app.db
-  const done = await db
-    .selectFrom('seed_runs')
-    .select('name')
-    .where('name', '=', DEMO_RECORDS_MARKER)
-    .executeTakeFirst()
-  if (done) return none
   const patient = await findUserByMobile(db, DEMO_ACCOUNTS[0].mobile)
-  if (!patient) return none
+  if (!patient || !(await claimDemoRecords(app))) return none
+  try {
+    return await pushDemoRecords(app, patient.id)
+  } finally {
+    // Done (the marker is written) or failed (the next start tries again): the claim goes.
+    await db.deleteFrom('seed_runs').where('name', '=', DEMO_RECORDS_CLAIM).execute()
+  }
+}
+
+/**
+ * Whether this process is to push the records: not yet done, and nobody else pushing. The claim is
+ * written first and the marker read after it, in one transaction: a process finishing meanwhile
+ * holds the claim row until its marker is committed, so the marker is seen.
+ */
+async function claimDemoRecords(app: FastifyInstance): Promise<boolean> {
+  const now = app.now()
+  const staleBefore = new Date(now.getTime() - DEMO_RECORDS_CLAIM_STALE_MS).toISOString()
+  return app.db.transaction().execute(async (trx) => {
+    const claim = await trx
+      .insertInto('seed_runs')
+      .values({ name: DEMO_RECORDS_CLAIM, ran_at: now.toISOString() })
+      .onConflict((conflict) =>
+        conflict
+          .column('name')
+          .doUpdateSet({ ran_at: now.toISOString() })
+          .where('seed_runs.ran_at', '<', staleBefore),
+      )
+      .executeTakeFirst()
+    if (Number(claim.numInsertedOrUpdatedRows ?? 0n) === 0) return false
+    const done = await trx
+      .selectFrom('seed_runs')
+      .select('name')
+      .where('name', '=', DEMO_RECORDS_MARKER)
+      .executeTakeFirst()
+    if (done) await trx.deleteFrom('seed_runs').where('name', '=', DEMO_RECORDS_CLAIM).execute()
+    return !done
+  })
+}
+
+async function pushDemoRecords(
+  app: FastifyInstance,
+  patientId: string,
+): Promise<DemoRecordsReport> {
+  const db = app.db
 
   // The demo patient's bound card: what matches the hospitals' pushes to the account.
   await bindIdCard(
     db,
     app.personalCipher,
-    patient.id,
+    patientId,
     { realName: DEMO_PATIENT_NAME, idCard: DEMO_PATIENT_ID_NUMBER },
     app.now(),
   )

@@ -1,0 +1,59 @@
+import type { Config } from '../config'
+import type { DatabaseHandle } from '../db'
+import type { ObjectStore } from '../storage'
+import { removeDemoContent } from './content/demo/seed'
+import { removeDemoRecords } from './records/demo/remove'
+import { createJobRunner, type JobRunner, type JobRunnerOptions } from './records/jobs'
+import { seed } from './seed'
+
+/**
+ * The start-up work on the database every process does (several at once behind a balancer; see
+ * server/test/db/start-race.test.ts): migrations, seeds, and outside demo mode the demo's records and
+ * content removed. Answers what it did, for the log.
+ */
+export async function prepareDatabase(
+  config: Config,
+  database: DatabaseHandle,
+  store: ObjectStore,
+  now: () => Date,
+): Promise<Record<string, unknown>> {
+  const migrated = await database.migrate()
+  const seeded = await seed(database.db, { demo: config.demoMode, uploadDir: config.uploadDir })
+  // Demo hospitals' records go with their keys, before anyone can be served them.
+  const demoRecordsRemoved = config.demoMode
+    ? undefined
+    : await removeDemoRecords(database.db, store, now())
+  // Demo articles and videos go when demo mode is off (server.ts writes them when it is on).
+  const demoContentRemoved = config.demoMode
+    ? undefined
+    : await removeDemoContent(database.db, store)
+  return {
+    database: database.kind,
+    migrated,
+    ...seeded,
+    demoRecordsRemoved,
+    demoContentRemoved,
+    demoMode: config.demoMode,
+  }
+}
+
+/**
+ * The process's job runner. On PostgreSQL it is shared with the other processes through pg-boss,
+ * whose start (schema, queues) runs under the database's start-up lock: several processes creating
+ * the queues at once deadlocked.
+ */
+export function createAppJobRunner(
+  config: Config,
+  database: DatabaseHandle,
+  parts: Pick<JobRunnerOptions, 'store' | 'cipher' | 'log' | 'now'>,
+): JobRunner {
+  return createJobRunner({
+    db: database.db,
+    ...parts,
+    postgres:
+      database.kind === 'postgres' && config.database.kind === 'postgres'
+        ? { url: config.database.url, schema: config.database.schema }
+        : undefined,
+    startupLock: database.withStartupLock,
+  })
+}
