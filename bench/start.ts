@@ -159,6 +159,7 @@ function printRun(run: StartRun): void {
   console.log(
     `${seconds(run.indexMs).padStart(8)}  [bench] / serves index.html with the first paint`,
   )
+  console.log(`CPU until then (start, build, Chromium): ${run.cpuSeconds.toFixed(1)} s`)
 }
 
 async function main(): Promise<void> {
