@@ -124,7 +124,8 @@ async function measureOnce(browser: Browser, url: string): Promise<LcpRun> {
 }
 
 export async function measureLcp(runs = RUNS): Promise<LcpResult> {
-  if (!process.env.WEB_ROOT && !ensureH5Build()) throw new Error('H5 构建失败，无法测量首屏')
+  if (!process.env.WEB_ROOT && !(await ensureH5Build()))
+    throw new Error('H5 构建失败，无法测量首屏')
   const server = await startBenchServer({ WEB_ROOT: webRoot() })
   try {
     return await measureLcpAt(server.url, runs)

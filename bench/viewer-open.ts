@@ -172,7 +172,7 @@ function printProfile(cpu: CpuProfile): void {
 }
 
 async function main(): Promise<void> {
-  if (!process.env.WEB_ROOT && !ensureH5Build()) throw new Error('H5 构建失败')
+  if (!process.env.WEB_ROOT && !(await ensureH5Build())) throw new Error('H5 构建失败')
   const server = await startBenchServer({
     WEB_ROOT: path.resolve(ROOT, process.env.WEB_ROOT ?? path.join('dist', 'h5')),
   })

@@ -515,7 +515,8 @@ async function viewerRun(
 
 /** The real H5 viewer on the demo CT and MR; builds dist/h5 first when it is stale. */
 export async function measureH5Viewer(slowdown = CPU_SLOWDOWN): Promise<ViewerRun[]> {
-  if (!process.env.WEB_ROOT && !ensureH5Build()) throw new Error('H5 构建失败，无法测量查看器')
+  if (!process.env.WEB_ROOT && !(await ensureH5Build()))
+    throw new Error('H5 构建失败，无法测量查看器')
   const server = await startBenchServer({
     WEB_ROOT: path.resolve(ROOT, process.env.WEB_ROOT ?? path.join('dist', 'h5')),
   })

@@ -5,7 +5,8 @@ import { appEnv } from './app-env'
 import { ComponentsPerFilePlugin } from './components-per-file'
 import devConfig from './dev'
 import { H5_MAX_WIDTH, PageFramePlugin } from './h5-plugins'
-import { sourceHash } from './source-hash'
+import { MessagesOnlyStatsPlugin } from './messages-only-stats'
+import { h5BuildId } from './source-hash'
 import prodConfig from './prod'
 
 const root = path.resolve(__dirname, '..')
@@ -41,7 +42,7 @@ export default defineConfig<'webpack5'>(async (merge) => {
       // The H5 build's id, the sources' hash (scripts/lib/h5-build.ts): the server serves the same
       // from dist/h5/.source-hash, and a page still running an older one offers 刷新.
       ...(process.env.TARO_ENV === 'h5' && production
-        ? { TARO_APP_H5_BUILD: JSON.stringify(sourceHash()) }
+        ? { TARO_APP_H5_BUILD: JSON.stringify(h5BuildId()) }
         : {}),
     },
     copy: {
@@ -112,6 +113,16 @@ export default defineConfig<'webpack5'>(async (merge) => {
       chain.plugin('page-frame').use(PageFramePlugin, [H5_MAX_WIDTH])
       // Each page chunk keeps only the Taro components its files use (config/components-per-file.ts).
       chain.plugin('components-per-file').use(ComponentsPerFilePlugin)
+      // Taro's loggers ask for errors and warnings only (config/messages-only-stats.ts).
+      chain.plugin('messages-only-stats').use(MessagesOnlyStatsPlugin)
+    },
+  }
+  const miniModeChain = config.mini?.webpackChain
+  config.mini = {
+    ...config.mini,
+    webpackChain(chain, webpack, PARSE_AST_TYPE) {
+      miniModeChain?.(chain, webpack, PARSE_AST_TYPE)
+      chain.plugin('messages-only-stats').use(MessagesOnlyStatsPlugin)
     },
   }
   return config
