@@ -68,23 +68,35 @@ async function api<T>(
   return (JSON.parse(text) as Envelope<T>).data
 }
 
+interface ExamDetail {
+  studyUid?: string | null
+  studyInstanceUid?: string | null
+  accessionNumber?: string | null
+  series: { seriesUid: string; instanceCount: number }[]
+}
+
 async function loadFixtures(token: string): Promise<Fixtures> {
   const groups = await api<
     { hospital: { id: string; name: string } | null; latest: ExamSummary[] }[]
   >('/main/images', token)
   const hospitalGroup = groups.find((group) => group.hospital !== null)
   assert.ok(hospitalGroup?.hospital, 'the demo patient has a hospital’s exams')
-  // The exam with a report, so 报告详情 and the viewer have both.
-  const exam = groups.flatMap((group) => group.latest).find((one) => one.report !== null)
-  assert.ok(exam?.report, 'the demo patient has an exam with a report')
-  const detail = await api<{
-    studyUid?: string | null
-    studyInstanceUid?: string | null
-    accessionNumber?: string | null
-    series: { seriesUid: string; instanceCount: number }[]
-  }>(`/main/exams/${exam.id}`, token)
-  const series = [...detail.series].sort((a, b) => b.instanceCount - a.instanceCount)[0]
-  assert.ok(series, 'the exam has a series')
+  // An exam with a report and images, so 报告详情 and the viewer have both. (Other e2e files push
+  // reports without images for the demo patient; they come first in 我的影像.)
+  let found:
+    | { exam: ExamSummary & { report: NonNullable<ExamSummary['report']> }; detail: ExamDetail }
+    | undefined
+  for (const exam of groups.flatMap((group) => group.latest)) {
+    if (exam.report === null) continue
+    const detail = await api<ExamDetail>(`/main/exams/${exam.id}`, token)
+    if (detail.series.length > 0) {
+      found = { exam: { ...exam, report: exam.report }, detail }
+      break
+    }
+  }
+  assert.ok(found, 'the demo patient has an exam with a report and a series')
+  const { exam, detail } = found
+  const series = [...detail.series].sort((a, b) => b.instanceCount - a.instanceCount)[0]!
   const studyUid = detail.studyUid ?? detail.studyInstanceUid ?? ''
   const accessionNumber = detail.accessionNumber ?? exam.accessionNumber ?? ''
   const film = await api<{ code: string }>('/scan/film-codes', HOSPITAL_KEY, {

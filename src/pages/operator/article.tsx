@@ -1,6 +1,7 @@
 import { useRouter } from '@tarojs/taro'
 import { RequireLogin } from '../../components/require-login'
 import { ArticleEditorView } from '../../features/operator/components/article-editor'
+import { OperatorsOnly } from '../../features/operator/components/operators-only'
 import { useArticleEditor } from '../../features/operator/hooks/use-article-editor'
 
 function Editor({ id }: { id: string | undefined }) {
@@ -12,7 +13,9 @@ export default function OperatorArticlePage() {
   const { params } = useRouter()
   return (
     <RequireLogin text="运营人员请先登录">
-      <Editor id={params.id || undefined} />
+      <OperatorsOnly>
+        <Editor id={params.id || undefined} />
+      </OperatorsOnly>
     </RequireLogin>
   )
 }

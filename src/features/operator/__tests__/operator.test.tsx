@@ -140,6 +140,15 @@ describe('运营后台 (operator pages, H5 only)', () => {
     await waitFor(() => expect(switchTab).toHaveBeenCalledWith({ url: '/pages/user/user' }))
   })
 
+  it('tells a patient who opens 编辑文章 it is for operators only, without an operator call', async () => {
+    jest.mocked(refreshProfile).mockResolvedValue({ ...profile(), role: 'patient' })
+    await renderPage('pages/operator/article')
+    expect(await screen.findByText('仅运营人员可以使用此功能')).toBeTruthy()
+    expect(screen.queryByText('重试')).toBeNull()
+    expect(api.articleTypes).not.toHaveBeenCalled()
+    expect(api.article).not.toHaveBeenCalled()
+  })
+
   it("shows the server's refusal when it refuses an operator call", async () => {
     api.features.mockRejectedValue(new UserFacingError('仅运营人员可以使用此功能'))
     await renderPage('pages/operator/index')

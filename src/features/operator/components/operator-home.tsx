@@ -2,13 +2,13 @@ import { useState } from 'react'
 import { View } from '@tarojs/components'
 import { PageState } from '@/components/page-state'
 import { TabStrip } from '@/components/tab-strip'
-import { back } from '@/services/navigate'
-import { OPERATORS_ONLY, useFeatures, useOwnProfile } from '../hooks/use-operator'
+import { useFeatures } from '../hooks/use-operator'
 import { ActionsPanel } from './actions-panel'
 import { ArticlesPanel } from './articles-panel'
 import { FeaturesPanel } from './features-panel'
 import { FeedbackPanel } from './feedback-panel'
 import { HospitalsPanel } from './hospitals-panel'
+import { OperatorsOnly } from './operators-only'
 import { VideosPanel } from './videos-panel'
 import './operator.scss'
 
@@ -22,25 +22,13 @@ const TABS = [
 ] as const
 type Tab = (typeof TABS)[number]['key']
 
-/**
- * 运营后台. Someone who is not an operator by their profile is told so (仅运营人员可以使用此功能) with
- * 返回, no 重试 and no operator call; the features call is still refused by the server for anyone
- * else, and its answer is shown the same way.
- */
+/** 运营后台: its tabs, for operators only (operators-only.tsx). */
 export function OperatorHome() {
-  const own = useOwnProfile()
-  if (own.error) return <PageState status="error" message={own.error} onRetry={own.reload} />
-  if (!own.data) return <PageState status="loading" />
-  if (own.data.role !== 'operator') {
-    return (
-      <PageState
-        status="empty"
-        message={OPERATORS_ONLY}
-        action={{ text: '返回', onClick: () => void back('user') }}
-      />
-    )
-  }
-  return <OperatorConsole />
+  return (
+    <OperatorsOnly>
+      <OperatorConsole />
+    </OperatorsOnly>
+  )
 }
 
 function OperatorConsole() {
