@@ -91,7 +91,7 @@ function loadConfig(env: Record<string, string>): { status: number | null; out: 
     const merge = require('lodash/merge')
     Promise.resolve(fn(merge, { command: 'build', mode: process.env.NODE_ENV })).then((config) => {
       const plugins = []
-      config.h5.webpackChain({ performance: { hints() {} }, plugin: (name) => ({ use: () => plugins.push(name) }) }, {})
+      config.h5.webpackChain({ performance: { hints() {} }, optimization: { minimizer: (name) => ({ use: (plugin, [options]) => plugins.push('minimizer:' + name + ':' + (options.minify === plugin.swcMinify ? 'swc' : 'other')) }) }, plugin: (name) => ({ use: () => plugins.push(name) }) }, {})
       console.log(JSON.stringify({ maxRootSize: config.h5.postcss.pxtransform.config.maxRootSize, expected: H5_MAX_ROOT_SIZE, env: config.env, plugins }))
     }, (error) => { console.error(error.message); process.exit(2) })`
   const run = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], {
@@ -109,7 +109,7 @@ describe('config/index.ts as Taro runs it', () => {
     assert.match(run.out, /小程序正式构建缺少 TARO_APP_API_ORIGIN/)
   })
 
-  test('the H5 build: rem stops growing at 800 px, the frame, components-per-file, first-screen and first-paint plugins are on', () => {
+  test('the H5 build: rem stops growing at 800 px, the frame, components-per-file, first-screen, first-paint, build-times and messages-only-stats plugins are on, SWC minifies', () => {
     const run = loadConfig({
       TARO_ENV: 'h5',
       NODE_ENV: 'production',
@@ -127,9 +127,12 @@ describe('config/index.ts as Taro runs it', () => {
     assert.equal(report.maxRootSize, report.expected)
     assert.equal(report.env.TARO_APP_API_ORIGIN, '"https://api.example.com"')
     assert.deepEqual(report.plugins.sort(), [
+      'build-times',
       'components-per-file',
       'first-paint',
       'first-screen',
+      'messages-only-stats',
+      'minimizer:terserPlugin:swc',
       'page-frame',
       'precompress',
     ])
