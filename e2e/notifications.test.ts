@@ -52,8 +52,10 @@ function report(codeText: string): Record<string, unknown> {
     status: 'final',
     code: { text: codeText },
     subject: { reference: '#pat' },
-    effectiveDateTime: '2026-11-25T09:30:00+08:00',
-    issued: '2026-11-25T10:05:00+08:00',
+    // Older than every demo exam: 我的影像 previews a hospital's three newest, and the sharing
+    // files after this one look for the demo MR among them.
+    effectiveDateTime: '2025-03-12T09:30:00+08:00',
+    issued: '2025-03-12T10:05:00+08:00',
     imagingStudy: [{ identifier: { system: 'urn:dicom:uid', value: `urn:oid:${uid}` } }],
     conclusion: CONCLUSION,
   }

@@ -100,7 +100,9 @@ export function SearchView({
               <View className="search__chips">
                 {model.history.map((item) => (
                   <View key={item.id} className="search__chip">
-                    <Text onClick={() => model.submit(item.q)}>{item.q}</Text>
+                    <Text className="search__chip-word" onClick={() => model.submit(item.q)}>
+                      {item.q}
+                    </Text>
                     <Text
                       className="search__chip-remove"
                       aria-label={`删除搜索记录 ${item.q}`}
