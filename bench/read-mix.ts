@@ -15,7 +15,6 @@
  * fails on them. Linux only (/proc).
  */
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
-import { Agent, request } from 'node:http'
 import { loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -24,7 +23,7 @@ import { buildApp } from '../server/src/app'
 import { loadConfig } from '../server/src/config'
 import { createDatabase, type DatabaseHandle } from '../server/src/db'
 import { startPgCluster, type PgCluster } from '../scripts/pg-cluster'
-import { seedListData } from './records'
+import { agent, get, seedListData } from './records'
 import { DEMO_PATIENT, startBenchServer, type BenchServer } from './server'
 
 const CLIENTS = 50
@@ -39,29 +38,6 @@ function mixOf(examId: string): { name: string; path: string }[] {
     { name: '资讯列表', path: '/main/articles' },
     { name: '搜索', path: `/main/search?q=${encodeURIComponent('肺结节')}` },
   ]
-}
-
-const agent = new Agent({ keepAlive: true, maxSockets: 1000 })
-
-/** One GET over a kept-alive connection (node:http: fetch costs the client more than the server). */
-function get(url: string, token: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const call = request(
-      url,
-      { agent, headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'br, gzip' } },
-      (response) => {
-        const chunks: Buffer[] = []
-        response.on('data', (chunk: Buffer) => chunks.push(chunk))
-        response.on('end', () => {
-          if (response.statusCode === 200) resolve()
-          else reject(new Error(`${url} answered ${response.statusCode}: ${Buffer.concat(chunks)}`))
-        })
-        response.on('error', reject)
-      },
-    )
-    call.on('error', reject)
-    call.end()
-  })
 }
 
 /** utime + stime (+ the reaped children's, when asked) of a process, seconds. */

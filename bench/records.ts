@@ -44,8 +44,8 @@ function idNumber(sequence: number): string {
  * bench shares the machine's two cores with the server, and fetch spent several times the server's
  * CPU per request, so the load generator measured itself.
  */
-const agent = new Agent({ keepAlive: true, maxSockets: 1000 })
-function get(url: string, token: string): Promise<void> {
+export const agent = new Agent({ keepAlive: true, maxSockets: 1000 })
+export function get(url: string, token: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const call = request(
       url,

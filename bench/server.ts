@@ -4,10 +4,10 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
+import { freePort } from '../scripts/lib/free-port'
 
 const ROOT = path.resolve(__dirname, '..')
 
@@ -34,17 +34,6 @@ export function memoryOf(pid: number): { rss: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
   const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0)
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
-    })
-  })
 }
 
 /** `env` adds to or overrides the defaults (e.g. WEB_ROOT, TRUST_PROXY). */

@@ -23,10 +23,10 @@ import {
   readFileSync,
   rmSync,
 } from 'node:fs'
-import { createServer } from 'node:net'
 import { loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
+import { freePort } from '../scripts/lib/free-port'
 
 const ROOT = path.resolve(__dirname, '..')
 /** The source file the third run changes: the home page, which the first paint also depends on. */
@@ -40,17 +40,6 @@ interface StartRun {
   indexMs: number
   /** What the start printed, each line with the ms since spawn. */
   lines: { ms: number; text: string }[]
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address()
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
-    })
-  })
 }
 
 /** The checkout's files as they are now (committed or not, ignored ones left out) and node_modules. */

@@ -6,10 +6,10 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process'
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
+import { freePort } from './lib/free-port'
 
 export interface PgCluster {
   /** postgres://postgres@127.0.0.1:<port>/<database> */
@@ -39,21 +39,6 @@ export function findPgBin(): string | undefined {
       return dir
   }
   return undefined
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      )
-    })
-  })
 }
 
 export async function startPgCluster(): Promise<PgCluster> {
