@@ -1,6 +1,7 @@
 import path from 'node:path'
 import { defineConfig, type UserConfigExport } from '@tarojs/cli'
 import type { IProjectConfig } from '@tarojs/taro/types/compile'
+import { THEME } from '../src/theme'
 import { appEnv } from './app-env'
 import { ComponentsPerFilePlugin } from './components-per-file'
 import devConfig from './dev'
@@ -76,6 +77,8 @@ export default defineConfig<'webpack5'>(async (merge) => {
       staticDirectory: 'static',
       router: { mode: 'browser' },
       esnextModules: ['nutui-react'],
+      // index.html's <meta name="theme-color"> (the browser's bar) is the app's brand colour.
+      htmlPluginOption: { themeColor: THEME.primary },
       compile: { include: [path.resolve(root, 'contract')] },
       output: {
         filename: 'js/[name].[contenthash:8].js',

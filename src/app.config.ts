@@ -1,4 +1,5 @@
-import { THEME, TAB_ROUTES, mainPackagePages, subPackages, PRODUCT_NAME } from './routes'
+import { TAB_ROUTES, mainPackagePages, subPackages, PRODUCT_NAME } from './routes'
+import { THEME } from './theme'
 
 const NETWORK_TIMEOUT_MS = 60000
 

@@ -39,12 +39,6 @@ export interface RouteDef {
 
 export const PRODUCT_NAME = '医影通'
 
-export const THEME = {
-  primary: '#0DB4AA',
-  tabText: '#666666',
-  pageBackground: '#f3f4f6',
-} as const
-
 const LATER = 0 // scheduled in a later issue, not yet filed
 
 const TABLE = [

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { ROUTES, THEME, findRoute } from '../routes'
+import { ROUTES, findRoute } from '../routes'
+import { THEME } from '../theme'
 
 /**
  * routes.ts against SPEC.md section 2 itself: the route table is parsed from the markdown, so a

@@ -1,3 +1,4 @@
+import { THEME } from '@/theme'
 import { apiOrigin } from './hosts'
 
 /**
@@ -20,7 +21,7 @@ const TAG_STYLES: Record<string, string> = {
   ul: 'margin:0 0 12px;padding-left:20px',
   ol: 'margin:0 0 12px;padding-left:20px',
   li: 'margin:0 0 6px',
-  blockquote: 'margin:0 0 12px;padding:8px 12px;border-left:3px solid #0db4aa;background:#f3f4f6',
+  blockquote: `margin:0 0 12px;padding:8px 12px;border-left:3px solid ${THEME.primary};background:${THEME.pageBackground}`,
   table: 'width:100%;border-collapse:collapse;margin:0 0 12px;font-size:14px',
   th: 'border:1px solid #e5e7eb;padding:6px;background:#f9fafb',
   td: 'border:1px solid #e5e7eb;padding:6px',

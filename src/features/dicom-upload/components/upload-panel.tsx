@@ -1,5 +1,6 @@
 import { Text, View } from '@tarojs/components'
 import { Button, Progress } from '@nutui/nutui-react-taro'
+import { THEME } from '@/theme'
 import type { ZipUpload } from '../hooks/use-zip-upload'
 import './upload-panel.scss'
 
@@ -60,7 +61,7 @@ export function UploadPanel({ upload }: { upload: ZipUpload }) {
           className="upload-panel__bar"
           percent={percent}
           showText
-          color="#0DB4AA"
+          color={THEME.primary}
           strokeWidth="6"
           animated={progress.phase === 'processing'}
         />

@@ -12,7 +12,8 @@ import {
   Video,
 } from '@nutui/icons-react-taro'
 import { COMING_SOON } from '@/components/under-construction'
-import { THEME, isComingSoon } from '@/routes'
+import { isComingSoon } from '@/routes'
+import { THEME } from '@/theme'
 import { navigate } from '@/services/navigate'
 import { HOME_ENTRIES, type HomeEntry } from '../entries'
 import './home-view.scss'

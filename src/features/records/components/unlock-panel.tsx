@@ -9,6 +9,7 @@ import { SubmitButton } from '@/components/form/submit-button'
 import { useForm } from '@/components/form/use-form'
 import { useSmsCode } from '@/components/form/use-sms-code'
 import { sendReportUnlockCode, unlockReports } from '@/services/records'
+import { THEME } from '@/theme'
 import { rememberUnlockTicket } from '../unlock-ticket'
 import './unlock-panel.scss'
 
@@ -61,7 +62,7 @@ export function UnlockPanel({ onUnlocked, purpose = '查看隐私报告' }: Unlo
   return (
     <View className="unlock-panel">
       <View className="unlock-panel__icon">
-        <ShieldCheck size={40} color="#0db4aa" />
+        <ShieldCheck size={40} color={THEME.primary} />
       </View>
       <Text className="unlock-panel__title">这是一份隐私报告</Text>
       <Text className="unlock-panel__text">为保护您的隐私，{purpose}前请先验证身份。</Text>
