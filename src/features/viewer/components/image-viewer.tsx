@@ -6,6 +6,7 @@ import type { ExamDetail, SeriesSummary } from '@/services/records'
 import { fetchFrame } from '@/services/viewer'
 import { isBrowser } from '@/platform/runtime'
 import { showToast } from '@/platform/ui'
+import { THEME } from '@/theme'
 import {
   defaultWindow,
   FRAME_CACHE_BYTES,
@@ -851,7 +852,7 @@ export function ImageViewer(props: ImageViewerProps) {
             max={total}
             step={1}
             value={index + 1}
-            activeColor="#0DB4AA"
+            activeColor={THEME.primary}
             blockSize={24}
             onChanging={(e) => goTo(Number(e.detail.value) - 1)}
             onChange={(e) => goTo(Number(e.detail.value) - 1)}

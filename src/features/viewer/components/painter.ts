@@ -1,4 +1,5 @@
 import { canvasNode, pixelRatio } from '@/platform/canvas'
+import { THEME } from '@/theme'
 import {
   imageFor,
   type ImageDataContext,
@@ -56,7 +57,7 @@ export interface Painter {
   readonly hasFrame: boolean
 }
 
-const ACCENT = '#0DB4AA'
+const ACCENT = THEME.primary
 const ACTIVE = '#ffd54a'
 
 /** Past this many screen pixels per image pixel, pixels are shown square (not blurred). */
