@@ -3,9 +3,10 @@
  * boolean. Strings are checked as given (no trimming); finite numbers are checked as their decimal
  * text; anything else is invalid.
  *
- * An empty string is invalid for every validator, including `rangeLength(value, [0, n])`: whether
- * a field may be left empty is the form's decision ("required"), so a form skips the validators of
- * an empty optional field instead of each validator guessing.
+ * An empty string is invalid for every validator but one: whether a field may be left empty is the
+ * form's decision ("required"), so a form skips the validators of an empty optional field instead of
+ * each validator guessing. The exception is `rangeLength`, which counts characters as uView 1.6.3
+ * (the spec's UI library) does: '' has 0 of them, so it is within [0, n] and outside [1, n].
  */
 import { isSafeDisplayText } from '@contract/text'
 import { isRealDate, parseDateParts, todayAsNumber } from './calendar'
@@ -134,13 +135,10 @@ const SERIAL = 'A-HJ-NP-Z0-9'
 const ORDINARY_PLATE_RE = new RegExp(
   `^[${PROVINCES}使领][A-Z][${SERIAL}]{4}[${SERIAL}挂学警港澳领]$`,
 )
-// New-energy plates (8 characters). Small vehicles: the serial starts with an energy letter, then a
-// letter or digit, then four digits. D/F were the original letters; A B C E (electric) and
-// G H J K (hybrid) were added when the D/F ranges ran out, so they are accepted too. Large
-// vehicles: five digits, then D or F.
-const NEW_ENERGY_PLATE_RE = new RegExp(
-  `^[${PROVINCES}][A-Z](?:[A-HJK][${SERIAL}]\\d{4}|\\d{5}[DF])$`,
-)
+// New-energy plates (8 characters), as uView 1.6.3 (the spec's UI library) checks them: the energy
+// letter D (electric) or F (hybrid) has its own place. Small vehicles: D or F, then a letter or
+// digit, then four digits; large vehicles: five digits, then D or F. So 京AA12345 is no plate.
+const NEW_ENERGY_PLATE_RE = new RegExp(`^[${PROVINCES}][A-Z](?:[DF][${SERIAL}]\\d{4}|\\d{5}[DF])$`)
 
 /** Chinese car plate, ordinary (7 characters) or new-energy (8 characters), no separator. */
 export function carNo(value: unknown): boolean {
@@ -199,10 +197,10 @@ export function range(value: unknown, bounds: readonly [number, number]): boolea
 
 /**
  * A string whose length is within [min, max], counted in characters as a person sees them
- * (code points: 𠮷 counts as 1, not 2).
+ * (code points: 𠮷 counts as 1, not 2). The empty string has length 0, as in uView 1.6.3.
  */
 export function rangeLength(value: unknown, bounds: readonly [number, number]): boolean {
-  const text = toText(value)
+  const text = value === '' ? '' : toText(value)
   if (text === undefined || !isBounds(bounds)) return false
   const length = Array.from(text).length
   return length >= bounds[0] && length <= bounds[1]

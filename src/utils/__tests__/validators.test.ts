@@ -22,8 +22,8 @@ import {
 
 type Case = [input: unknown, expected: boolean]
 
-// Inputs no string validator may accept: the empty string (required-ness is the form's job) and
-// values that are not text at all.
+// Inputs no string validator may accept: the empty string (required-ness is the form's job; for
+// rangeLength only when the minimum is above 0, see below) and values that are not text at all.
 const NOT_TEXT: Case[] = [
   ['', false],
   [null, false],
@@ -52,7 +52,7 @@ describe.each([
   ['landline', landline],
   ['code', (v: unknown) => code(v)],
   ['range', (v: unknown) => range(v, [-1e9, 1e9])],
-  ['rangeLength', (v: unknown) => rangeLength(v, [0, 100])],
+  ['rangeLength', (v: unknown) => rangeLength(v, [1, 100])],
 ] as const)('%s', (_name, validate) => {
   it.each(NOT_TEXT)('rejects %p without throwing', (input, expected) => {
     expect(validate(input)).toBe(expected)
@@ -336,12 +336,13 @@ describe('carNo', () => {
     ['京A0001警', true],
     ['沪A1234领', true],
     ['使A12345', true],
-    // New energy, small vehicle: energy letter + letter or digit + 4 digits.
+    // New energy, small vehicle (uView 1.6.3): D or F + letter or digit + 4 digits.
     ['粤BD12345', true],
     ['粤BDF1234', true],
     ['京AF12345', true],
-    ['沪AA12345', true],
-    ['沪AK12345', true],
+    ['京AA12345', false],
+    ['沪AK12345', false],
+    ['沪A1D2345', false],
     // New energy, large vehicle: 5 digits + D or F.
     ['粤B12345D', true],
     ['粤B12345F', true],
@@ -485,7 +486,10 @@ describe('rangeLength', () => {
     ['𠮷', [1, 1], true],
     ['👍🏽', [2, 2], true],
     [12345, [5, 5], true],
-    ['', [0, 10], false],
+    // uView 1.6.3: ''.length is 0, inside [0, n] and outside [1, n].
+    ['', [0, 5], true],
+    ['', [0, 10], true],
+    ['', [1, 5], false],
     ['abc', [5, 1], false],
   ])('%p in %p -> %p', (input, bounds, expected) => {
     expect(rangeLength(input, bounds)).toBe(expected)
