@@ -54,7 +54,7 @@ interface FirstScreenOptions {
 type AnyModule = { resource?: string; modules?: Iterable<AnyModule> }
 
 /** A module's source files; production builds concatenate modules, so look inside those too. */
-function moduleResources(module: object): string[] {
+export function moduleResources(module: object): string[] {
   const { resource, modules } = module as AnyModule
   if (resource) return [resource]
   return modules ? [...modules].flatMap(moduleResources) : []
@@ -105,16 +105,33 @@ function dropInlinedFonts(
   }
 }
 
+interface AppConfig {
+  entryPagePath?: string
+  pages?: string[]
+  window?: { navigationBarBackgroundColor?: string }
+}
+
+/** src/app.config.ts, read by Taro's own reader (esbuild), so it may import routes.ts and theme.ts. */
+function appConfigOf(context: string, sourceRoot: string): AppConfig {
+  return readConfig(path.join(context, sourceRoot, 'app.config.ts')) as AppConfig
+}
+
 /** The page the browser opens at /, as Taro decides it: entryPagePath, else the first page. */
 export function homePageOf(context: string, sourceRoot: string): string {
-  // Taro's own reader (esbuild), so app.config.ts may import routes.ts as it does.
-  const app = readConfig(path.join(context, sourceRoot, 'app.config.ts')) as {
-    entryPagePath?: string
-    pages?: string[]
-  }
+  const app = appConfigOf(context, sourceRoot)
   const home = app.entryPagePath ?? app.pages?.[0]
   if (!home) throw new Error('app.config 没有页面（no pages in app.config）')
   return home
+}
+
+/**
+ * The colour of the browser's bar around the H5 app (index.html's theme-color): the navigation bar's,
+ * the theme's brand colour (src/theme.ts), read through app.config like the home page.
+ */
+export function themeColorOf(context: string, sourceRoot: string): string {
+  const colour = appConfigOf(context, sourceRoot).window?.navigationBarBackgroundColor
+  if (!colour) throw new Error('app.config 没有导航栏颜色（no navigationBarBackgroundColor）')
+  return colour
 }
 
 export class FirstScreenPlugin {

@@ -1,11 +1,10 @@
 import path from 'node:path'
 import { defineConfig, type UserConfigExport } from '@tarojs/cli'
 import type { IProjectConfig } from '@tarojs/taro/types/compile'
-import { THEME } from '../src/theme'
 import { appEnv } from './app-env'
 import { ComponentsPerFilePlugin } from './components-per-file'
 import devConfig from './dev'
-import { H5_MAX_WIDTH, PageFramePlugin } from './h5-plugins'
+import { H5_MAX_WIDTH, PageFramePlugin, themeColorOf } from './h5-plugins'
 import { MessagesOnlyStatsPlugin } from './messages-only-stats'
 import { h5BuildId } from './source-hash'
 import prodConfig from './prod'
@@ -77,8 +76,8 @@ export default defineConfig<'webpack5'>(async (merge) => {
       staticDirectory: 'static',
       router: { mode: 'browser' },
       esnextModules: ['nutui-react'],
-      // index.html's <meta name="theme-color"> (the browser's bar) is the app's brand colour.
-      htmlPluginOption: { themeColor: THEME.primary },
+      // index.html's <meta name="theme-color"> (the browser's bar): the brand colour, from the theme.
+      htmlPluginOption: { themeColor: themeColorOf(root, 'src') },
       compile: { include: [path.resolve(root, 'contract')] },
       output: {
         filename: 'js/[name].[contenthash:8].js',
