@@ -11,6 +11,7 @@ import { demoLogin, demoLoginRequest, startBenchServer } from './server'
 import { printUploadFigures } from './upload'
 import { printViewerFigures } from './viewer'
 import { describeLcp, measureLcp } from './lcp'
+import { describePageJs, measurePageJs } from './page-js'
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
@@ -55,6 +56,8 @@ async function main(): Promise<void> {
   console.log(
     `| H5 / first content in Chromium (loopback, no throttling) | ${initial.contentMs} ms |`,
   )
+
+  console.log(`\n${describePageJs(await measurePageJs())}`)
 
   console.log(`\n${describeLcp(await measureLcp())}`)
 

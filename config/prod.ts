@@ -11,6 +11,7 @@ import {
   apiOrigins,
   homePageOf,
 } from './h5-plugins'
+import { SharedPageChunksPlugin } from './page-chunks'
 
 /** The options of SWC's minifier, as terser-webpack-plugin hands them on. */
 type SwcMinifyOptions = NonNullable<Parameters<typeof TerserPlugin.swcMinify>[2]>
@@ -39,6 +40,11 @@ export default {
           },
         },
       ])
+      // Pages after the home share the code they have in common (config/page-chunks.ts).
+      const root = path.resolve(__dirname, '..')
+      chain
+        .plugin('shared-page-chunks')
+        .use(SharedPageChunksPlugin, [`${path.join(root, 'src', homePageOf(root, 'src'))}.`])
       chain
         .plugin('first-screen')
         .use(FirstScreenPlugin, [{ sourceRoot: 'src', connectSrc: apiOrigins() }])
@@ -46,9 +52,7 @@ export default {
       // After emit: a static copy of the home's first screen in index.html (config/first-paint.ts).
       chain
         .plugin('first-paint')
-        .use(FirstPaintPlugin, [
-          { homePage: homePageOf(path.resolve(__dirname, '..'), 'src'), maxWidth: H5_MAX_WIDTH },
-        ])
+        .use(FirstPaintPlugin, [{ homePage: homePageOf(root, 'src'), maxWidth: H5_MAX_WIDTH }])
       // What the chunks are made of, on request (config/bundle-stats.ts).
       if (process.env.BUNDLE_STATS === '1') chain.plugin('bundle-stats').use(BundleStatsPlugin)
       // Where the time went, one line at the end (config/build-times.ts).

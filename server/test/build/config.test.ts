@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process'
 import path from 'node:path'
 import { describe, test } from 'node:test'
 import { BuildConfigError, CHECKS_ORIGIN, appEnv, weappOrigin } from '../../../config/app-env'
-import { H5_MAX_WIDTH, apiOrigins, pageFrameCss } from '../../../config/h5-plugins'
+import { H5_MAX_WIDTH, apiOrigins, pageFrameCss, themeColorOf } from '../../../config/h5-plugins'
 
 const ROOT = path.resolve(__dirname, '..', '..', '..')
 const WEAPP_RELEASE = { taroEnv: 'weapp', production: true }
@@ -92,7 +92,7 @@ function loadConfig(env: Record<string, string>): { status: number | null; out: 
     Promise.resolve(fn(merge, { command: 'build', mode: process.env.NODE_ENV })).then((config) => {
       const plugins = []
       config.h5.webpackChain({ performance: { hints() {} }, optimization: { minimizer: (name) => ({ use: (plugin, [options]) => plugins.push('minimizer:' + name + ':' + (options.minify === plugin.swcMinify ? 'swc' : 'other')) }) }, plugin: (name) => ({ use: () => plugins.push(name) }) }, {})
-      console.log(JSON.stringify({ maxRootSize: config.h5.postcss.pxtransform.config.maxRootSize, expected: H5_MAX_ROOT_SIZE, env: config.env, plugins }))
+      console.log(JSON.stringify({ maxRootSize: config.h5.postcss.pxtransform.config.maxRootSize, expected: H5_MAX_ROOT_SIZE, env: config.env, themeColor: config.h5.htmlPluginOption.themeColor, plugins }))
     }, (error) => { console.error(error.message); process.exit(2) })`
   const run = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], {
     cwd: ROOT,
@@ -109,7 +109,7 @@ describe('config/index.ts as Taro runs it', () => {
     assert.match(run.out, /小程序正式构建缺少 TARO_APP_API_ORIGIN/)
   })
 
-  test('the H5 build: rem stops growing at 800 px, the frame, components-per-file, first-screen, first-paint, build-times and messages-only-stats plugins are on, SWC minifies', () => {
+  test('the H5 build: rem stops growing at 800 px, the theme colour reaches index.html, the frame, components-per-file, shared-page-chunks, first-screen, first-paint, build-times and messages-only-stats plugins are on, SWC minifies', () => {
     const run = loadConfig({
       TARO_ENV: 'h5',
       NODE_ENV: 'production',
@@ -120,12 +120,16 @@ describe('config/index.ts as Taro runs it', () => {
       maxRootSize: number
       expected: number
       env: Record<string, string>
+      themeColor: string
       plugins: string[]
     }
     // 40 px at 750 wide (the design width): 800 px wide is 40 × 800 / 750.
     assert.equal(report.maxRootSize, (40 * 800) / 750)
     assert.equal(report.maxRootSize, report.expected)
     assert.equal(report.env.TARO_APP_API_ORIGIN, '"https://api.example.com"')
+    // The navigation bar's colour in app.config, which is the theme's brand colour (src/theme.ts).
+    assert.equal(report.themeColor, themeColorOf(ROOT, 'src'))
+    assert.match(report.themeColor, /^#[0-9a-f]{6}$/i)
     assert.deepEqual(report.plugins.sort(), [
       'build-times',
       'components-per-file',
@@ -135,6 +139,7 @@ describe('config/index.ts as Taro runs it', () => {
       'minimizer:terserPlugin:swc',
       'page-frame',
       'precompress',
+      'shared-page-chunks',
     ])
   })
 })
