@@ -165,18 +165,18 @@ function queryOf(name: string, f: Fixtures): Record<string, string> {
         seriesUid: f.seriesUid,
         ...(f.studyUid ? { studyUid: f.studyUid } : {}),
       }
-    case 'imageList':
+    case 'hospitalExams':
       return { hospitalId: f.hospitalId, name: f.hospitalName }
     case 'reportDetail':
       return { id: f.reportId }
     // The demo patient has no upload of her own: her hospital exam stands in.
-    case 'reportDetailYs':
+    case 'uploadDetail':
       return { id: f.examId }
     case 'barCode':
       return { value: f.accessionNumber, title: '检查号' }
-    case 'reportDetail2':
+    case 'filmReport':
       return { code: f.filmCode }
-    case 'personalReportWeixin':
+    case 'reportsLanding':
       return { reportId: f.reportId, hospitalId: f.hospitalId }
     case 'grantList':
       return { examId: f.examId }

@@ -6,7 +6,12 @@
  * "即将上线" state instead of pretend content, and links to it say 即将上线 (`isComingSoon`).
  */
 export interface RouteDef {
-  /** What code calls the page by (`navigate('login')`); no page or feature writes a path. */
+  /**
+   * What code calls the page by (`navigate('login')`); no page or feature writes a path. A name says
+   * what the page is (`filmReport`, not the spec's `detail2`). Names the server sends in links
+   * (contract `link.route`: hospitalList, collectList, myReports, videoShow…) keep their old spelling:
+   * renaming one is a change to the API and to links already stored.
+   */
   name: string
   /** Exact spec path without the leading slash, as Taro wants it. */
   path: string
@@ -46,20 +51,20 @@ const TABLE = [
   { name: 'user', path: 'pages/user/user', title: '我的', tab: 1 },
   { name: 'login', path: 'pages/login/login', title: '登录' },
   { name: 'loginIos', path: 'pages/login/loginios', title: '登录' },
-  { name: 'reg', path: 'pages/reg/reg', title: '注册' },
-  { name: 'regInfo', path: 'pages/reg/reg-info', title: '完善注册信息' },
+  { name: 'register', path: 'pages/reg/reg', title: '注册' },
+  { name: 'registerInfo', path: 'pages/reg/reg-info', title: '完善注册信息' },
   { name: 'agreement', path: 'pages/agreement/agreement', title: '用户协议' },
   { name: 'expertAgreement', path: 'pages/agreement/expertAgreement', title: '专家协议' },
   { name: 'userAgreement', path: 'pages/userAgreement/userAgreement', title: '用户协议' },
   { name: 'privacyPolicy', path: 'pages/privacyPolicy/privacyPolicy', title: '隐私政策' },
   { name: 'userInfo', path: 'pages/userInfo/userInfo', title: '个人信息' },
-  { name: 'integration', path: 'pages/integration/integration', title: '应用中心' },
-  { name: 'test', path: 'pages/test/test', title: '诊断信息' },
-  { name: 'testIndex', path: 'pages/test/index', title: '诊断信息' },
-  { name: 'setup', path: 'pages/setup/setup', title: '设置' },
-  { name: 'userSetup', path: 'pages/user/setup', title: '设置' },
-  { name: 'userOl', path: 'pages/user/user-ol', title: '我的', customNavigation: true },
-  { name: 'notice', path: 'pages/user/notice', title: '通知设置' },
+  { name: 'appCenter', path: 'pages/integration/integration', title: '应用中心' },
+  { name: 'diagnostics', path: 'pages/test/test', title: '诊断信息' },
+  { name: 'diagnosticsIndex', path: 'pages/test/index', title: '诊断信息' },
+  { name: 'settings', path: 'pages/setup/setup', title: '设置' },
+  { name: 'userSettings', path: 'pages/user/setup', title: '设置' },
+  { name: 'userTitleBar', path: 'pages/user/user-ol', title: '我的', customNavigation: true },
+  { name: 'notificationSettings', path: 'pages/user/notice', title: '通知设置' },
   {
     name: 'infoDetail',
     path: 'pages/infoDetail/infoDetail',
@@ -67,23 +72,28 @@ const TABLE = [
     shareCard: true,
   },
   { name: 'infoList', path: 'pages/infoList/infoList', title: '健康资讯' },
-  { name: 'infoListIndex', path: 'pages/infoList/index', title: '健康资讯' },
+  { name: 'infoListByType', path: 'pages/infoList/index', title: '健康资讯' },
   { name: 'search', path: 'pages/search/search', title: '搜索' },
   {
     name: 'hospitalList',
     path: 'pages/hospitalList/hospitalList',
     title: '数据切换中心',
   },
-  { name: 'msgList', path: 'pages/msg/list', title: '我的消息' },
+  { name: 'messages', path: 'pages/msg/list', title: '我的消息' },
   { name: 'scanLogin', path: 'pages/scanLogin/scanLogin', title: '扫码登录' },
-  { name: 'lead', path: 'pages/lead/lead', title: '欢迎', customNavigation: true },
+  { name: 'intro', path: 'pages/lead/lead', title: '欢迎', customNavigation: true },
   {
     name: 'expertPerfect',
     path: 'pages/expertPerfect/expertPerfect',
     title: '专家认证',
     issue: LATER,
   },
-  { name: 'selectHos', path: 'pages/expertPerfect/selectHos', title: '选择医院', issue: LATER },
+  {
+    name: 'expertHospital',
+    path: 'pages/expertPerfect/selectHos',
+    title: '选择医院',
+    issue: LATER,
+  },
   {
     name: 'avatarCropper',
     path: 'uview-ui/components/u-avatar-cropper/u-avatar-cropper',
@@ -91,29 +101,29 @@ const TABLE = [
   },
   { name: 'personalReport', path: 'pages/personalReport/index', title: '个人报告' },
   {
-    name: 'personalReportWeixin',
+    name: 'reportsLanding',
     path: 'pages/personalReport/index-weixin',
     title: '个人报告',
   },
   { name: 'reportDetail', path: 'pages/personalReport/detail', title: '报告详情', shareCard: true },
-  { name: 'reportDetail2', path: 'pages/personalReport/detail2', title: '报告详情' },
+  { name: 'filmReport', path: 'pages/personalReport/detail2', title: '报告详情' },
   {
-    name: 'reportDetailYs',
+    name: 'uploadDetail',
     path: 'pages/personalReport/detail-ys',
     title: '报告详情',
     shareCard: true,
   },
   { name: 'myReports', path: 'pages/personalReport/index-ys', title: '我的报告' },
   { name: 'grantList', path: 'pages/personalReport/shouquan-list', title: '授权记录' },
-  { name: 'personalImage', path: 'pages/personalImage/index', title: '个人影像' },
+  { name: 'myImages', path: 'pages/personalImage/index', title: '个人影像' },
   { name: 'imageQuery', path: 'pages/personalImage/index-weixin', title: '影像查询' },
   {
-    name: 'imageHospital',
+    name: 'hospitalPicker',
     path: 'pages/personalImage/imageHospital',
     title: '选择地区或医院',
   },
   { name: 'imageDetail', path: 'pages/personalImage/detail', title: '影像详情', shareCard: true },
-  { name: 'imageList', path: 'pages/personalImage/list', title: '院内查询' },
+  { name: 'hospitalExams', path: 'pages/personalImage/list', title: '院内查询' },
   {
     name: 'imageViewer',
     path: 'pages/personalImage/viewer',
@@ -129,12 +139,12 @@ const TABLE = [
     issue: LATER,
   },
   { name: 'feedback', path: 'pages/feedback/feedback', title: '意见反馈' },
-  { name: 'bindTel', path: 'pages/bindTel/bindTel', title: '绑定手机号' },
-  { name: 'pwd', path: 'pages/pwd/pwd', title: '修改密码' },
+  { name: 'bindPhone', path: 'pages/bindTel/bindTel', title: '绑定手机号' },
+  { name: 'password', path: 'pages/pwd/pwd', title: '修改密码' },
   { name: 'webview', path: 'pages/webview/webview', title: '网页' },
-  { name: 'webviewHead', path: 'pages/webview/webview-head', title: '网页' },
+  { name: 'webviewTitled', path: 'pages/webview/webview-head', title: '网页' },
   {
-    name: 'docQuestList',
+    name: 'patientQuestions',
     path: 'pages/docQuestList/docQuestList',
     title: '患者咨询',
     issue: LATER,
@@ -148,14 +158,14 @@ const TABLE = [
   { name: 'question', path: 'pages/question/question', title: '咨询详情', issue: LATER },
   { name: 'myMessage', path: 'pages/myMessage/myMessage', title: '咨询消息', issue: LATER },
   { name: 'myMessageDetail', path: 'pages/myMessage/detail', title: '消息详情', issue: LATER },
-  { name: 'messageDocDo', path: 'pages/message/docDo', title: '消息处理' },
+  { name: 'messageAction', path: 'pages/message/docDo', title: '消息处理' },
   { name: 'messageDetail', path: 'pages/message/detail', title: '消息详情' },
   { name: 'collectList', path: 'pages/collectList/collectList', title: '我的收藏' },
   { name: 'myWallet', path: 'pages/myWallet/myWallet', title: '我的钱包', issue: LATER },
   { name: 'withdraw', path: 'pages/myWallet/withdraw', title: '提现', issue: LATER },
   { name: 'withdrawList', path: 'pages/myWallet/withdrawList', title: '提现记录', issue: LATER },
-  { name: 'idcard', path: 'pages/idcard/idcard', title: '绑定身份证' },
-  { name: 'delAccount', path: 'pages/delAccount/delAccount', title: '注销账号' },
+  { name: 'idCard', path: 'pages/idcard/idcard', title: '绑定身份证' },
+  { name: 'deleteAccount', path: 'pages/delAccount/delAccount', title: '注销账号' },
   {
     name: 'securityLog',
     path: 'pages/securityLog/securityLog',
@@ -168,9 +178,9 @@ const TABLE = [
   { name: 'barCode', path: 'components/bar-code/bar-code', title: '条形码' },
   { name: 'about', path: 'pages/about/about', title: '关于我们' },
   { name: 'scanPage', path: 'pages/scanPage/scanPage', title: '扫一扫' },
-  { name: 'scanPage2', path: 'pages/scanPage/scanPage2', title: '扫一扫' },
+  { name: 'scanDirect', path: 'pages/scanPage/scanPage2', title: '扫一扫' },
   {
-    name: 'middleRemote',
+    name: 'consultMode',
     path: 'pages/middleRemote/middleRemote',
     title: '选择会诊方式',
     issue: LATER,
@@ -190,7 +200,7 @@ const TABLE = [
     title: '药膳视频详情',
     shareCard: true,
   },
-  { name: 'relationCard', path: 'pages/relationCard/relationCard', title: '亲情卡' },
+  { name: 'familyCard', path: 'pages/relationCard/relationCard', title: '亲情卡' },
   {
     name: 'share',
     path: 'pages/share/share',
@@ -210,7 +220,12 @@ const TABLE = [
     notInSpec: 'issue 9: a report seen through a grant (watermark, no 授权 or 分享)',
   },
   { name: 'consult', path: 'pages/consult/consult', title: '会诊申请信息', issue: LATER },
-  { name: 'applyPatInfo', path: 'pages/consult/applyPatInfo', title: '会诊申请', issue: LATER },
+  {
+    name: 'consultApplication',
+    path: 'pages/consult/applyPatInfo',
+    title: '会诊申请',
+    issue: LATER,
+  },
   { name: 'examine', path: 'pages/consult/examine', title: '检查信息', issue: LATER },
   {
     name: 'operator',

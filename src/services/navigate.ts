@@ -22,9 +22,9 @@ export interface RouteParams {
   /** `autoLogin=1` after an expired session (SPEC section 2); `redirect` is where to come back to. */
   login: { autoLogin?: 1; redirect?: string }
   loginIos: { autoLogin?: 1; redirect?: string }
-  reg: { redirect?: string }
-  regInfo: { redirect?: string }
-  pwd: { mode?: 'forgot' }
+  register: { redirect?: string }
+  registerInfo: { redirect?: string }
+  password: { mode?: 'forgot' }
   scanLogin: { id: string }
   privacyPolicy: { consent?: 1; version?: string; blocked?: 'proxy' | 'refused' }
   /**

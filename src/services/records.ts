@@ -173,7 +173,7 @@ export function locateArea(latitude: number, longitude: number): Promise<Located
 }
 
 /**
- * 选择地区或医院 opened to pick (`navigate('imageHospital', { pick: 1 })`, e.g. by 影像查询) hands the
+ * 选择地区或医院 opened to pick (`navigate('hospitalPicker', { pick: 1 })`, e.g. by 影像查询) hands the
  * chosen hospital back through this event, then goes back; the opener listens with
  * `onHospitalPicked` before navigating. Features cannot import each other, so the handoff lives here.
  */

@@ -7,7 +7,7 @@ import { useAppStore } from '../../stores/app-store'
 import './index.scss'
 
 export interface SignInNeededProps {
-  /** Where to come back to after logging in: `routeUrl('notice')`. */
+  /** Where to come back to after logging in: `routeUrl('notificationSettings')`. */
   redirect: string
   /** Defaults to 请先登录. */
   text?: string

@@ -5,7 +5,13 @@ import { openUrl, switchTab } from '@/services/navigate'
 /** Pages a login must never return to: it would open a form the person just finished. */
 const NO_RETURN = new Set(
   (
-    ['login', 'loginIos', 'reg', 'regInfo', 'delAccount'] as const satisfies readonly RouteName[]
+    [
+      'login',
+      'loginIos',
+      'register',
+      'registerInfo',
+      'deleteAccount',
+    ] as const satisfies readonly RouteName[]
   ).map((name) => routeByName(name).path),
 )
 

@@ -10,12 +10,12 @@ export interface HomeEntry {
 }
 
 export const HOME_ENTRIES: readonly HomeEntry[] = [
-  { key: 'images', text: '个人影像', route: 'personalImage', icon: 'image' },
+  { key: 'images', text: '个人影像', route: 'myImages', icon: 'image' },
   // The hospitals' reports; the person's own uploaded studies are 我的上传 (the page keeps the
   // spec's title 我的报告, which a patient would take for the hospitals' reports).
   { key: 'reports', text: '个人报告', route: 'personalReport', icon: 'report' },
   { key: 'uploads', text: '我的上传', route: 'myReports', icon: 'upload' },
-  { key: 'consult', text: '专家会诊', route: 'middleRemote', icon: 'doctor' },
+  { key: 'consult', text: '专家会诊', route: 'consultMode', icon: 'doctor' },
   { key: 'questions', text: '我的咨询', route: 'questionList', icon: 'ask' },
   { key: 'articles', text: '健康资讯', route: 'infoList', icon: 'articles' },
   {

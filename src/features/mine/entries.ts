@@ -24,7 +24,7 @@ export const MINE_GROUPS: readonly (readonly MineEntry[])[] = [
     // The hospitals' reports and images first; 我的上传 is the person's own studies (index-ys, whose
     // spec title 我的报告 is kept on the page only).
     { key: 'reports', text: '个人报告', route: 'personalReport', needsLogin: true },
-    { key: 'images', text: '我的影像', route: 'personalImage', needsLogin: true },
+    { key: 'images', text: '我的影像', route: 'myImages', needsLogin: true },
     { key: 'uploads', text: '我的上传', route: 'myReports', needsLogin: true },
     {
       key: 'grants',
@@ -32,7 +32,7 @@ export const MINE_GROUPS: readonly (readonly MineEntry[])[] = [
       route: 'grantList',
       needsLogin: true,
     },
-    { key: 'family', text: '亲情卡', route: 'relationCard', needsLogin: true },
+    { key: 'family', text: '亲情卡', route: 'familyCard', needsLogin: true },
     {
       key: 'questions',
       text: '我的咨询',
@@ -45,13 +45,13 @@ export const MINE_GROUPS: readonly (readonly MineEntry[])[] = [
       route: 'collectList',
       needsLogin: true,
     },
-    { key: MESSAGES_ENTRY_KEY, text: '我的消息', route: 'msgList', needsLogin: true },
+    { key: MESSAGES_ENTRY_KEY, text: '我的消息', route: 'messages', needsLogin: true },
   ],
   [
     {
       key: 'patientQuestions',
       text: '患者咨询',
-      route: 'docQuestList',
+      route: 'patientQuestions',
       needsLogin: true,
       role: 'expert',
     },
@@ -79,7 +79,7 @@ export const MINE_GROUPS: readonly (readonly MineEntry[])[] = [
       h5Only: true,
     },
     { key: 'feedback', text: '意见反馈', route: 'feedback', needsLogin: false },
-    { key: 'setup', text: '设置', route: 'setup', needsLogin: false },
+    { key: 'setup', text: '设置', route: 'settings', needsLogin: false },
     { key: 'about', text: '关于我们', route: 'about', needsLogin: false },
   ],
 ]

@@ -16,7 +16,7 @@ function filmCodeOf(text: string): string | null {
   } catch {
     return null
   }
-  if (url.pathname !== routeUrl('reportDetail2')) return null
+  if (url.pathname !== routeUrl('filmReport')) return null
   const code = url.searchParams.get(FILM_CODE_PARAM)
   return code !== null && /^[\w.-]{10,300}$/.test(code) ? code : null
 }

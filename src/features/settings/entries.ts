@@ -21,15 +21,15 @@ export interface SetupEntry {
 export const SETUP_GROUPS: readonly (readonly SetupEntry[])[] = [
   [
     { key: 'profile', text: '个人信息', route: 'userInfo', needsLogin: true },
-    { key: 'password', text: '修改密码', route: 'pwd', needsLogin: true },
-    { key: 'phone', text: '绑定手机号', route: 'bindTel', needsLogin: true },
-    { key: 'idcard', text: '身份证', route: 'idcard', needsLogin: true },
+    { key: 'password', text: '修改密码', route: 'password', needsLogin: true },
+    { key: 'phone', text: '绑定手机号', route: 'bindPhone', needsLogin: true },
+    { key: 'idcard', text: '身份证', route: 'idCard', needsLogin: true },
     { key: 'security', text: '登录记录', route: 'securityLog', needsLogin: true },
   ],
   [
-    { key: 'notice', text: '通知设置', route: 'notice', needsLogin: true },
+    { key: 'notice', text: '通知设置', route: 'notificationSettings', needsLogin: true },
     { key: 'about', text: '关于我们', route: 'about', needsLogin: false },
-    { key: 'diagnostics', text: '诊断信息', route: 'test', needsLogin: false },
+    { key: 'diagnostics', text: '诊断信息', route: 'diagnostics', needsLogin: false },
   ],
-  [{ key: 'delete', text: '注销账号', route: 'delAccount', needsLogin: true }],
+  [{ key: 'delete', text: '注销账号', route: 'deleteAccount', needsLogin: true }],
 ]

@@ -4,7 +4,7 @@ import { switchTab } from '@/services/navigate'
 
 /**
  * The first-run intro. Launch does not open it yet: a start-up hook can call `hasSeenLead()` and
- * relaunch('lead') when false. Once seen (立即体验 or 跳过) it never shows again.
+ * relaunch('intro') when false. Once seen (立即体验 or 跳过) it never shows again.
  */
 export const LEAD_STORAGE_KEY = 'yx-lead-seen'
 
@@ -23,14 +23,14 @@ export const LEAD_SLIDES: readonly LeadSlide[] = [
     title: '影像报告，随身可查',
     text: '在各家医院做过的检查，影像和报告都能在手机上查看',
     mark: '影',
-    route: 'personalImage',
+    route: 'myImages',
   },
   {
     key: 'experts',
     title: '专家会诊，足不出户',
     text: '把影像分享给专家，在线咨询，获得专业解读',
     mark: '诊',
-    route: 'middleRemote',
+    route: 'consultMode',
   },
   {
     key: 'privacy',

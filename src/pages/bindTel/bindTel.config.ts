@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('bindTel'))
+export default definePageConfig(pageConfig('bindPhone'))

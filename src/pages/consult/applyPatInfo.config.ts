@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('applyPatInfo'))
+export default definePageConfig(pageConfig('consultApplication'))

@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('delAccount'))
+export default definePageConfig(pageConfig('deleteAccount'))

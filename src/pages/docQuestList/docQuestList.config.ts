@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('docQuestList'))
+export default definePageConfig(pageConfig('patientQuestions'))

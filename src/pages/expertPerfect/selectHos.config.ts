@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('selectHos'))
+export default definePageConfig(pageConfig('expertHospital'))

@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('idcard'))
+export default definePageConfig(pageConfig('idCard'))

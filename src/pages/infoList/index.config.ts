@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('infoListIndex'))
+export default definePageConfig(pageConfig('infoListByType'))

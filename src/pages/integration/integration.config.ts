@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('integration'))
+export default definePageConfig(pageConfig('appCenter'))

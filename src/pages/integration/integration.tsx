@@ -16,7 +16,7 @@ export default function IntegrationPage() {
           if (!opened) showToast('该应用即将上线')
         })
       }}
-      onLogin={() => void navigate('login', { redirect: routeUrl('integration') })}
+      onLogin={() => void navigate('login', { redirect: routeUrl('appCenter') })}
     />
   )
 }

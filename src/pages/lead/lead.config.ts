@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('lead'))
+export default definePageConfig(pageConfig('intro'))

@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('messageDocDo'))
+export default definePageConfig(pageConfig('messageAction'))

@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('middleRemote'))
+export default definePageConfig(pageConfig('consultMode'))

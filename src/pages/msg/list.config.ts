@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('msgList'))
+export default definePageConfig(pageConfig('messages'))

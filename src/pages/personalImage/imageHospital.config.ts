@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('imageHospital'))
+export default definePageConfig(pageConfig('hospitalPicker'))

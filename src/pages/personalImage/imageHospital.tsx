@@ -25,7 +25,7 @@ export default function PersonalImageHospitalPage() {
           void back()
           return
         }
-        void navigate('imageList', { hospitalId: hospital.id, name: hospital.name })
+        void navigate('hospitalExams', { hospitalId: hospital.id, name: hospital.name })
       }}
     />
   )

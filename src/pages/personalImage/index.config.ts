@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('personalImage'))
+export default definePageConfig(pageConfig('myImages'))

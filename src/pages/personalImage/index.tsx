@@ -13,12 +13,12 @@ function MyImagesContent() {
       images={images}
       onOpenExam={(exam) => void navigate('imageDetail', { id: exam.id })}
       onOpenGroup={(group) =>
-        void navigate('imageList', {
+        void navigate('hospitalExams', {
           hospitalId: group.hospital?.id ?? UPLOADS_GROUP,
           name: group.hospital?.name ?? '我上传的影像',
         })
       }
-      onFindHospital={() => void navigate('imageHospital')}
+      onFindHospital={() => void navigate('hospitalPicker')}
       onQuery={isComingSoon('imageQuery') ? undefined : () => void navigate('imageQuery')}
     />
   )

@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('imageList'))
+export default definePageConfig(pageConfig('hospitalExams'))

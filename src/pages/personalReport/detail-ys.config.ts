@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('reportDetailYs'))
+export default definePageConfig(pageConfig('uploadDetail'))

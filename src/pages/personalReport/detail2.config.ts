@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('reportDetail2'))
+export default definePageConfig(pageConfig('filmReport'))

@@ -33,7 +33,7 @@ export default function PersonalReportDetail2Page() {
     // Back here with the code after logging in (a phone camera opens this link signed out).
     return (
       <SignInNeeded
-        redirect={routeUrl('reportDetail2', { code: params.code })}
+        redirect={routeUrl('filmReport', { code: params.code })}
         text="登录后验证手机号即可查看该报告"
       />
     )

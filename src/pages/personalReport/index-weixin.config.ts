@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('personalReportWeixin'))
+export default definePageConfig(pageConfig('reportsLanding'))

@@ -52,7 +52,7 @@ export default function PersonalReportIndexWeixinPage() {
     return (
       <SignInNeeded
         text="登录后查看您的检查报告"
-        redirect={routeUrl('personalReportWeixin', { reportId, hospitalId, unread })}
+        redirect={routeUrl('reportsLanding', { reportId, hospitalId, unread })}
       />
     )
   }

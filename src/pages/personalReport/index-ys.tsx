@@ -75,7 +75,7 @@ function YsContent() {
         renderItem={(item) => (
           <YsCard
             item={item}
-            onOpen={(opened) => void navigate('reportDetailYs', { id: opened.examId ?? '' })}
+            onOpen={(opened) => void navigate('uploadDetail', { id: opened.examId ?? '' })}
             onRemove={(failed) => failed.uploadId && void remove(failed.uploadId)}
           />
         )}

@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('pwd'))
+export default definePageConfig(pageConfig('password'))

@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('regInfo'))
+export default definePageConfig(pageConfig('registerInfo'))

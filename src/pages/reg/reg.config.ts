@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('reg'))
+export default definePageConfig(pageConfig('register'))

@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('relationCard'))
+export default definePageConfig(pageConfig('familyCard'))

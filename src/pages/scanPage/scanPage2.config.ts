@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('scanPage2'))
+export default definePageConfig(pageConfig('scanDirect'))

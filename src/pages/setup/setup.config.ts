@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('setup'))
+export default definePageConfig(pageConfig('settings'))

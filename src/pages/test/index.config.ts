@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('testIndex'))
+export default definePageConfig(pageConfig('diagnosticsIndex'))

@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('test'))
+export default definePageConfig(pageConfig('diagnostics'))

@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('notice'))
+export default definePageConfig(pageConfig('notificationSettings'))

@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('userSetup'))
+export default definePageConfig(pageConfig('userSettings'))

@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('userOl'))
+export default definePageConfig(pageConfig('userTitleBar'))

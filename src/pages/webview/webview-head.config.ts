@@ -1,3 +1,3 @@
 import { pageConfig } from '../../routes'
 
-export default definePageConfig(pageConfig('webviewHead'))
+export default definePageConfig(pageConfig('webviewTitled'))

@@ -22,7 +22,7 @@ describe('typed navigation', () => {
     expect(routeUrl('login', { autoLogin: 1, redirect: '/pages/user/notice?a=1' })).toBe(
       '/pages/login/login?autoLogin=1&redirect=%2Fpages%2Fuser%2Fnotice%3Fa%3D1',
     )
-    expect(routeUrl('pwd', { mode: undefined })).toBe('/pages/pwd/pwd')
+    expect(routeUrl('password', { mode: undefined })).toBe('/pages/pwd/pwd')
     expect(routeUrl('avatarCropper')).toBe('/uview-ui/components/u-avatar-cropper/u-avatar-cropper')
     expect(routeUrl('chooseLocation')).toBe('/choose-location')
   })
@@ -45,7 +45,7 @@ describe('typed navigation', () => {
   })
 
   it('redirect, relaunch and switchTab use the matching Taro call', async () => {
-    await redirect('pwd', { mode: 'forgot' })
+    await redirect('password', { mode: 'forgot' })
     expect(redirectTo).toHaveBeenLastCalledWith({ url: '/pages/pwd/pwd?mode=forgot' })
     await relaunch('privacyPolicy', { consent: 1, version: '2.0 版' })
     expect(reLaunch).toHaveBeenLastCalledWith({

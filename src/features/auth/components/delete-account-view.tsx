@@ -12,7 +12,7 @@ import './delete-account-view.scss'
 
 export function DeleteAccountView({ view }: { view: Model }) {
   if (!view.signedIn) {
-    return <SignInNeeded redirect={routeUrl('delAccount')} text="登录后才能注销账号" />
+    return <SignInNeeded redirect={routeUrl('deleteAccount')} text="登录后才能注销账号" />
   }
   return (
     <View className="auth-page delete-account">

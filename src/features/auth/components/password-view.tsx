@@ -10,7 +10,7 @@ import './auth-form.scss'
 
 export function ChangePasswordForm({ view }: { view: ChangePasswordView }) {
   if (!view.signedIn) {
-    return <SignInNeeded redirect={routeUrl('pwd')} text="登录后才能修改密码" />
+    return <SignInNeeded redirect={routeUrl('password')} text="登录后才能修改密码" />
   }
   return (
     <View className="auth-page password">

@@ -130,7 +130,7 @@ export function useLogin(
     submit,
     wechat: { available: options.thirdParty && canLoginWithWechat(), login: loginWithWechat },
     finish,
-    goToRegister: () => void navigate('reg', redirectParam(redirect)),
-    goToForgot: () => void navigate('pwd', { mode: 'forgot' }),
+    goToRegister: () => void navigate('register', redirectParam(redirect)),
+    goToForgot: () => void navigate('password', { mode: 'forgot' }),
   }
 }

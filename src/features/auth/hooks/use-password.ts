@@ -91,7 +91,7 @@ export function useChangePassword(): ChangePasswordView {
     submitting: form.submitting,
     error: form.submitError,
     submit,
-    goToForgot: () => void navigate('pwd', { mode: 'forgot' }),
+    goToForgot: () => void navigate('password', { mode: 'forgot' }),
   }
 }
 

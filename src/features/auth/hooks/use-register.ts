@@ -47,7 +47,7 @@ export function useRegister(params: Record<string, string | undefined>): Registe
       })
       signIn(session)
       showToast('注册成功')
-      await redirectTo('regInfo', redirectParam(redirect))
+      await redirectTo('registerInfo', redirectParam(redirect))
     })
   }
 

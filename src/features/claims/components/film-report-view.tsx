@@ -91,7 +91,7 @@ export function FilmReportView({ view, renderReport }: FilmReportViewProps) {
                 <Text className="film-report__text">
                   医院未登记可接收验证码的手机号。绑定与检查登记一致的身份证后，本人的检查会自动出现在“个人影像”中。
                 </Text>
-                <Button type="primary" block onClick={() => void navigate('idcard')}>
+                <Button type="primary" block onClick={() => void navigate('idCard')}>
                   去绑定身份证
                 </Button>
               </View>

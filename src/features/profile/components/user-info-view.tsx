@@ -80,13 +80,13 @@ export function UserInfoView({ model }: UserInfoViewProps) {
         <Cell
           title="手机号"
           clickable
-          onClick={() => void navigate('bindTel')}
+          onClick={() => void navigate('bindPhone')}
           extra={<Extra text={profile.mobileMasked ?? '未绑定'} />}
         />
         <Cell
           title="身份证"
           clickable
-          onClick={() => void navigate('idcard')}
+          onClick={() => void navigate('idCard')}
           extra={<Extra text={idCardStatusText(profile)} />}
         />
         <Cell

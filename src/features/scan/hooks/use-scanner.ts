@@ -63,7 +63,7 @@ export function useScanner({ autoStart = false }: ScannerOptions = {}): ScannerV
     if (code.kind === 'film') {
       // The report page shows who issued it and asks for the SMS proof itself.
       setMessage(null)
-      void redirect('reportDetail2', { code: code.code })
+      void redirect('filmReport', { code: code.code })
       return
     }
     if (code.kind === 'login') {

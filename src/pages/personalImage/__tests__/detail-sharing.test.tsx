@@ -72,7 +72,7 @@ function sheet() {
 
 describe('sharing entries on the detail pages', () => {
   it('the pages with 授权 turn on the mini-program share handler the share card needs', () => {
-    for (const name of ['imageDetail', 'reportDetail', 'reportDetailYs'] as const) {
+    for (const name of ['imageDetail', 'reportDetail', 'uploadDetail'] as const) {
       expect(pageConfig(name)).toMatchObject({ enableShareAppMessage: true })
     }
     expect(pageConfig('grantList')).not.toHaveProperty('enableShareAppMessage')
