@@ -53,6 +53,8 @@ export class SharedPageChunksPlugin {
         minChunks: 2,
         minSize: SHARED_MIN_BYTES,
         maxAsyncRequests: PAGE_MAX_FILES,
+        // Webpack would split pieces above 50 KB whatever the file count; the cap holds for all.
+        enforceSizeThreshold: Infinity,
         name: false,
         priority: 20,
         reuseExistingChunk: true,
