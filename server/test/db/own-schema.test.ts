@@ -67,3 +67,27 @@ test('the introspector describes our tables and columns', onPg, async () => {
   const id = users.columns.find((column) => column.name === 'id')
   assert.equal(id?.isNullable, false)
 })
+
+test('apps of several schemas migrate one fresh database at once', onPg, async () => {
+  // A database of its own: the test database has pg_trgm already, from the first file that migrated.
+  const name = `fresh_${randomBytes(4).toString('hex')}`
+  const admin = new pg.Client({ connectionString: TEST_PG_URL })
+  await admin.connect()
+  await admin.query(`create database ${name}`)
+  const url = new URL(TEST_PG_URL!)
+  url.pathname = `/${name}`
+  const handles = Array.from({ length: 6 }, (_, i) =>
+    createDatabase({ kind: 'postgres', url: url.href, schema: `app_${i}` }),
+  )
+  try {
+    const results = await Promise.allSettled(handles.map((handle) => handle.migrate()))
+    const failures = results.flatMap((result) =>
+      result.status === 'rejected' ? [String(result.reason)] : [],
+    )
+    assert.deepEqual(failures, [])
+  } finally {
+    await Promise.all(handles.map((handle) => handle.destroy()))
+    await admin.query(`drop database ${name}`)
+    await admin.end()
+  }
+})
