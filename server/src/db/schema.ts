@@ -74,6 +74,8 @@ export interface SmsCodesTable {
   created_at: string
   /** SHA-256 of the requesting IP, for the per-IP limit without storing the address. */
   ip_hash: string
+  /** The account a code was asked for on the phone holder's behalf (the family code); else null. */
+  scope: string | null
 }
 
 /** The embedded (demo) SMS provider's sent messages, read by the demo-only endpoint. */
