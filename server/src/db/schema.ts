@@ -78,6 +78,18 @@ export interface SmsCodesTable {
   scope: string | null
 }
 
+/** 亲情卡: an invitation to be a child's second guardian (migration 0019). */
+export interface GuardianInvitationsTable {
+  id: string
+  child_user_id: string
+  inviter_user_id: string
+  invitee_mobile: string
+  created_at: string
+  expires_at: string
+  accepted_at: string | null
+  declined_at: string | null
+}
+
 /** The embedded (demo) SMS provider's sent messages, read by the demo-only endpoint. */
 export interface SmsOutboxTable {
   id: string
@@ -739,6 +751,7 @@ export interface Database {
   users: UsersTable
   sessions: SessionsTable
   sms_codes: SmsCodesTable
+  guardian_invitations: GuardianInvitationsTable
   sms_outbox: SmsOutboxTable
   login_failures: LoginFailuresTable
   rate_events: RateEventsTable
