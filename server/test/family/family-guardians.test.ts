@@ -152,8 +152,8 @@ test('only the guardian of the child invites, never themselves nor someone alrea
   const { guardian, child } = await guardianWithChild('吴小八')
   const stranger = await signUp(ctx.app.db, ctx.clock.now())
   const notMine = await invite(stranger, child.id, freshMobile())
-  assert.equal(notMine.statusCode, 400)
-  assert.equal(errorOf(notMine), FAMILY_MESSAGES.notGuardian)
+  assert.equal(notMine.statusCode, 404)
+  assert.equal(errorOf(notMine), FAMILY_MESSAGES.notFound)
   const self = await invite(guardian, child.id, guardian.mobile!)
   assert.equal(self.statusCode, 400)
   assert.equal(errorOf(self), FAMILY_MESSAGES.inviteSelf)
@@ -194,6 +194,32 @@ test('an invitation to a phone without an account waits for it; one the inviter 
   const gone = await accept(later, invitations[0]!.id, code)
   assert.equal(gone.statusCode, 404)
   assert.equal(errorOf(gone), FAMILY_MESSAGES.invitationGone)
+})
+
+test('someone else’s invitation is as missing as one that never was', async () => {
+  const { guardian, child } = await guardianWithChild('褚小三')
+  const parent = await signUp(ctx.app.db, ctx.clock.now())
+  assert.equal((await invite(guardian, child.id, parent.mobile!)).statusCode, 200)
+  const [invitation] = await invitationsOf(parent)
+  const stranger = await signUp(ctx.app.db, ctx.clock.now())
+  for (const id of [invitation!.id, crypto.randomUUID()]) {
+    for (const [action, body] of [
+      ['code', undefined],
+      ['accept', { code: '123456' }],
+      ['decline', undefined],
+    ] as const) {
+      const res = await http.send(
+        'POST',
+        `/main/family/guardian-invitations/${id}/${action}`,
+        stranger.token,
+        body,
+      )
+      assert.equal(res.statusCode, 404, `${action} ${res.body}`)
+      assert.equal(errorOf(res), FAMILY_MESSAGES.invitationGone)
+    }
+  }
+  // Still there for the parent.
+  assert.equal((await invitationsOf(parent)).length, 1)
 })
 
 test('declined or expired, an invitation cannot be accepted', async () => {

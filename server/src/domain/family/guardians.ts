@@ -40,15 +40,18 @@ export const GUARDIAN_INVITATIONS_PER_DAY = 10
 
 const codeScope = (invitationId: string) => `guardian:${invitationId}`
 
-async function activeChildLink(db: DB, managerId: string, linkId: string) {
-  return db
+/** The caller's own active link to a child: someone else's link is 404, as if it did not exist. */
+async function ownChildLink(db: DB, managerId: string, linkId: string) {
+  const link = await db
     .selectFrom('family_links')
     .selectAll()
     .where('id', '=', linkId)
     .where('manager_user_id', '=', managerId)
-    .where('kind', '=', 'child')
     .where('ended_at', 'is', null)
     .executeTakeFirst()
+  if (!link) throw notFound(FAMILY_MESSAGES.notFound)
+  if (link.kind !== 'child') throw badRequest(FAMILY_MESSAGES.notGuardian)
+  return link
 }
 
 async function guards(db: DB, managerId: string, childId: string): Promise<boolean> {
@@ -70,8 +73,7 @@ export async function inviteGuardian(
   input: { memberId: string; mobile: string },
   now: Date,
 ): Promise<{ expiresAt: string }> {
-  const link = await activeChildLink(db, inviterId, input.memberId)
-  if (!link) throw badRequest(FAMILY_MESSAGES.notGuardian)
+  const link = await ownChildLink(db, inviterId, input.memberId)
   if ((await ownMobile(db, inviterId)) === input.mobile)
     throw badRequest(FAMILY_MESSAGES.inviteSelf)
   const invitee = await findUserByMobile(db, input.mobile)
