@@ -1,5 +1,6 @@
 import type { z } from 'zod/mini'
 import { SERVICES, type ServiceName } from './services'
+import type { GrantedRole } from './sso/auth'
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE'
 
@@ -21,8 +22,11 @@ export interface Endpoint<
   output: O
   /** Whether a bearer token is required. */
   auth: boolean
-  /** Only this role may call it (checked right after the token, before the input is read). */
-  role?: 'operator'
+  /**
+   * Only accounts with this role may call it: checked right after the token, before the input is read,
+   * so a caller without it learns 403 and nothing about the input (server/src/http/route.ts).
+   */
+  role?: GrantedRole
   summary: string
 }
 

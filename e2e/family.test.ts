@@ -214,6 +214,63 @@ describe('亲情卡 and 当前就诊人', () => {
     await screenshot(page, 'family-messages-empty')
   })
 
+  it('the other parent, invited by phone, accepts from the message and sees the child', async () => {
+    // A second account: the child's other parent.
+    const parent = randomMobile()
+    const sent = await api('/sso/sms/send', {
+      method: 'POST',
+      body: { mobile: parent, purpose: 'register' },
+    })
+    assert.equal(sent.status, 200, JSON.stringify(sent.body))
+    const registered = await api('/sso/register', {
+      method: 'POST',
+      body: {
+        mobile: parent,
+        code: await latestSms(parent, 'register'),
+        password: PASSWORD,
+        agreed: true,
+      },
+    })
+    assert.equal(registered.status, 200, JSON.stringify(registered.body))
+
+    // The guardian invites them from the child's row.
+    const { page } = phone
+    await page.goto(`${BASE_URL}/pages/relationCard/relationCard`)
+    await view(page)
+      .locator('.family__row', { hasText: '儿童' })
+      .first()
+      .getByText('邀请监护人')
+      .click()
+    await view(page).locator('input[placeholder="孩子另一位监护人的手机号"]').fill(parent)
+    await screenshot(page, 'family-invite-guardian')
+    await view(page).locator('.form-submit').click()
+    await view(page).getByText('我管理的家人').waitFor()
+
+    // The other parent starts where they would: 我的消息, the invitation, 查看.
+    const other = await openPhone()
+    try {
+      await signIn(other, { mobile: parent, password: PASSWORD })
+      await other.page.goto(`${BASE_URL}/pages/msg/list`)
+      const item = view(other.page).locator('.messages__item', { hasText: '共同监护邀请' })
+      await item.locator('.messages__main').click()
+      await view(other.page).locator('.message-detail__open', { hasText: '查看' }).click()
+      await other.page.waitForURL((url) => url.pathname === '/pages/relationCard/relationCard')
+      await view(other.page).getByText('待处理的共同监护邀请').waitFor()
+      await view(other.page).getByText('获取验证码').click()
+      await view(other.page)
+        .locator('input[placeholder="请输入验证码"]')
+        .fill(await latestSms(parent, 'family'))
+      await screenshot(other.page, 'family-invitation')
+      await view(other.page).locator('.family__invitation .nut-button', { hasText: '接受' }).click()
+      await view(other.page).locator('.family__row', { hasText: '儿童' }).waitFor()
+      assert.equal(await view(other.page).getByText('待处理的共同监护邀请').count(), 0)
+      await screenshot(other.page, 'family-invitation-accepted')
+      assert.deepEqual(other.errors, [])
+    } finally {
+      await other.close()
+    }
+  })
+
   it('showed no unexpected errors', () => {
     assert.deepEqual(
       phone.errors.filter((line) => !/请确认您是该儿童的监护人/.test(line)),

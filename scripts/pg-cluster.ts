@@ -99,8 +99,9 @@ export async function startPgCluster(): Promise<PgCluster> {
     ])
     const port = await freePort()
     // The socket goes into our temp dir, so parallel clusters and a system server never collide;
-    // fsync off because the cluster is thrown away.
-    const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`
+    // fsync off because the cluster is thrown away; 300 connections because the server test files run
+    // several at a time, each with its apps' pools, and some start eight servers (test-server.ts).
+    const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=300`
     run('pg_ctl', ['-D', dataDir, '-l', logFile, '-w', '-t', '60', '-o', serverOptions, 'start'])
     started = true
 

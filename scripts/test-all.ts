@@ -9,6 +9,9 @@
  * time (size budgets, e2e).
  */
 import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 
 interface Gate {
@@ -23,8 +26,9 @@ const STAGES: Gate[][] = [
     { name: 'types', script: 'typecheck' },
   ],
   [{ name: 'unit (Jest)', script: 'test:unit' }],
-  [{ name: 'server on SQLite', script: 'test:server' }],
-  [{ name: 'server on PostgreSQL', script: 'test:server:pg' }],
+  // Both databases in one pool of files (scripts/test-server.ts): a PostgreSQL file waiting on its
+  // database leaves a core to a SQLite file.
+  [{ name: 'server (SQLite + PostgreSQL)', script: 'test:server:all' }],
   [{ name: 'production builds', script: 'build' }],
   [{ name: 'size budgets', script: 'budgets' }],
   [{ name: 'weapp code quality', script: 'weapp:quality' }],
@@ -34,6 +38,27 @@ const STAGES: Gate[][] = [
 // The production builds here are measured and linted, never shipped: the mini-program gets a
 // placeholder API origin instead of stopping for want of TARO_APP_API_ORIGIN (config/app-env.ts).
 process.env.BUILD_FOR_CHECKS ??= '1'
+
+// Where the server gate leaves each file's time, for the summary's slowest files.
+const timesDir = mkdtempSync(path.join(tmpdir(), 'yx-test-times-'))
+process.env.TEST_TIMES_FILE = path.join(timesDir, 'server.json')
+
+/** The ten slowest server test files of this run, if the server gate ran. */
+function slowestServerFiles(): string[] {
+  try {
+    const times = JSON.parse(readFileSync(process.env.TEST_TIMES_FILE!, 'utf8')) as {
+      file: string
+      db: string
+      seconds: number
+    }[]
+    return times
+      .sort((a, b) => b.seconds - a.seconds)
+      .slice(0, 10)
+      .map((time) => `  ${time.seconds.toFixed(1).padStart(6)} s  ${time.file} (${time.db})`)
+  } catch {
+    return []
+  }
+}
 
 interface Result {
   name: string
@@ -83,6 +108,13 @@ async function main(): Promise<number> {
       `  ${result.ok ? 'ok  ' : 'FAIL'} ${result.name.padEnd(24)} ${result.seconds.toFixed(1).padStart(6)} s`,
     )
   }
+  const total = results.reduce((sum, result) => sum + result.seconds, 0)
+  console.log(
+    `  total ${' '.repeat(24)} ${total.toFixed(1).padStart(6)} s (${(total / 60).toFixed(1)} min)`,
+  )
+  const slowest = slowestServerFiles()
+  if (slowest.length > 0) console.log(`\nslowest server test files:\n${slowest.join('\n')}`)
+  rmSync(timesDir, { recursive: true, force: true })
   const failed = results.filter((result) => !result.ok)
   if (failed.length > 0) {
     console.error(`\nnpm test failed at: ${failed.map((result) => result.name).join(', ')}`)

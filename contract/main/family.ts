@@ -15,6 +15,10 @@ import { IdSchema } from './records'
  *   code the member tells them). The member is the account of that phone (made for it if none, so
  *   they can sign in with an SMS code) and can end it from their own account at any time.
  *
+ * - A child has at most the guardians who took them on together: the guardian who added the child
+ *   invites the other parent by phone (共同监护人); the invitee, signed in with that phone, accepts in
+ *   亲情卡 with a code sent to their own phone. Knowing the child's name and ID number is not enough.
+ *
  * 当前就诊人: the records lists take `personId` (a member's personId; default the caller) and the
  * server checks the caller manages that person at every request. A member's records are visible to
  * their active managers and to nobody else the member did not allow; grants made for a member are
@@ -45,7 +49,12 @@ export const FAMILY_MESSAGES = {
   tooMany: `最多添加 ${FAMILY_MEMBERS_MAX} 位家人`,
   notFound: '家人不存在或已解除关系',
   notManaged: '您无权查看该就诊人的记录',
-  childGuarded: '该儿童已由其他监护人添加。如需一同查看，请对方在孩子的记录上点「授权」共享给您',
+  childGuarded: '该儿童已由其他监护人添加。如需一同监护，请对方在亲情卡中邀请您为共同监护人',
+  notGuardian: '只能为您添加的儿童邀请共同监护人',
+  inviteSelf: '不能邀请自己',
+  alreadyGuardian: '对方已是该儿童的监护人',
+  invitationGone: '邀请不存在、已处理或已过期',
+  invitationSent: '邀请已发送，对方用该手机号登录后在「亲情卡」中接受',
 } as const
 
 export const FamilyMemberSchema = z.object({
@@ -142,4 +151,68 @@ export const leaveFamilyManager = defineEndpoint({
   output: OkSchema,
   auth: true,
   summary: '成年家人本人解除他人对自己的管理',
+})
+
+/** How long an invitation to be a child's second guardian waits for an answer. */
+export const GUARDIAN_INVITATION_DAYS = 7
+
+export const GuardianInvitationSchema = z.object({
+  id: z.string(),
+  /** The child, masked as on every list. */
+  childNameMasked: z.nullable(z.string()),
+  inviterNameMasked: z.nullable(z.string()),
+  inviterMobileMasked: z.nullable(z.string()),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+})
+export type GuardianInvitation = z.infer<typeof GuardianInvitationSchema>
+
+export const inviteGuardian = defineEndpoint({
+  service: 'main',
+  method: 'POST',
+  path: '/family/members/:memberId/guardian-invitations',
+  input: z.object({ memberId: IdSchema, mobile: MobileSchema }),
+  output: z.object({ expiresAt: z.string() }),
+  auth: true,
+  summary: '邀请另一位监护人共同监护我添加的儿童（对方手机号）',
+})
+
+export const listGuardianInvitations = defineEndpoint({
+  service: 'main',
+  method: 'GET',
+  path: '/family/guardian-invitations',
+  input: z.object({}),
+  output: z.object({ items: z.array(GuardianInvitationSchema) }),
+  auth: true,
+  summary: '发给我（本账号手机号）的共同监护邀请',
+})
+
+export const sendGuardianInvitationCode = defineEndpoint({
+  service: 'main',
+  method: 'POST',
+  path: '/family/guardian-invitations/:invitationId/code',
+  input: z.object({ invitationId: IdSchema }),
+  output: OkSchema,
+  auth: true,
+  summary: '接受共同监护邀请：向本人手机发送验证码',
+})
+
+export const acceptGuardianInvitation = defineEndpoint({
+  service: 'main',
+  method: 'POST',
+  path: '/family/guardian-invitations/:invitationId/accept',
+  input: z.object({ invitationId: IdSchema, code: SmsCodeSchema }),
+  output: FamilyMemberSchema,
+  auth: true,
+  summary: '接受共同监护邀请（本人手机验证码）',
+})
+
+export const declineGuardianInvitation = defineEndpoint({
+  service: 'main',
+  method: 'POST',
+  path: '/family/guardian-invitations/:invitationId/decline',
+  input: z.object({ invitationId: IdSchema }),
+  output: OkSchema,
+  auth: true,
+  summary: '拒绝共同监护邀请',
 })

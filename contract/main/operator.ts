@@ -1,6 +1,7 @@
 import { z } from 'zod/mini'
 import { OkSchema, PageQuerySchema, pageOf } from '../common'
 import { defineEndpoint } from '../endpoint'
+import { ROLE_REQUIRED_MESSAGES } from '../sso/auth'
 import {
   ARTICLE_SUMMARY_MAX,
   ARTICLE_TITLE_MAX,
@@ -20,7 +21,7 @@ import { IdSchema } from './records'
  */
 
 export const OPERATOR_MESSAGES = {
-  notOperator: '仅运营人员可以使用此功能',
+  notOperator: ROLE_REQUIRED_MESSAGES.operator,
   titleRequired: '请输入标题',
   titleLong: `标题最多 ${ARTICLE_TITLE_MAX} 个字`,
   summaryLong: `摘要最多 ${ARTICLE_SUMMARY_MAX} 个字`,

@@ -11,6 +11,18 @@ export const ROLES = ['patient', 'expert', 'operator'] as const
 export const RoleSchema = z.enum(ROLES)
 export type Role = z.infer<typeof RoleSchema>
 
+/**
+ * The roles an endpoint may require (`Endpoint.role`). Every signed-in account is a patient for its own
+ * records; expert and operator are granted on top, so an expert keeps every patient feature.
+ */
+export type GrantedRole = Exclude<Role, 'patient'>
+
+/** What a caller without the required role is told (403), one per role. */
+export const ROLE_REQUIRED_MESSAGES: Record<GrantedRole, string> = {
+  expert: '仅认证专家可以使用此功能',
+  operator: '仅运营人员可以使用此功能',
+}
+
 export const GENDERS = ['male', 'female', 'unknown'] as const
 export type Gender = (typeof GENDERS)[number]
 

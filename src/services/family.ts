@@ -1,4 +1,9 @@
 import {
+  acceptGuardianInvitation as acceptGuardianInvitationEndpoint,
+  declineGuardianInvitation as declineGuardianInvitationEndpoint,
+  inviteGuardian as inviteGuardianEndpoint,
+  listGuardianInvitations as listGuardianInvitationsEndpoint,
+  sendGuardianInvitationCode as sendGuardianInvitationCodeEndpoint,
   addFamilyAdult as addFamilyAdultEndpoint,
   addFamilyChild as addFamilyChildEndpoint,
   leaveFamilyManager as leaveFamilyManagerEndpoint,
@@ -10,17 +15,20 @@ import {
   FAMILY_MESSAGES,
   FAMILY_RELATIONS,
   FAMILY_RELATION_LABELS,
+  GUARDIAN_INVITATION_DAYS,
   type FamilyManager,
   type FamilyMember,
   type FamilyRelation,
+  type GuardianInvitation,
 } from '@contract/main/family'
 import type { OutputOf } from '@contract/endpoint'
 import { callEndpoint, type CallOptions } from './api'
 
 /** 亲情卡: the members I manage, who manages me, and adding or ending those links (contract/main/family.ts). */
 
-export type { FamilyManager, FamilyMember, FamilyRelation }
+export type { FamilyManager, FamilyMember, FamilyRelation, GuardianInvitation }
 export {
+  GUARDIAN_INVITATION_DAYS,
   CHILD_AGE_LIMIT,
   FAMILY_MEMBERS_MAX,
   FAMILY_MESSAGES,
@@ -60,6 +68,34 @@ export async function removeFamilyMember(memberId: string): Promise<void> {
 
 export async function leaveFamilyManager(managerLinkId: string): Promise<void> {
   await callEndpoint(leaveFamilyManagerEndpoint, { managerLinkId })
+}
+
+/** 共同监护人: invites the other parent of a child I added, by their phone. */
+export async function inviteGuardian(memberId: string, mobile: string): Promise<void> {
+  await callEndpoint(inviteGuardianEndpoint, { memberId, mobile })
+}
+
+/** Invitations to my own phone to guard a child with the person who added them. */
+export async function listGuardianInvitations(
+  options: CallOptions = QUIET,
+): Promise<GuardianInvitation[]> {
+  return (await callEndpoint(listGuardianInvitationsEndpoint, {}, options)).items
+}
+
+/** The accepting code goes to my own phone. */
+export async function sendGuardianInvitationCode(invitationId: string): Promise<void> {
+  await callEndpoint(sendGuardianInvitationCodeEndpoint, { invitationId })
+}
+
+export function acceptGuardianInvitation(
+  invitationId: string,
+  code: string,
+): Promise<FamilyMember> {
+  return callEndpoint(acceptGuardianInvitationEndpoint, { invitationId, code })
+}
+
+export async function declineGuardianInvitation(invitationId: string): Promise<void> {
+  await callEndpoint(declineGuardianInvitationEndpoint, { invitationId })
 }
 
 /** 子女 张*宝: the relation, then the masked name (or phone, for an adult without a bound name). */

@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
-import { DEFAULT_MIGRATION_TABLE, Kysely, Migrator, PostgresDialect, sql } from 'kysely'
+import { DEFAULT_MIGRATION_TABLE, Kysely, Migrator, sql } from 'kysely'
 import pg from 'pg'
 import type { DatabaseConfig } from '../config'
+import { OwnSchemaPostgresDialect } from './postgres-dialect'
 import { migrationProvider, migrations } from './migrations'
 import type { Database, DB } from './schema'
 import { DatabaseBusyError, WaitingSqliteDialect } from './sqlite-driver'
@@ -200,5 +201,5 @@ function openPostgres(config: Extract<DatabaseConfig, { kind: 'postgres' }>): DB
     // search_path makes every unqualified table name resolve inside our schema.
     ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
   })
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  return new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) })
 }

@@ -74,6 +74,20 @@ export interface SmsCodesTable {
   created_at: string
   /** SHA-256 of the requesting IP, for the per-IP limit without storing the address. */
   ip_hash: string
+  /** The account a code was asked for on the phone holder's behalf (the family code); else null. */
+  scope: string | null
+}
+
+/** 亲情卡: an invitation to be a child's second guardian (migration 0019). */
+export interface GuardianInvitationsTable {
+  id: string
+  child_user_id: string
+  inviter_user_id: string
+  invitee_mobile: string
+  created_at: string
+  expires_at: string
+  accepted_at: string | null
+  declined_at: string | null
 }
 
 /** The embedded (demo) SMS provider's sent messages, read by the demo-only endpoint. */
@@ -737,6 +751,7 @@ export interface Database {
   users: UsersTable
   sessions: SessionsTable
   sms_codes: SmsCodesTable
+  guardian_invitations: GuardianInvitationsTable
   sms_outbox: SmsOutboxTable
   login_failures: LoginFailuresTable
   rate_events: RateEventsTable

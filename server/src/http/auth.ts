@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import { OPERATOR_MESSAGES } from '@contract/main/operator'
-import type { Role } from '@contract/sso/auth'
+import { type GrantedRole, ROLE_REQUIRED_MESSAGES, type Role } from '@contract/sso/auth'
 import { findSessionByAccessToken, type StoredIdCard } from '../domain/identity/sessions'
 import { toRole } from '../domain/identity/users'
 import { forbidden, unauthorized } from './errors'
@@ -50,11 +50,21 @@ export async function authenticate(request: FastifyRequest): Promise<void> {
 
 export const NOT_OPERATOR = OPERATOR_MESSAGES.notOperator
 
+/** Whether the account has a role: every account is a patient; expert and operator are granted. */
+export function hasRole(user: Pick<AuthenticatedUser, 'role'>, role: Role): boolean {
+  return role === 'patient' || user.role === role
+}
+
+/** The caller, who must have `role`: anyone else gets 403 with that role's message. */
+export function requireRole(request: FastifyRequest, role: GrantedRole): AuthenticatedUser {
+  const user = currentUser(request)
+  if (!hasRole(user, role)) throw forbidden(ROLE_REQUIRED_MESSAGES[role])
+  return user
+}
+
 /** The caller, who must be an operator: anyone else gets 403 and the operator pages stay shut. */
 export function currentOperator(request: FastifyRequest): AuthenticatedUser {
-  const user = currentUser(request)
-  if (user.role !== 'operator') throw forbidden(NOT_OPERATOR)
-  return user
+  return requireRole(request, 'operator')
 }
 
 /** The caller of an `auth: true` endpoint (authenticate has run, so it is set). */

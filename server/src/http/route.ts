@@ -3,7 +3,7 @@ import { z } from 'zod/mini'
 import type { Endpoint, InputOf, OutputOf } from '@contract/endpoint'
 import { fullPath } from '@contract/endpoint'
 import { envelope, ErrorEnvelopeSchema } from '@contract/envelope'
-import { authenticate, currentOperator } from './auth'
+import { authenticate, requireRole } from './auth'
 import { ok } from './envelope'
 
 export interface HandlerContext {
@@ -73,7 +73,7 @@ export function route<E extends Endpoint>(
       ? {
           onRequest: async (request: FastifyRequest) => {
             await authenticate(request)
-            if (endpoint.role === 'operator') currentOperator(request)
+            if (endpoint.role) requireRole(request, endpoint.role)
           },
         }
       : {}),

@@ -16,7 +16,10 @@ import { signUp } from '../domain/profile/support'
  * freeze for the busy timeout (5 s) at every write, /health included, and writes answered 500. Now
  * reads go on (WAL), the event loop stays free, and a write waits asynchronously, then succeeds once
  * the lock is gone or answers 503 数据库繁忙，请稍后重试 without having written anything.
+ *
+ * Its read times and event-loop lag are bounds on the server, so no other file shares the cores:
  */
+// test-server: runs alone
 
 const skip = TEST_DB_KIND === 'sqlite' ? false : 'SQLite only: a PostgreSQL writer blocks no reader'
 const ROOT = path.resolve(__dirname, '..', '..', '..')

@@ -119,6 +119,12 @@ export const NOT_RECORDS: Record<string, string> = {
     'public content media (covers, posters, videos); a record’s file is refused there, even to its owner (below)',
   '/main/feedback/images/{fileId}':
     'a feedback picture: its sender and operators (server/test/feedback); a record’s file is refused there (below)',
+  '/main/family/guardian-invitations/{invitationId}/code':
+    'an invitation to the caller’s own phone: server/test/family/family-guardians holds it to its invitee',
+  '/main/family/guardian-invitations/{invitationId}/accept':
+    'an invitation to the caller’s own phone',
+  '/main/family/guardian-invitations/{invitationId}/decline':
+    'an invitation to the caller’s own phone',
   '/main/operator/articles/{articleId}': OPERATORS_ONLY,
   '/main/operator/articles/{articleId}/state': OPERATORS_ONLY,
   '/main/operator/videos/{videoId}/state': OPERATORS_ONLY,
@@ -178,6 +184,7 @@ export function bodyOf(
     '/main/reports/{reportId}/privacy': { private: true },
     '/main/reports/{reportId}/archive': { archived: true },
     '/main/dicom-upload/exams/{examId}': { title: '陌生人改的标题' },
+    '/main/family/members/{memberId}/guardian-invitations': { mobile: '13912345678' },
     '/main/exams/{examId}/bookmarks': {
       seriesUid: f.study.series,
       sopInstanceUid: f.study.sop,

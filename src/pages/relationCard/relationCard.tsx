@@ -3,12 +3,20 @@ import Taro from '@tarojs/taro'
 import { RequireLogin } from '../../components/require-login'
 import { AddAdultView, AddChildView } from '../../features/family/components/add-member-view'
 import { FamilyView } from '../../features/family/components/family-view'
+import { InviteGuardianView } from '../../features/family/components/guardians-view'
 import { useAddAdult, useAddChild } from '../../features/family/hooks/use-add-member'
 import { useFamily, type FamilyModel } from '../../features/family/hooks/use-family'
+import { useInviteGuardian } from '../../features/family/hooks/use-guardians'
+import type { FamilyMember } from '../../services/family'
 
-type Mode = 'list' | 'child' | 'adult'
+type Mode = 'list' | 'child' | 'adult' | 'invite'
 
-const TITLES: Record<Mode, string> = { list: '亲情卡', child: '添加儿童', adult: '添加成年家人' }
+const TITLES: Record<Mode, string> = {
+  list: '亲情卡',
+  child: '添加儿童',
+  adult: '添加成年家人',
+  invite: '邀请共同监护人',
+}
 
 interface FormProps {
   done: () => void
@@ -23,9 +31,16 @@ function AddAdult({ done, cancel }: FormProps) {
   return <AddAdultView model={useAddAdult(done)} onCancel={cancel} />
 }
 
+function InviteGuardian({ member, done, cancel }: FormProps & { member: FamilyMember }) {
+  return (
+    <InviteGuardianView member={member} model={useInviteGuardian(member, done)} onCancel={cancel} />
+  )
+}
+
 function FamilyContent() {
   const model: FamilyModel = useFamily()
   const [mode, setModeState] = useState<Mode>('list')
+  const [inviting, setInviting] = useState<FamilyMember | null>(null)
   const setMode = (next: Mode) => {
     setModeState(next)
     // A form left scrolled down must not leave the list it returns to scrolled as well.
@@ -39,11 +54,17 @@ function FamilyContent() {
   const cancel = () => setMode('list')
   if (mode === 'child') return <AddChild done={added} cancel={cancel} />
   if (mode === 'adult') return <AddAdult done={added} cancel={cancel} />
+  if (mode === 'invite' && inviting)
+    return <InviteGuardian member={inviting} done={cancel} cancel={cancel} />
   return (
     <FamilyView
       model={model}
       onAddChild={() => setMode('child')}
       onAddAdult={() => setMode('adult')}
+      onInviteGuardian={(member) => {
+        setInviting(member)
+        setMode('invite')
+      }}
     />
   )
 }

@@ -16,6 +16,8 @@ import { grants } from './0014-grants'
 import { content } from './0015-content'
 import { search } from './0016-search'
 import { operatorActions } from './0017-operator-actions'
+import { smsCodeScope } from './0018-sms-code-scope'
+import { guardianInvitations } from './0019-guardian-invitations'
 
 /**
  * Every migration, in order. Names sort lexicographically (Kysely runs them in that order), so keep
@@ -39,6 +41,8 @@ export const migrations: Record<string, Migration> = {
   '0015-content': content,
   '0016-search': search,
   '0017-operator-actions': operatorActions,
+  '0018-sms-code-scope': smsCodeScope,
+  '0019-guardian-invitations': guardianInvitations,
 }
 
 /** In-code provider: migrations travel with the bundle instead of being read from a folder at runtime. */

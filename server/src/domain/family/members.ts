@@ -71,7 +71,7 @@ interface PersonFacts {
 }
 
 /** Masked name (from the bound card) and phone of some people, by user id. */
-async function personFacts(
+export async function personFacts(
   db: DB,
   cipher: FieldCipher,
   userIds: readonly string[],
@@ -98,7 +98,7 @@ async function personFacts(
   return facts
 }
 
-function toMember(link: FamilyLinksTable, facts: PersonFacts | undefined): FamilyMember {
+export function toMember(link: FamilyLinksTable, facts: PersonFacts | undefined): FamilyMember {
   return {
     id: link.id,
     personId: link.member_user_id,
@@ -169,7 +169,7 @@ async function lockUser(trx: DB, userId: string): Promise<void> {
     .execute()
 }
 
-async function insertLink(
+export async function insertLink(
   trx: DB,
   input: { managerId: string; memberId: string; kind: 'child' | 'adult'; relation: string },
   now: Date,
@@ -200,7 +200,7 @@ async function insertLink(
 }
 
 /** Runs an add; a unique-index loss (a concurrent add of the same member) answers as a duplicate. */
-async function addLink<T>(db: DB, work: (trx: DB) => Promise<T>): Promise<T> {
+export async function addLink<T>(db: DB, work: (trx: DB) => Promise<T>): Promise<T> {
   try {
     return await db.transaction().execute(work)
   } catch (error) {
@@ -320,7 +320,7 @@ export async function addChild(
 }
 
 /** The caller's own phone, to refuse adding oneself before a code is sent. */
-async function ownMobile(db: DB, userId: string): Promise<string | null> {
+export async function ownMobile(db: DB, userId: string): Promise<string | null> {
   const row = await db
     .selectFrom('users')
     .select('mobile')
@@ -454,6 +454,11 @@ export async function forgetFamilyOf(db: DB, userId: string): Promise<string[]> 
     .deleteFrom('family_links')
     .where((eb) => eb.or([eb('manager_user_id', '=', userId), eb('member_user_id', '=', userId)]))
     .execute()
+  // Joint-guardian invitations it sent, or that were about it as a child (guardians.ts).
+  await db
+    .deleteFrom('guardian_invitations')
+    .where((eb) => eb.or([eb('inviter_user_id', '=', userId), eb('child_user_id', '=', userId)]))
+    .execute()
   await db.deleteFrom('messages').where('user_id', '=', userId).execute()
   const orphans: string[] = []
   for (const { member_user_id: childId } of children) {
@@ -481,6 +486,11 @@ export async function mergeFamily(
 ): Promise<void> {
   const at = now.toISOString()
   await db.updateTable('messages').set({ user_id: intoId }).where('user_id', '=', fromId).execute()
+  await db
+    .updateTable('guardian_invitations')
+    .set({ inviter_user_id: intoId })
+    .where('inviter_user_id', '=', fromId)
+    .execute()
   const links = await db
     .selectFrom('family_links')
     .selectAll()

@@ -208,6 +208,7 @@ export async function issueSmsCode(
       consumed_at: null,
       created_at: now.toISOString(),
       ip_hash: clientTag(input.ip),
+      scope: input.scope ?? null,
     })
     .execute()
   return {
@@ -291,6 +292,8 @@ export async function consumeSmsCode(db: DB, input: ConsumeSmsCodeInput): Promis
       .select(['id', 'code_hash', 'ip_hash', 'consumed_at', 'expires_at'])
       .where('mobile', '=', input.mobile)
       .where('purpose', '=', input.purpose)
+      // A code asked for by one account never answers for another (the family code's scope).
+      .where('scope', input.scope === undefined ? 'is' : '=', input.scope ?? null)
     if (ownLive) {
       query = query
         .where('ip_hash', '=', client)

@@ -26,6 +26,8 @@ jest.mock('@/services/family', () => ({
   addFamilyAdult: jest.fn(),
   removeFamilyMember: jest.fn(),
   leaveFamilyManager: jest.fn(),
+  // Nobody invited this person as a second guardian (guardians.test.tsx covers invitations).
+  listGuardianInvitations: jest.fn(() => Promise.resolve([])),
 }))
 
 const MANAGER = {

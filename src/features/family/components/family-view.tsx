@@ -9,15 +9,27 @@ import {
 } from '@/services/family'
 import { timeFormat } from '@/utils/time'
 import type { FamilyModel } from '../hooks/use-family'
+import { useGuardianInvitations } from '../hooks/use-guardians'
+import { GuardianInvitationsView } from './guardians-view'
 import './family.scss'
 
 export interface FamilyViewProps {
   model: FamilyModel
   onAddChild: () => void
   onAddAdult: () => void
+  /** 邀请监护人 on a child's row: the other parent, by phone. */
+  onInviteGuardian: (member: FamilyMember) => void
 }
 
-function MemberRow({ member, onRemove }: { member: FamilyMember; onRemove: () => void }) {
+function MemberRow({
+  member,
+  onRemove,
+  onInvite,
+}: {
+  member: FamilyMember
+  onRemove: () => void
+  onInvite: () => void
+}) {
   return (
     <View className="family__row">
       <View className="family__who">
@@ -34,6 +46,11 @@ function MemberRow({ member, onRemove }: { member: FamilyMember; onRemove: () =>
           添加于 {timeFormat(member.createdAt, 'yyyy-mm-dd')}
         </Text>
       </View>
+      {member.kind === 'child' && (
+        <Text className="family__end family__end--invite" onClick={onInvite}>
+          邀请监护人
+        </Text>
+      )}
       <Text className="family__end" onClick={onRemove}>
         解除
       </Text>
@@ -58,8 +75,9 @@ function ManagerRow({ manager, onLeave }: { manager: FamilyManager; onLeave: () 
 }
 
 /** 亲情卡: 本人, the members I manage (with 添加 and 解除), and the people who manage me. */
-export function FamilyView({ model, onAddChild, onAddAdult }: FamilyViewProps) {
+export function FamilyView({ model, onAddChild, onAddAdult, onInviteGuardian }: FamilyViewProps) {
   const { state } = model
+  const invitations = useGuardianInvitations()
   if (state.status === 'loading') return <PageState status="loading" />
   if (state.status === 'error') {
     return <PageState status="error" message={state.message} onRetry={model.reload} />
@@ -73,6 +91,14 @@ export function FamilyView({ model, onAddChild, onAddAdult }: FamilyViewProps) {
         <Text className="family__self-name">{self.nameMasked ?? '未实名'}</Text>
       </View>
 
+      <GuardianInvitationsView
+        items={invitations.items}
+        onAnswered={() => {
+          invitations.reload()
+          model.reload()
+        }}
+      />
+
       <Text className="family__section">我管理的家人</Text>
       <View className="family__card">
         {members.length === 0 ? (
@@ -81,7 +107,12 @@ export function FamilyView({ model, onAddChild, onAddAdult }: FamilyViewProps) {
           </Text>
         ) : (
           members.map((member) => (
-            <MemberRow key={member.id} member={member} onRemove={() => void model.remove(member)} />
+            <MemberRow
+              key={member.id}
+              member={member}
+              onRemove={() => void model.remove(member)}
+              onInvite={() => onInviteGuardian(member)}
+            />
           ))
         )}
       </View>
@@ -98,7 +129,8 @@ export function FamilyView({ model, onAddChild, onAddAdult }: FamilyViewProps) {
         </View>
       )}
       <Text className="family__tip">
-        未满 14 周岁的儿童由监护人添加；成年家人需对方手机验证码同意，对方可随时在自己的账号中解除。
+        未满 14
+        周岁的儿童由监护人添加，另一位监护人可由您邀请；成年家人需对方手机验证码同意，对方可随时在自己的账号中解除。
       </Text>
 
       {managers.length > 0 && (
