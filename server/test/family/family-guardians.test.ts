@@ -96,7 +96,7 @@ test('the other parent, invited by phone, accepts with a code to their own phone
     .executeTakeFirstOrThrow()
   assert.equal(message.title, '共同监护邀请')
   assert.match(message.body, /孙\*六|\*小六|孙\*\*/)
-  assert.deepEqual(JSON.parse(message.link!), { route: 'relationCard', params: {} })
+  assert.deepEqual(JSON.parse(message.link!), { route: 'familyCard', params: {} })
   const [invitation] = await invitationsOf(parent)
   assert.ok(invitation)
   assert.equal(invitation.childNameMasked, child.nameMasked)

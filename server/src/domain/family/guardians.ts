@@ -129,7 +129,7 @@ export async function inviteGuardian(
             `${inviter?.nameMasked ?? inviter?.mobileMasked ?? '一位家长'}邀请您一同监护` +
             `${facts.get(link.member_user_id)?.nameMasked ?? '孩子'}。请在「亲情卡」中查看并接受，` +
             `${GUARDIAN_INVITATION_DAYS} 天内有效。`,
-          link: { route: 'relationCard', params: {} },
+          link: { route: 'familyCard', params: {} },
         },
         now,
       )
@@ -263,7 +263,7 @@ export async function acceptGuardianInvitation(
         kind: 'system',
         title: '共同监护邀请已接受',
         body: `${accepter?.nameMasked ?? accepter?.mobileMasked ?? '对方'}已接受邀请，与您一同监护${facts.get(invitation.child_user_id)?.nameMasked ?? '孩子'}。`,
-        link: { route: 'relationCard', params: {} },
+        link: { route: 'familyCard', params: {} },
       },
       now,
     )
