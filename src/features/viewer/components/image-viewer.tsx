@@ -108,15 +108,15 @@ export function ImageViewer(props: ImageViewerProps) {
    */
   const { drawNow } = painter
   const apply = useCallback(
-    (actions: ViewAction[]) => {
-      const { before, after } = dispatch(actions)
-      const redraw =
-        after.index !== before.index ||
-        after.window !== before.window ||
-        after.invert !== before.invert
-      const frame = redraw ? pixelsNow() : null
-      if (frame) drawNow(frame, shownSlice(after).info, after.window, after.invert)
-    },
+    (actions: ViewAction[]) =>
+      dispatch(actions, (before, after) => {
+        const redraw =
+          after.index !== before.index ||
+          after.window !== before.window ||
+          after.invert !== before.invert
+        const frame = redraw ? pixelsNow() : null
+        if (frame) drawNow(frame, shownSlice(after).info, after.window, after.invert)
+      }),
     [dispatch, pixelsNow, drawNow],
   )
   const goTo = (to: number) => apply([{ type: 'goTo', index: to }])
