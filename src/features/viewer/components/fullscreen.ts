@@ -1,7 +1,7 @@
 /**
  * 横屏全屏 in a browser: the Fullscreen API, then a landscape lock where the browser allows one
  * (Android Chrome in full screen). iOS Safari and WeChat's browser have neither: the viewer then
- * fills the page turned 90° with CSS (image-viewer.tsx). The mini-program turns the
+ * fills the page turned 90° with CSS (hooks/use-fullscreen.ts). The mini-program turns the
  * page with the phone through `pageOrientation: 'auto'` in the page config, so there is nothing
  * to call there: both functions are capability checks, not platform checks.
  */
