@@ -4,7 +4,7 @@ import { createFieldCipher, type FieldCipher } from './crypto/field-cipher'
 import { loadJpegEncoder } from './dicom/codecs'
 import { createDatabase, type DatabaseHandle, type DB } from './db'
 import { startPurgeSchedule } from './domain/purge'
-import type { JobRunner } from './domain/records/jobs'
+import type { JobRunner } from './jobs/runner'
 import { createAppJobRunner, prepareDatabase } from './domain/startup'
 import { setSecretKey } from './domain/identity/secrets'
 import { trustProxyOption } from './http/client-address'
@@ -38,7 +38,7 @@ declare module 'fastify' {
     store: ObjectStore
     /** Encrypts and digests personal fields (ID numbers, names, phones) under ID_CARD_KEY. */
     personalCipher: FieldCipher
-    /** Ingest jobs (STOW-RS, zip uploads): enqueueJob/waitForJob in domain/records/jobs. */
+    /** Ingest jobs (STOW-RS, zip uploads): enqueueJob/waitForJob in jobs/runner. */
     jobs: JobRunner
   }
 }

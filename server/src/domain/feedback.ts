@@ -18,7 +18,7 @@ import {
   PHOTO_TOO_SMALL,
   PHOTO_TYPE_REFUSED,
   PHOTO_UNREADABLE,
-} from './records/photos'
+} from './uploads/report-photos'
 
 /*
  * 意见反馈 (contract/main/feedback.ts). Images go up one by one first, are sniffed, decoded and

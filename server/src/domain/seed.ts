@@ -1,6 +1,6 @@
 import type { DB } from '../db'
 import { demoWebOriginsStep, ensureFeatures } from './apps/features'
-import { demoHospitalRegionsStep, demoHospitalsStep } from './directory'
+import { demoHospitalRegionsStep, demoHospitalsStep } from './hospitals/directory'
 import { demoHospitalKeysStep, removeDemoHospitalKeys } from './hospitals/demo-keys'
 import { DEMO_ACCOUNTS, demoAccountsStep } from './identity/demo'
 import { verifyPassword } from './identity/secrets'

@@ -1,9 +1,9 @@
 import type { Config } from '../config'
 import type { DatabaseHandle } from '../db'
 import type { ObjectStore } from '../storage'
+import { createJobRunner, type JobRunner, type JobRunnerOptions } from '../jobs/runner'
 import { removeDemoContent } from './content/demo/seed'
-import { removeDemoRecords } from './records/demo/remove'
-import { createJobRunner, type JobRunner, type JobRunnerOptions } from './records/jobs'
+import { removeDemoRecords } from './demo-records/remove'
 import { seed } from './seed'
 
 /**

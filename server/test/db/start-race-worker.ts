@@ -15,7 +15,7 @@ import { createDatabase } from '../../src/db'
 import { createAppJobRunner, prepareDatabase } from '../../src/domain/startup'
 import { createObjectStore } from '../../src/storage'
 // The modules that register the job kinds, whose pg-boss queues a start creates.
-import '../../src/domain/records/stow'
+import '../../src/domain/ingest/stow'
 import '../../src/routes/main/dicom-upload'
 
 export interface StartRequest {

@@ -12,7 +12,7 @@ import {
   type IngestContext,
   type IngestFile,
   ingestFiles,
-} from '../../src/domain/records/ingest'
+} from '../../src/domain/ingest/ingest'
 import { idCardCheckChar } from '../../src/domain/profile/id-card-number'
 import type { ObjectStore } from '../../src/storage'
 import { testInstance } from '../dicom/writer'

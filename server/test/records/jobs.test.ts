@@ -24,8 +24,8 @@ import {
   type JobRunnerOptions,
   registerJobProcessor,
   waitForJob,
-} from '../../src/domain/records/jobs'
-import { releaseStorage, reserveStorage, storageQuota } from '../../src/domain/records/uploads'
+} from '../../src/jobs/runner'
+import { releaseStorage, reserveStorage, storageQuota } from '../../src/domain/uploads/uploads'
 import { LocalObjectStore } from '../../src/storage'
 import { signUp } from '../domain/profile/support'
 import { closeAfter, isolatedDatabase, openTestDatabase, TEST_PG_URL, testConfig } from '../helpers'

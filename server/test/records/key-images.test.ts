@@ -9,8 +9,8 @@ import type { DB } from '../../src/db'
 import { createSession } from '../../src/domain/identity'
 import { DEMO_ACCOUNTS } from '../../src/domain/identity/demo'
 import { findUserByMobile } from '../../src/domain/identity/users'
-import { seedDemoRecords } from '../../src/domain/records/demo/seed'
-import { KEY_IMAGE_MESSAGES, KEY_IMAGES_MAX } from '../../src/domain/records/reports'
+import { seedDemoRecords } from '../../src/domain/demo-records/seed'
+import { KEY_IMAGE_MESSAGES, KEY_IMAGES_MAX } from '../../src/domain/reports/reports'
 import {
   diagnosticReport,
   fhirHeaders,

@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from '../../config'
 import { createDatabase } from '../../db'
 import { ApiError } from '../../http/errors'
 import { setSecretKey } from '../identity/secrets'
-import { SAMPLE_BOUNDARY, writeSampleStudy } from '../records/demo/sample'
+import { SAMPLE_BOUNDARY, writeSampleStudy } from '../demo-records/sample'
 import { issueHospitalKey, listHospitalKeys, revokeHospitalKey } from './api-keys'
 import { addHospital, listHospitalRecords } from './hospitals'
 

@@ -91,7 +91,7 @@ export const OWN_PHONE_ONLY = '该验证码只能在登录后发送到当前账�
 
 /**
  * Purposes whose phone the server chooses, never the caller: a `claim` code goes only to the phone a
- * hospital recorded for an exam (src/domain/records/claims.ts); a `family` code only to the phone of
+ * hospital recorded for an exam (src/domain/claims/claims.ts); a `family` code only to the phone of
  * the adult being added as a family member (src/domain/family/members.ts).
  */
 export const FLOW_ONLY_PURPOSES: readonly SmsPurpose[] = ['claim', 'family']

@@ -20,7 +20,7 @@ import {
   PHOTO_TOO_LARGE,
   PHOTO_TYPE_REFUSED,
   PHOTO_UNREADABLE,
-} from '../records/photos'
+} from '../uploads/report-photos'
 import { recordOperatorAction } from './audit'
 import { mp4DurationSeconds } from './mp4'
 

@@ -7,7 +7,7 @@ import { badRequest, forbidden, tooManyRequests } from '../../http/errors'
 import { DAY, describeWait, isUniqueViolation } from '../identity'
 import { reserve } from '../limits'
 import { nameDigest } from '../records/access'
-import { announceFoundReports } from '../records/report-notices'
+import { announceFoundReports } from '../reports/report-notices'
 import { idCardNumberProblem, maskHolderName, maskIdNumber } from './id-card-number'
 
 export const ID_CARD_TAKEN = '该身份证已被其他账号绑定'

@@ -29,7 +29,7 @@ import {
   managedPeople,
   visibleTo,
 } from '../records/access'
-import { examTitle, modalityList } from '../records/lists'
+import { examTitle, modalityList } from '../patient/lists'
 import { chinaTime } from '../security-notices'
 
 /*

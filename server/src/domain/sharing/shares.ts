@@ -21,10 +21,10 @@ import { DAY } from '../identity/time'
 import { releaseAll, reserveAll } from '../limits'
 import { createMessage } from '../messages'
 import { EXAM_NOT_FOUND, type RecordsCaller } from '../records/access'
-import { examTitle, modalityList } from '../records/lists'
-import { examDetail, REPORT_NOT_VISIBLE, versionOf } from '../records/patient'
+import { examTitle, modalityList } from '../patient/lists'
+import { examDetail, REPORT_NOT_VISIBLE, versionOf } from '../patient/patient'
 import { recordOwner } from '../records/owner'
-import { resolveKeyImages } from '../records/reports'
+import { resolveKeyImages } from '../reports/reports'
 import {
   describeReceived,
   grantEnded,

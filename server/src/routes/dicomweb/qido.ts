@@ -6,8 +6,8 @@ import {
   searchInstances,
   searchSeries,
   searchStudies,
-} from '../../domain/records/qido'
-import { parseQidoQuery, pathUid, type QidoLevel } from '../../domain/records/qido-query'
+} from '../../domain/dicomweb/qido'
+import { parseQidoQuery, pathUid, type QidoLevel } from '../../domain/dicomweb/qido-query'
 import { noteView } from '../../domain/sharing/views'
 import { notFound } from '../../http/errors'
 import { recordsCaller, recordsCallerAuth } from '../../http/records-caller'

@@ -4,7 +4,7 @@ import zlib from 'node:zlib'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { GRANT_MESSAGES } from '@contract/main/grants'
 import { reachStudy } from '../../domain/records/access'
-import { pathUid } from '../../domain/records/qido-query'
+import { pathUid } from '../../domain/dicomweb/qido-query'
 import {
   checkFramesAvailable,
   instanceMetadata,
@@ -17,7 +17,7 @@ import {
   renderFrame,
   type RenderRequest,
   representativeInstance,
-} from '../../domain/records/retrieve'
+} from '../../domain/dicomweb/retrieve'
 import { withoutPatientIdentity } from '../../domain/sharing/dicom-identity'
 import { noteView } from '../../domain/sharing/views'
 import { badRequest, forbidden } from '../../http/errors'

@@ -9,7 +9,7 @@ import {
   saveHospitalReport,
   searchHospitalReports,
   type Token,
-} from '../../domain/records/reports'
+} from '../../domain/reports/reports'
 import { sendSubscribeNotices } from '../../domain/messages'
 import { idCardNumberProblem } from '../../domain/profile/id-card-number'
 import { normaliseIdNumber } from '../../domain/records/access'

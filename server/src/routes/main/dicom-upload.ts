@@ -20,7 +20,7 @@ import {
   startDicomUpload,
   UploadStateSchema,
 } from '@contract/main/dicom-upload'
-import { registerJobProcessor } from '../../domain/records/jobs'
+import { registerJobProcessor } from '../../jobs/runner'
 import { noteView } from '../../domain/sharing/views'
 import { recordsCaller, recordsCallerAuth } from '../../http/records-caller'
 import {
@@ -29,7 +29,7 @@ import {
   PHOTO_TOO_LARGE,
   PHOTOS_TOO_MANY,
   readReportPhoto,
-} from '../../domain/records/photos'
+} from '../../domain/uploads/report-photos'
 import {
   cancelUpload,
   deleteUploadExam,
@@ -45,7 +45,7 @@ import {
   UPLOAD_CHUNK_SIZE,
   UPLOAD_KIND,
   type UploadsContext,
-} from '../../domain/records/uploads'
+} from '../../domain/uploads/uploads'
 import { authenticate, currentUser } from '../../http/auth'
 import { ok } from '../../http/envelope'
 import { ApiError, badRequest } from '../../http/errors'

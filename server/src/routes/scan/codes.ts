@@ -7,8 +7,8 @@ import {
   resolveExamQrCode,
   scanQrCode,
 } from '@contract/scan/codes'
-import { listDepartments } from '../../domain/directory'
-import * as claims from '../../domain/records/claims'
+import { listDepartments } from '../../domain/hospitals/directory'
+import * as claims from '../../domain/claims/claims'
 import { currentUser } from '../../http/auth'
 import { ApiError } from '../../http/errors'
 import { hospitalAuth } from '../../http/hospital-auth'

@@ -7,7 +7,7 @@ import { test } from 'node:test'
 import { runHospitalCli } from '../../../src/domain/hospitals/cli'
 import { DEMO_ACCOUNTS } from '../../../src/domain/identity/demo'
 import { boundIdentity, visibleTo } from '../../../src/domain/records/access'
-import { seedDemoRecords } from '../../../src/domain/records/demo/seed'
+import { seedDemoRecords } from '../../../src/domain/demo-records/seed'
 import { findUserByMobile } from '../../../src/domain/identity/users'
 import { buildTestApp } from '../../helpers'
 

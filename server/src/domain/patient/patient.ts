@@ -19,10 +19,10 @@ import { consumeSmsCode, findUserById, sameHash } from '../identity'
 import { keyedHash } from '../identity/secrets'
 import { proveIdentity } from '../profile/account'
 import { maskHolderName } from '../profile/id-card-number'
-import { EXAM_NOT_FOUND, privateToMember, type ReachedExam, reachExam, visibleTo } from './access'
-import { reachedOwner } from './owner'
+import { EXAM_NOT_FOUND, privateToMember, type ReachedExam, reachExam, visibleTo } from '../records/access'
+import { reachedOwner } from '../records/owner'
+import { fhirDoctorNames, fhirFindings, resolveKeyImages } from '../reports/reports'
 import { examTitle, modalityList, type PatientScope, summariseExams } from './lists'
-import { fhirDoctorNames, fhirFindings, resolveKeyImages } from './reports'
 
 /*
  * One exam or report of the patient, and the marks they put on it. Visibility is decided by

@@ -19,8 +19,8 @@ import {
   residentIdAmong,
   upsertHospitalExam,
   upsertUploadExam,
-} from './exams'
-import { warmDetailThumbnails } from './retrieve'
+} from '../records/exams'
+import { warmDetailThumbnails } from '../dicomweb/retrieve'
 
 /*
  * Ingest: DICOM files in, exams/series/instances out. Used by STOW-RS (hospital pushes) and by zip

@@ -4,12 +4,12 @@ import { hostname } from 'node:os'
 import type { FastifyBaseLogger } from 'fastify'
 import { sql, type Selectable, type Transaction, TransactionBuilder } from 'kysely'
 import PgBoss from 'pg-boss'
-import type { FieldCipher } from '../../crypto/field-cipher'
-import type { DB } from '../../db'
-import type { Database, IngestJobsTable } from '../../db/schema'
-import { STORAGE_FULL } from '../../http/errors'
-import { fullStorageOf, isStorageFull, type ObjectStore } from '../../storage'
-import { batchPrefix } from './ingest'
+import type { FieldCipher } from '../crypto/field-cipher'
+import type { DB } from '../db'
+import type { Database, IngestJobsTable } from '../db/schema'
+import { STORAGE_FULL } from '../http/errors'
+import { fullStorageOf, isStorageFull, type ObjectStore } from '../storage'
+import { batchPrefix } from '../domain/ingest/ingest'
 
 /*
  * Ingest work (STOW-RS pushes, zip uploads) runs as jobs. The row in `ingest_jobs` is the truth: its

@@ -18,8 +18,8 @@ import type { DB } from '../../db'
 import type { ExamsTable, InstancesTable } from '../../db/schema'
 import { ApiError, badRequest, notFound } from '../../http/errors'
 import type { ObjectStore } from '../../storage'
-import { EXAM_NOT_FOUND, findVisibleStudy, type RecordsCaller } from './access'
-import { pickThumbnail } from './patient'
+import { EXAM_NOT_FOUND, findVisibleStudy, type RecordsCaller } from '../records/access'
+import { pickThumbnail } from '../patient/patient'
 
 /*
  * WADO-RS reads: which instances a path names (after access.ts said the study is the caller's),

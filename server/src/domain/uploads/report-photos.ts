@@ -11,6 +11,7 @@ import { decodeJpeg8, encodeJpeg, JPEG_MIN_PIXELS } from '../../dicom/codecs'
 import type { FieldCipher } from '../../crypto/field-cipher'
 import { ApiError, badRequest, notFound } from '../../http/errors'
 import { sniffImageType } from '../profile/avatars'
+import { reachStudy, type RecordsCaller } from '../records/access'
 import {
   ownUploadExam,
   quotaExceeded,
@@ -18,7 +19,6 @@ import {
   reserveStorage,
   storageQuota,
 } from './uploads'
-import { reachStudy, type RecordsCaller } from './access'
 import type { UploadsContext } from './uploads'
 
 /*

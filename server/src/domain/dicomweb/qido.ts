@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import type { DicomJson, DicomJsonAttribute } from '../../dicom'
 import type { DB } from '../../db'
 import { withoutPatientIdentity } from '../sharing/dicom-identity'
-import { reachableBy, reachableDirectly, type SearchReach } from './access'
+import { reachableBy, reachableDirectly, type SearchReach } from '../records/access'
 import { isExact, matches, project, type QidoFilter, type QidoQuery } from './qido-query'
 
 /*

@@ -22,7 +22,7 @@ import {
   type PatientIdentity,
   type RecordsCaller,
   visibleTo,
-} from './access'
+} from '../records/access'
 
 /*
  * The patient's lists: 我的报告, my uploads (ys), 我的影像 by hospital, the exam info list of one

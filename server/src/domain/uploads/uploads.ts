@@ -16,17 +16,10 @@ import type { DB } from '../../db'
 import type { IngestJobsTable } from '../../db/schema'
 import { ApiError, badRequest, notFound } from '../../http/errors'
 import { asStorageFull } from '../../storage'
-import { EXAM_NOT_FOUND, findVisibleExam } from './access'
-import {
-  FILES_NO_DICOM,
-  filesSkippedMessage,
-  manifestFolder,
-  manifestProblem,
-  openDicomFiles,
-} from './bundle'
-import { refreshExamCounts } from './exams'
-import { previewKeyPrefix } from './retrieve'
-import { batchPrefix, type IngestContext, ingestFiles, type IngestResult } from './ingest'
+import { EXAM_NOT_FOUND, findVisibleExam } from '../records/access'
+import { refreshExamCounts } from '../records/exams'
+import { previewKeyPrefix } from '../dicomweb/retrieve'
+import { batchPrefix, type IngestContext, ingestFiles, type IngestResult } from '../ingest/ingest'
 import {
   attemptBatchId,
   enqueueJob,
@@ -35,7 +28,14 @@ import {
   type JobOutcome,
   type JobRow,
   type JobRunner,
-} from './jobs'
+} from '../../jobs/runner'
+import {
+  FILES_NO_DICOM,
+  filesSkippedMessage,
+  manifestFolder,
+  manifestProblem,
+  openDicomFiles,
+} from './bundle'
 import {
   DEFAULT_ZIP_LIMITS,
   formatBytes,

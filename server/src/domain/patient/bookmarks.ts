@@ -11,7 +11,7 @@ import {
   isForeignKeyViolation,
   notFound,
 } from '../../http/errors'
-import { findVisibleExam } from './access'
+import { findVisibleExam } from '../records/access'
 
 /*
  * A patient's bookmarks of single frames (contract/main/bookmarks.ts). The one access check is

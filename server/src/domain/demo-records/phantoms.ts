@@ -1,4 +1,4 @@
-import { encodeJpeg } from '../../../dicom/codecs'
+import { encodeJpeg } from '../../dicom/codecs'
 import {
   type Element,
   encapsulated,
@@ -8,7 +8,7 @@ import {
   newUid,
   RLE_LOSSLESS,
   writePart10,
-} from '../../../dicom/write'
+} from '../../dicom/write'
 
 /*
  * Synthetic studies for demo mode: mathematical phantoms (ellipses and ellipsoids), not images of

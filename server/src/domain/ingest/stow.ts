@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream'
 import { DicomParseError, parse } from '../../dicom'
 import type { ObjectStore } from '../../storage'
+import { JobFailure, type JobOutcome, type JobRow, registerJobProcessor } from '../../jobs/runner'
 import { type IngestFile, ingestFiles, type InstanceOutcome } from './ingest'
-import { JobFailure, type JobOutcome, type JobRow, registerJobProcessor } from './jobs'
 
 /*
  * STOW-RS as a job: the route streams the request's parts into staging (`staging/stow/<job>/<n>`)

@@ -1,9 +1,9 @@
 import { sql } from 'kysely'
 import type { Department, Hospital, RightNode } from '@contract/sso/directory'
 import type { Role } from '@contract/sso/auth'
-import type { DB } from '../db'
-import type { HospitalsTable } from '../db/schema'
-import { notFound } from '../http/errors'
+import type { DB } from '../../db'
+import type { HospitalsTable } from '../../db/schema'
+import { notFound } from '../../http/errors'
 
 function toHospital(row: HospitalsTable): Hospital {
   return {

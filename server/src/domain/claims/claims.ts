@@ -15,7 +15,7 @@ import { keyedHash } from '../identity/secrets'
 import { DAY, describeWait, HOUR } from '../identity/time'
 import { maskMobile } from '../identity/mobile'
 import { clientTag, type LimitRule, releaseAll, reserveAll } from '../limits'
-import { boundIdentity, EXAM_NOT_FOUND, normalisePatientName, visibleTo } from './access'
+import { boundIdentity, EXAM_NOT_FOUND, normalisePatientName, visibleTo } from '../records/access'
 import {
   claimTicket,
   type ClaimVia,

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
-import { parse } from '../../../dicom'
-import { DEMO_HOSPITAL_KEYS } from '../../hospitals/demo-keys'
-import { DEMO_ACCOUNTS } from '../../identity/demo'
-import { findUserByMobile } from '../../identity/users'
-import { idCardCheckChar } from '../../profile/id-card-number'
-import { bindIdCard } from '../../profile/id-cards'
+import { parse } from '../../dicom'
+import { DEMO_HOSPITAL_KEYS } from '../hospitals/demo-keys'
+import { DEMO_ACCOUNTS } from '../identity/demo'
+import { findUserByMobile } from '../identity/users'
+import { idCardCheckChar } from '../profile/id-card-number'
+import { bindIdCard } from '../profile/id-cards'
 import {
   type DemoPatient,
   type DemoStudy,
