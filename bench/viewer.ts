@@ -26,7 +26,7 @@ import { launchChromium } from '../scripts/lib/browser'
 import { ensureH5Build } from '../scripts/lib/h5-build'
 import { decodeFrames, dicomJson, parse } from '../server/src/dicom'
 import { demoChestCt } from '../server/src/domain/demo-records/phantoms'
-import { type InstanceRow, instanceMetadata } from '../server/src/domain/dicomweb/retrieve'
+import { type InstanceRow, instanceMetadata } from '../server/src/domain/records/images'
 import { demoLogin, demoLoginRequest, startBenchServer } from './server'
 import type { RenderRun } from './viewer-page/timing'
 

@@ -9,7 +9,6 @@ import type { DB } from '../db'
 import type { Database, IngestJobsTable } from '../db/schema'
 import { STORAGE_FULL } from '../http/errors'
 import { fullStorageOf, isStorageFull, type ObjectStore } from '../storage'
-import { batchPrefix } from '../domain/ingest/ingest'
 
 /*
  * Ingest work (STOW-RS pushes, zip uploads) runs as jobs. The row in `ingest_jobs` is the truth: its
@@ -109,7 +108,14 @@ export interface JobOutcome {
 
 export type JobProcessor = (job: JobRow, ctx: JobContext) => Promise<JobOutcome>
 
-export interface JobProcessorOptions {
+/**
+ * One kind of job ('stow', 'upload'): its work, and what to undo when it fails for good. The app's
+ * kinds are listed once, in src/job-kinds.ts, and handed to the runner when it is made.
+ */
+export interface JobKind {
+  kind: string
+  process: JobProcessor
+
   /**
    * Called once when a job ends failed (or, still receiving, abandoned) for good, whatever the
    * cause (processor's JobFailure or failed outcome, retries exhausted, worker lost): give back a
@@ -120,22 +126,20 @@ export interface JobProcessorOptions {
   onFailed?: (job: JobRow, ctx: Omit<JobContext, 'attempt' | 'batchId' | 'signal'>) => Promise<void>
 }
 
-const processors = new Map<string, { process: JobProcessor; options: JobProcessorOptions }>()
-
-/**
- * The work of one kind of job ('stow', 'upload'). Register at module load, before the app is ready:
- * a runner serves the kinds registered when it starts.
- */
-export function registerJobProcessor(
-  kind: string,
-  process: JobProcessor,
-  options: JobProcessorOptions = {},
-): void {
-  if (!/^[a-z][a-z0-9-]*$/.test(kind)) throw new Error(`invalid job kind ${kind}`)
-  processors.set(kind, { process, options })
+/** The kinds by name; a name twice or not of `a-z0-9-` is a programming error. */
+function kindTable(kinds: readonly JobKind[]): Map<string, JobKind> {
+  const table = new Map<string, JobKind>()
+  for (const entry of kinds) {
+    if (!/^[a-z][a-z0-9-]*$/.test(entry.kind)) throw new Error(`invalid job kind ${entry.kind}`)
+    if (table.has(entry.kind)) throw new Error(`job kind ${entry.kind} listed twice`)
+    table.set(entry.kind, entry)
+  }
+  return table
 }
 
 export interface JobRunnerOptions {
+  /** The kinds this runner serves (src/job-kinds.ts for the app's). */
+  kinds: readonly JobKind[]
   db: DB
   store: ObjectStore
   cipher: FieldCipher
@@ -179,6 +183,8 @@ export interface JobRunner {
   /** `host|pid|random`: who holds a job (locked_by). */
   readonly workerId: string
   readonly db: DB
+  /** Whether this runner has the kind (enqueueJob refuses any other). */
+  serves(kind: string): boolean
   start(): Promise<void>
   stop(): Promise<void>
   /** Internal plumbing for enqueueJob and waitForJob. */
@@ -246,7 +252,7 @@ export async function enqueueJob(
 ): Promise<JobRow> {
   let job: JobRow | undefined
   if ('kind' in input) {
-    if (!processors.has(input.kind)) throw new Error(`no processor for job kind ${input.kind}`)
+    if (!runner.serves(input.kind)) throw new Error(`no processor for job kind ${input.kind}`)
     job = await insertJob(runner.db, input, JOB_STATUS.queued)
   } else {
     job = await runner.db
@@ -301,6 +307,7 @@ export async function waitForJob(
 export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const settings = { ...DEFAULTS, ...definedOnly(options) }
   const { db, store, cipher, log } = options
+  const table = kindTable(options.kinds)
   const appNow = options.now ?? (() => new Date())
   const workerId = `${hostname()}|${process.pid}|${randomBytes(4).toString('hex')}`
   const events = new EventEmitter()
@@ -362,7 +369,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   }
 
   async function runClaimed(job: JobRow): Promise<void> {
-    const entry = processors.get(job.kind)
+    const entry = table.get(job.kind)
     const logger = jobLog(job)
     if (!entry) {
       // Another version of the server enqueued a kind we do not know: leave it for one that does.
@@ -372,7 +379,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     const baseCtx = { db, store, cipher, now: appNow, log: logger }
     if (job.attempts > settings.maxAttempts) {
       logger.warn({ attempts: job.attempts }, 'ingest job lost its worker too often; giving up')
-      await finishFailed(job, JOB_WORKER_LOST, entry.options, baseCtx)
+      await finishFailed(job, JOB_WORKER_LOST, entry, baseCtx)
       return
     }
     await removeOrphanBatches(job, job.attempts - 1)
@@ -420,13 +427,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
 
     if (outcome) {
       if (outcome.status === 'failed') {
-        await finishFailed(
-          job,
-          outcome.message ?? JOB_RETRIES_EXHAUSTED,
-          entry.options,
-          baseCtx,
-          outcome,
-        )
+        await finishFailed(job, outcome.message ?? JOB_RETRIES_EXHAUSTED, entry, baseCtx, outcome)
       } else {
         await finish(job, JOB_STATUS.done, outcome)
       }
@@ -434,7 +435,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     }
     if (failure instanceof JobFailure) {
       logger.info({ reason: failure.message }, 'ingest job failed')
-      await finishFailed(job, failure.message, entry.options, baseCtx)
+      await finishFailed(job, failure.message, entry, baseCtx)
       return
     }
     if (isStorageFull(failure)) {
@@ -442,7 +443,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       // the staged bytes (and a waiting STOW request) on a full store. The job ends at once, its
       // staging removed; the sender sends again (STOW answers 507, an upload shows the reason).
       logger.error({ ...fullStorageOf(failure), attempt: job.attempts }, 'storage full')
-      await finishFailed(job, STORAGE_FULL, entry.options, baseCtx)
+      await finishFailed(job, STORAGE_FULL, entry, baseCtx)
       return
     }
     logger.error({ err: failure, attempt: job.attempts }, 'ingest job attempt failed')
@@ -452,7 +453,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       return
     }
     if (job.attempts >= settings.maxAttempts) {
-      await finishFailed(job, JOB_RETRIES_EXHAUSTED, entry.options, baseCtx)
+      await finishFailed(job, JOB_RETRIES_EXHAUSTED, entry, baseCtx)
       return
     }
     const delay = settings.retryDelayMs(job.attempts)
@@ -553,7 +554,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   async function finishFailed(
     job: JobRow,
     message: string,
-    options: JobProcessorOptions,
+    options: Pick<JobKind, 'onFailed'>,
     ctx: Omit<JobContext, 'attempt' | 'batchId' | 'signal'>,
     outcome: JobOutcome = {},
   ): Promise<void> {
@@ -574,7 +575,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
    */
   async function endWithHook(
     ctx: Omit<JobContext, 'attempt' | 'batchId' | 'signal'>,
-    options: JobProcessorOptions,
+    options: Pick<JobKind, 'onFailed'>,
     job: JobRow,
     mark: (executor: Transaction<Database>) => Promise<boolean>,
     markAlone: () => Promise<boolean>,
@@ -691,7 +692,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         return Number(result.numUpdatedRows) === 1
       }
       const ctx = { db, store, cipher, now: appNow, log: jobLog(job) }
-      const options = processors.get(job.kind)?.options ?? {}
+      const options = table.get(job.kind) ?? {}
       if (!(await endWithHook(ctx, options, job, cancel, () => cancel(db)))) continue
       await store.deletePrefix(job.staging_prefix).catch(() => undefined)
     }
@@ -706,11 +707,12 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   return {
     workerId,
     db,
+    serves: (kind) => table.has(kind),
     events,
     async start() {
       if (started) return
       started = true
-      kinds = [...processors.keys()]
+      kinds = [...table.keys()]
       if (options.postgres && kinds.length > 0) {
         const schema = `${options.postgres.schema ?? 'public'}_pgboss`
         const instance = new PgBoss({
@@ -792,6 +794,9 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     sweep: sweepOnce,
   }
 }
+
+/** Object-store prefix of a batch's files (deleted whole when the batch gives up). */
+export const batchPrefix = (batchId: string) => `objects/${batchId}/`
 
 export const attemptBatchId = (jobId: string, attempt: number) => `${jobId}-a${attempt}`
 

@@ -12,7 +12,7 @@ import {
   DEMO_RECORDS_MARKER,
   seedDemoRecords,
 } from '../../src/domain/demo-records/seed'
-import { previewKeyPrefix } from '../../src/domain/dicomweb/retrieve'
+import { previewKeyPrefix } from '../../src/domain/records/images'
 import { reserveStorage, storageQuota } from '../../src/domain/uploads/uploads'
 import { DEMO_ACCOUNTS } from '../../src/domain/identity/demo'
 import { findUserByMobile } from '../../src/domain/identity/users'

@@ -10,12 +10,10 @@ import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
 import type { ExamsTable } from '../../db/schema'
 import { badRequest, notFound, tooManyRequests } from '../../http/errors'
-import { consumeSmsCode, issueSmsCode, type SmsProvider } from '../identity/sms'
-import { keyedHash } from '../identity/secrets'
-import { DAY, describeWait, HOUR } from '../identity/time'
-import { maskMobile } from '../identity/mobile'
+import { consumeSmsCode, issueSmsCode, type SmsProvider } from '../identity'
+import { keyedHash, DAY, describeWait, HOUR, maskMobile } from '../identity'
 import { clientTag, type LimitRule, releaseAll, reserveAll } from '../limits'
-import { boundIdentity, EXAM_NOT_FOUND, normalisePatientName, visibleTo } from '../records/access'
+import { boundIdentity, EXAM_NOT_FOUND, normalisePatientName, visibleTo } from '../records'
 import {
   claimTicket,
   type ClaimVia,

@@ -1,6 +1,6 @@
 import { EXAM_QR_PREFIX, EXAM_QR_TTL_SECONDS } from '@contract/main/claims'
 import { FILM_CODE_PARAM } from '@contract/scan/codes'
-import { keyedHash, openWithSecret, sameHash, sealWithSecret } from '../identity/secrets'
+import { keyedHash, openWithSecret, sameHash, sealWithSecret } from '../identity'
 
 /*
  * The codes of the claim and scan flows, all derived from SECRET_KEY and kept nowhere:

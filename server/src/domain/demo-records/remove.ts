@@ -1,7 +1,7 @@
 import type { DB } from '../../db'
 import type { ObjectStore } from '../../storage'
-import { previewKeyPrefix } from '../dicomweb/retrieve'
-import { releaseStorage } from '../uploads/uploads'
+import { previewKeyPrefix } from '../records'
+import { releaseStorage } from '../uploads'
 import { DEMO_RECORDS_CLAIM, DEMO_RECORDS_MARKER } from './seed'
 
 /*

@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { parse } from '../../dicom'
-import { DEMO_HOSPITAL_KEYS } from '../hospitals/demo-keys'
-import { DEMO_ACCOUNTS } from '../identity/demo'
-import { findUserByMobile } from '../identity/users'
-import { idCardCheckChar } from '../profile/id-card-number'
-import { bindIdCard } from '../profile/id-cards'
+import { DEMO_HOSPITAL_KEYS } from '../hospitals'
+import { DEMO_ACCOUNTS, findUserByMobile, idCardCheckChar } from '../identity'
+import { bindIdCard } from '../profile'
 import {
   type DemoPatient,
   type DemoStudy,

@@ -1,8 +1,8 @@
 import { sql } from 'kysely'
 import type { DicomJson, DicomJsonAttribute } from '../../dicom'
 import type { DB } from '../../db'
-import { withoutPatientIdentity } from '../sharing/dicom-identity'
-import { reachableBy, reachableDirectly, type SearchReach } from '../records/access'
+import { withoutPatientIdentity } from '../sharing'
+import { reachableBy, reachableDirectly, type SearchReach } from '../records'
 import { isExact, matches, project, type QidoFilter, type QidoQuery } from './qido-query'
 
 /*

@@ -25,9 +25,9 @@ import {
   type SmsProvider,
 } from '../identity'
 import { reserve } from '../limits'
-import { ID_CARD_BINDS_PER_DAY, ID_CARD_TAKEN } from '../profile/id-cards'
-import { idCardNumberProblem, maskHolderName } from '../profile/id-card-number'
-import { normaliseIdNumber, normalisePatientName } from '../records/access'
+import { idCardNumberProblem, maskHolderName } from '../identity'
+import { ID_CARD_BINDS_PER_DAY, ID_CARD_TAKEN } from '../profile'
+import { normaliseIdNumber, normalisePatientName } from '../records'
 
 /*
  * 亲情卡 (contract/main/family.ts). A manager sees an active member's records (access.ts

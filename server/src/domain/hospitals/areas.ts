@@ -2,8 +2,8 @@ import { sql } from 'kysely'
 import type { AreaNode, AreaRef, ImageHospital } from '@contract/image/areas'
 import type { DB } from '../../db'
 import type { HospitalsTable } from '../../db/schema'
-import { visibleTo } from '../records/access'
-import type { Page, PatientScope } from '../patient/lists'
+import { visibleTo } from '../records'
+import type { Page, PatientScope } from '../patient'
 
 /*
  * Regions of the hospitals we have (personalImage/imageHospital). A hospital's region_code is the

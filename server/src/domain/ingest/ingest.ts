@@ -11,6 +11,7 @@ import {
   parse,
 } from '../../dicom'
 import { loadJpegEncoder } from '../../dicom/codecs'
+import { batchPrefix } from '../../jobs/runner'
 import type { ObjectStore } from '../../storage'
 import {
   type Executor,
@@ -19,8 +20,8 @@ import {
   residentIdAmong,
   upsertHospitalExam,
   upsertUploadExam,
-} from '../records/exams'
-import { warmDetailThumbnails } from '../dicomweb/retrieve'
+} from '../records'
+import { warmDetailThumbnails } from '../records'
 
 /*
  * Ingest: DICOM files in, exams/series/instances out. Used by STOW-RS (hospital pushes) and by zip
@@ -77,9 +78,6 @@ export interface IngestResult {
   /** Of the failed: files that were not DICOM at all (a zip's stray files). */
   notDicom: number
 }
-
-/** Object-store prefix of a batch's files (deleted whole when the batch gives up). */
-export const batchPrefix = (batchId: string) => `objects/${batchId}/`
 
 /**
  * Files prepared at once: one is parsed and decoded (CPU) while the objects of the others are

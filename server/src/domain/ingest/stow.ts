@@ -1,7 +1,13 @@
 import type { Readable } from 'node:stream'
 import { DicomParseError, parse } from '../../dicom'
 import type { ObjectStore } from '../../storage'
-import { JobFailure, type JobOutcome, type JobRow, registerJobProcessor } from '../../jobs/runner'
+import {
+  type JobContext,
+  JobFailure,
+  type JobKind,
+  type JobOutcome,
+  type JobRow,
+} from '../../jobs/runner'
 import { type IngestFile, ingestFiles, type InstanceOutcome } from './ingest'
 
 /*
@@ -83,10 +89,7 @@ async function readObject(store: ObjectStore, key: string): Promise<Buffer> {
 }
 
 /** The 'stow' job: ingest the staged parts as the hospital's, per-part outcome in the result. */
-export async function processStow(
-  job: JobRow,
-  ctx: Parameters<Parameters<typeof registerJobProcessor>[1]>[1],
-): Promise<JobOutcome> {
+export async function processStow(job: JobRow, ctx: JobContext): Promise<JobOutcome> {
   if (!job.hospital_id) throw new JobFailure(STOW_MESSAGES.noHospital)
   let manifest: StowManifest
   try {
@@ -190,7 +193,8 @@ function studyUidsOf(
   }
 }
 
-registerJobProcessor(STOW_KIND, processStow)
+/** A hospital's STOW-RS push, stored by the job runner (listed in src/job-kinds.ts). */
+export const stowJob: JobKind = { kind: STOW_KIND, process: processStow }
 
 // --- The PS3.18 answer ------------------------------------------------------------------------
 

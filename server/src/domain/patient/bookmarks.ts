@@ -11,7 +11,7 @@ import {
   isForeignKeyViolation,
   notFound,
 } from '../../http/errors'
-import { findVisibleExam } from '../records/access'
+import { findVisibleExam } from '../records'
 
 /*
  * A patient's bookmarks of single frames (contract/main/bookmarks.ts). The one access check is

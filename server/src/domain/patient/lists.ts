@@ -14,7 +14,7 @@ import {
 import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
 import type { Database, ExamsTable } from '../../db/schema'
-import type { StoredIdCard } from '../identity/sessions'
+import type { StoredIdCard } from '../identity'
 import {
   assertPersonInReach,
   boundIdentity,
@@ -22,7 +22,8 @@ import {
   type PatientIdentity,
   type RecordsCaller,
   visibleTo,
-} from '../records/access'
+} from '../records'
+import { examTitle, modalityList } from '../records'
 
 /*
  * The patient's lists: 我的报告, my uploads (ys), 我的影像 by hospital, the exam info list of one
@@ -106,19 +107,8 @@ function readSql(report: string) {
   return sql<boolean>`(s.report_read_at is not null and s.report_read_at >= ${sql.ref(`${report}.updated_at`)})`
 }
 
-export function modalityList(modalities: string | null): string[] {
-  return (modalities ?? '').split(',').filter(Boolean)
-}
-
 function examStatus(status: string): ExamStatus {
   return (EXAM_STATUS_LABELS as Record<string, string>)[status] ? (status as ExamStatus) : 'ready'
-}
-
-export function examTitle(exam: Pick<ExamsTable, 'title' | 'description' | 'modalities'>): string {
-  const title = exam.title?.trim() || exam.description?.trim()
-  if (title) return title
-  const modalities = modalityList(exam.modalities)
-  return modalities.length > 0 ? `${modalities.join('/')} 检查` : '影像检查'
 }
 
 const isSet = (value: string | null | undefined) => value !== null && value !== undefined

@@ -15,14 +15,20 @@ import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
 import type { ExamsTable, ExamUserStatesTable, ReportsTable } from '../../db/schema'
 import { ApiError, badRequest, forbidden, notFound } from '../../http/errors'
-import { consumeSmsCode, findUserById, sameHash } from '../identity'
-import { keyedHash } from '../identity/secrets'
-import { proveIdentity } from '../profile/account'
-import { maskHolderName } from '../profile/id-card-number'
-import { EXAM_NOT_FOUND, privateToMember, type ReachedExam, reachExam, visibleTo } from '../records/access'
-import { reachedOwner } from '../records/owner'
-import { fhirDoctorNames, fhirFindings, resolveKeyImages } from '../reports/reports'
-import { examTitle, modalityList, type PatientScope, summariseExams } from './lists'
+import { consumeSmsCode, findUserById, sameHash, keyedHash, maskHolderName } from '../identity'
+import { proveIdentity } from '../profile'
+import {
+  EXAM_NOT_FOUND,
+  privateToMember,
+  type ReachedExam,
+  reachExam,
+  visibleTo,
+  pickThumbnail,
+  type ThumbnailCandidate,
+} from '../records'
+import { reachedOwner, examTitle, modalityList } from '../records'
+import { fhirDoctorNames, fhirFindings, resolveKeyImages } from '../reports'
+import { type PatientScope, summariseExams } from './lists'
 
 /*
  * One exam or report of the patient, and the marks they put on it. Visibility is decided by
@@ -458,34 +464,6 @@ export function thumbnailPath(studyUid: string, seriesUid: string, sopInstanceUi
   return `/dicomweb/studies/${encodeURIComponent(studyUid)}/series/${encodeURIComponent(seriesUid)}/instances/${encodeURIComponent(sopInstanceUid)}/thumbnail`
 }
 
-interface InstanceRow {
-  series_id: string
-  sop_instance_uid: string
-  instance_number: number | null
-  preview_status: string
-  preview_message: string | null
-}
-
-/**
- * The series' picture: its middle instance (the middle slice says more than the first), or the
- * previewable instance nearest to it when the middle one has no pixels we can show.
- */
-export function pickThumbnail(instances: readonly InstanceRow[]): {
-  instance: InstanceRow | undefined
-  middle: InstanceRow | undefined
-} {
-  const middleIndex = Math.floor((instances.length - 1) / 2)
-  const middle = instances[middleIndex]
-  if (!middle || middle.preview_status === 'ready') return { instance: middle, middle }
-  for (let distance = 1; distance < instances.length; distance += 1) {
-    for (const index of [middleIndex + distance, middleIndex - distance]) {
-      const candidate = instances[index]
-      if (candidate?.preview_status === 'ready') return { instance: candidate, middle }
-    }
-  }
-  return { instance: undefined, middle }
-}
-
 const NO_PREVIEW = '暂无可预览的图像'
 
 export const SERIES_NOT_FOUND = '序列不存在或已删除'
@@ -579,7 +557,7 @@ export async function examDetail(
       .execute(),
     reachedOwner(db, cipher, scope.caller, reached),
   ])
-  const bySeries = new Map<string, InstanceRow[]>()
+  const bySeries = new Map<string, ThumbnailCandidate[]>()
   for (const instance of instances) {
     const list = bySeries.get(instance.series_id) ?? []
     list.push(instance)

@@ -4,11 +4,17 @@ import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
 import type { IdCardsTable } from '../../db/schema'
 import { badRequest, forbidden, tooManyRequests } from '../../http/errors'
-import { DAY, describeWait, isUniqueViolation } from '../identity'
+import {
+  DAY,
+  describeWait,
+  isUniqueViolation,
+  idCardNumberProblem,
+  maskHolderName,
+  maskIdNumber,
+} from '../identity'
 import { reserve } from '../limits'
-import { nameDigest } from '../records/access'
-import { announceFoundReports } from '../reports/report-notices'
-import { idCardNumberProblem, maskHolderName, maskIdNumber } from './id-card-number'
+import { nameDigest } from '../records'
+import { announceFoundReports } from '../reports'
 
 export const ID_CARD_TAKEN = '该身份证已被其他账号绑定'
 export const ID_CARD_ALREADY_BOUND = '您已绑定身份证，每个账号只能绑定一张'

@@ -3,8 +3,8 @@ import type { DB } from '../../db'
 import type { ExamsTable, ReportsTable } from '../../db/schema'
 import type { SubscribeNotice } from '../../providers/subscribe-message'
 import { notify } from '../messages'
-import { boundIdentity, type PatientIdentity, visibleTo } from '../records/access'
-import { examTitle } from '../patient/lists'
+import { boundIdentity, type PatientIdentity, visibleTo } from '../records'
+import { examTitle } from '../records'
 
 /*
  * 报告通知 (issue 18): the account whose records a hospital report belongs to is told when it arrives

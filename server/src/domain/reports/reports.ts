@@ -6,8 +6,8 @@ import type { Database, ExamsTable, ReportsTable, ReportVersionsTable } from '..
 import { ApiError } from '../../http/errors'
 import type { SubscribeNotice } from '../../providers/subscribe-message'
 import { isUniqueViolation } from '../identity'
-import { identityDigests, normaliseIdNumber } from '../records/access'
-import { mobileIn, upsertHospitalExam, type PushedPatient } from '../records/exams'
+import { identityDigests, normaliseIdNumber } from '../records'
+import { mobileIn, upsertHospitalExam, type PushedPatient } from '../records'
 import { announceReport, examPeople } from './report-notices'
 
 /*

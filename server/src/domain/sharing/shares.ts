@@ -15,26 +15,21 @@ import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
 import type { GrantsTable } from '../../db/schema'
 import { badRequest, forbidden, notFound, tooManyRequests, unauthorized } from '../../http/errors'
-import { findSessionByAccessToken } from '../identity/sessions'
-import { randomToken, sameHash } from '../identity/secrets'
-import { DAY } from '../identity/time'
+import { findSessionByAccessToken, randomToken, sameHash, DAY } from '../identity'
 import { releaseAll, reserveAll } from '../limits'
 import { createMessage } from '../messages'
-import { EXAM_NOT_FOUND, type RecordsCaller } from '../records/access'
-import { examTitle, modalityList } from '../patient/lists'
-import { examDetail, REPORT_NOT_VISIBLE, versionOf } from '../patient/patient'
-import { recordOwner } from '../records/owner'
-import { resolveKeyImages } from '../reports/reports'
+import { EXAM_NOT_FOUND, type RecordsCaller } from '../records'
+import { examTitle, modalityList, personLabels, sharerText, recordOwner } from '../records'
+import { examDetail, REPORT_NOT_VISIBLE, versionOf } from '../patient'
+import { resolveKeyImages } from '../reports'
 import {
   describeReceived,
   grantEnded,
   grantStatus,
   hashToken,
   hiddenSinceGranted,
-  personLabels,
   pickupHash,
   SHARE_VISITOR,
-  sharerText,
 } from './grants'
 
 /*

@@ -16,15 +16,15 @@ import type { DB } from '../../db'
 import type { IngestJobsTable } from '../../db/schema'
 import { ApiError, badRequest, notFound } from '../../http/errors'
 import { asStorageFull } from '../../storage'
-import { EXAM_NOT_FOUND, findVisibleExam } from '../records/access'
-import { refreshExamCounts } from '../records/exams'
-import { previewKeyPrefix } from '../dicomweb/retrieve'
-import { batchPrefix, type IngestContext, ingestFiles, type IngestResult } from '../ingest/ingest'
+import { EXAM_NOT_FOUND, findVisibleExam, refreshExamCounts, previewKeyPrefix } from '../records'
+import { type IngestContext, ingestFiles, type IngestResult } from '../ingest'
 import {
   attemptBatchId,
+  batchPrefix,
   enqueueJob,
   type JobContext,
   JobFailure,
+  type JobKind,
   type JobOutcome,
   type JobRow,
   type JobRunner,
@@ -648,6 +648,13 @@ export async function releaseUploadReservation(
   // A failure the processor did not describe leaves no result: the zip's size is what is held.
   const held = fresh?.result_json ? readResult(fresh).reservedBytes : Number(job.total_bytes ?? 0)
   await releaseStorage(ctx.db, job.user_id, held, ctx.now())
+}
+
+/** A patient's zip upload, ingested by the job runner (listed in src/job-kinds.ts). */
+export const uploadJob: JobKind = {
+  kind: UPLOAD_KIND,
+  process: (job, ctx) => processUpload(job, ctx),
+  onFailed: releaseUploadReservation,
 }
 
 /** Concatenates the chunk objects into one local file, streamed (never held whole). */

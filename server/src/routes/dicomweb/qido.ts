@@ -10,7 +10,7 @@ import {
 import { parseQidoQuery, pathUid, type QidoLevel } from '../../domain/dicomweb/qido-query'
 import { noteView } from '../../domain/sharing/views'
 import { notFound } from '../../http/errors'
-import { recordsCaller, recordsCallerAuth } from '../../http/records-caller'
+import { recordsCaller, recordsCallerAuth } from '../records-caller'
 import { requireJsonAccepted } from './negotiate'
 
 /*

@@ -1,12 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import {
-  createJob,
-  enqueueJob,
-  isFinalJob,
-  type JobRow,
-  waitForJob,
-} from '../../jobs/runner'
+import { createJob, enqueueJob, isFinalJob, type JobRow, waitForJob } from '../../jobs/runner'
 import {
   manifestKey,
   STOW_KIND,
@@ -17,7 +11,7 @@ import {
 } from '../../domain/ingest/stow'
 import { failure } from '../../http/envelope'
 import { ApiError, badRequest, notFound, STORAGE_FULL } from '../../http/errors'
-import { hospitalAuth } from '../../http/hospital-auth'
+import { hospitalAuth } from '../hospital-auth'
 import {
   forEachRelatedPart,
   MULTIPART_MESSAGES,

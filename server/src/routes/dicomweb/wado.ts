@@ -5,23 +5,22 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { GRANT_MESSAGES } from '@contract/main/grants'
 import { reachStudy } from '../../domain/records/access'
 import { pathUid } from '../../domain/dicomweb/qido-query'
+import { instancesOfExams, parseFrameList } from '../../domain/dicomweb/retrieve'
 import {
   checkFramesAvailable,
   instanceMetadata,
-  instancesOfExams,
   type InstanceRow,
   NoPreviewError,
   openFrame,
-  parseFrameList,
   renderedEtag,
   renderFrame,
   type RenderRequest,
   representativeInstance,
-} from '../../domain/dicomweb/retrieve'
+} from '../../domain/records/images'
 import { withoutPatientIdentity } from '../../domain/sharing/dicom-identity'
 import { noteView } from '../../domain/sharing/views'
 import { badRequest, forbidden } from '../../http/errors'
-import { recordsCaller, recordsCallerAuth } from '../../http/records-caller'
+import { recordsCaller, recordsCallerAuth } from '../records-caller'
 import { acceptsMultipart, notAcceptable, renderedMime, requireJsonAccepted } from './negotiate'
 
 /*

@@ -11,7 +11,7 @@ import {
   readKeyImages,
   type ReportWrite,
 } from '../../domain/reports/reports'
-import { idCardNumberProblem } from '../../domain/profile/id-card-number'
+import { idCardNumberProblem } from '../../domain/identity/id-card-number'
 import {
   type DiagnosticReportInput,
   DiagnosticReportSchema,

@@ -20,41 +20,32 @@ import {
   startDicomUpload,
   UploadStateSchema,
 } from '@contract/main/dicom-upload'
-import { registerJobProcessor } from '../../jobs/runner'
 import { noteView } from '../../domain/sharing/views'
-import { recordsCaller, recordsCallerAuth } from '../../http/records-caller'
+import { recordsCaller, recordsCallerAuth } from '../records-caller'
 import {
   addReportPhotos,
   deleteReportPhotoFile,
-  PHOTO_TOO_LARGE,
   PHOTOS_TOO_MANY,
   readReportPhoto,
 } from '../../domain/uploads/report-photos'
+import { PHOTO_TOO_LARGE } from '../../images'
 import {
   cancelUpload,
   deleteUploadExam,
   deleteUploadInstance,
   finishUpload,
   getUpload,
-  processUpload,
   receiveChunk,
-  releaseUploadReservation,
   saveDicomReport as saveReport,
   startUpload,
   storageQuota,
   UPLOAD_CHUNK_SIZE,
-  UPLOAD_KIND,
   type UploadsContext,
 } from '../../domain/uploads/uploads'
 import { authenticate, currentUser } from '../../http/auth'
 import { ok } from '../../http/envelope'
 import { ApiError, badRequest } from '../../http/errors'
 import { route } from '../../http/route'
-
-// The runner serves the kinds registered before it starts: registered when this module loads.
-registerJobProcessor(UPLOAD_KIND, (job, ctx) => processUpload(job, ctx), {
-  onFailed: releaseUploadReservation,
-})
 
 export const CHUNK_NOT_BINARY = '分片请以 application/octet-stream 格式上传'
 export const CHUNK_OFFSET_MISSING = '缺少分片位置 offset'

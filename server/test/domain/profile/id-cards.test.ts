@@ -13,7 +13,7 @@ import {
   idCardNumberProblem,
   maskHolderName,
   maskIdNumber,
-} from '../../../src/domain/profile/id-card-number'
+} from '../../../src/domain/identity/id-card-number'
 import { ApiError } from '../../../src/http/errors'
 import { Clock, migratedDb, signUp, validIdNumber } from './support'
 

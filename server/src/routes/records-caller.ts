@@ -1,11 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { SHARE_TOKEN_PREFIX } from '@contract/main/grants'
 import { checkHospitalKey } from '../domain/hospitals'
-import { findSessionByAccessToken } from '../domain/identity/sessions'
-import type { RecordsCaller } from '../domain/records/access'
-import { shareSessionReader } from '../domain/sharing/shares'
-import { bearerToken } from './auth'
-import { ApiError } from './errors'
+import { findSessionByAccessToken } from '../domain/identity'
+import type { RecordsCaller } from '../domain/records'
+import { shareSessionReader } from '../domain/sharing'
+import { bearerToken } from '../http/auth'
+import { ApiError } from '../http/errors'
 import { HOSPITAL_KEY_INVALID, HOSPITAL_KEY_REVOKED } from './hospital-auth'
 
 /** Hospital API keys start with this (domain/hospitals/api-keys.ts). */

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { checkHospitalKey, type HospitalRecord } from '../domain/hospitals'
-import { ApiError } from './errors'
+import { ApiError } from '../http/errors'
 
 /** The hospital system calling, set by hospitalAuth. */
 export interface AuthenticatedHospital {

@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util'
-import { ConfigError, loadConfig } from '../../config'
-import { createDatabase } from '../../db'
-import { ApiError } from '../../http/errors'
-import { setSecretKey } from '../identity/secrets'
-import { SAMPLE_BOUNDARY, writeSampleStudy } from '../demo-records/sample'
-import { issueHospitalKey, listHospitalKeys, revokeHospitalKey } from './api-keys'
-import { addHospital, listHospitalRecords } from './hospitals'
+import { SAMPLE_BOUNDARY, writeSampleStudy } from './domain/demo-records'
+import { ConfigError, loadConfig } from './config'
+import { createDatabase } from './db'
+import { ApiError } from './http/errors'
+import { setSecretKey } from './domain/identity'
+import { issueHospitalKey, listHospitalKeys, revokeHospitalKey } from './domain/hospitals/api-keys'
+import { addHospital, listHospitalRecords } from './domain/hospitals/hospitals'
 
 export const HOSPITAL_CLI_USAGE = `用法：npm run hospital -- <命令>
   add <医院名称> [--region 110101] [--region-name 北京市东城区] [--level 三级甲等]

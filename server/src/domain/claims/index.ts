@@ -1,0 +1,1 @@
+export { maskName } from './claims'

@@ -1,0 +1,2 @@
+export { withoutPatientIdentity } from './dicom-identity'
+export { shareSessionReader } from './shares'
