@@ -1,5 +1,5 @@
 import { z } from 'zod/mini'
-import { OkSchema, PageQuerySchema, pageOf } from '../common'
+import { IdSchema, OkSchema, pageOf, PageQuerySchema } from '../common'
 import { defineEndpoint } from '../endpoint'
 import {
   ARTICLE_SUMMARY_MAX,
@@ -9,7 +9,6 @@ import {
   VideoDetailSchema,
 } from './content'
 import { FeedbackSchema, FeedbackStatusSchema } from './feedback'
-import { IdSchema } from './records'
 
 /*
  * Operators (issue 10): a role of its own (users.role = 'operator'), H5 pages in their own subpackage
