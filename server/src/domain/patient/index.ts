@@ -1,2 +1,2 @@
 export { type Page, type PatientScope } from './lists'
-export { examDetail, REPORT_NOT_VISIBLE, versionOf } from './patient'
+export { examDetail, REPORT_NOT_VISIBLE, toReportDetail } from './patient'

@@ -6,6 +6,7 @@ import {
   REPORT_UNLOCK_TTL_SECONDS,
   type ReportBrief,
   type ReportDetail,
+  type RecordOwner,
   type ReportVersion,
   reportStatusLabel,
   type SeriesInstance,
@@ -268,6 +269,88 @@ export function versionOf(row: {
   }
 }
 
+/** How a report is shown to whoever reads it (its owner, a family manager, a grantee). */
+export interface ReportView {
+  owner: RecordOwner
+  hospital: { id: string; name: string }
+  read: boolean
+  private: boolean
+  archived: boolean
+  /** Locked: no content, no history, no key images (which slices it points at is content too). */
+  locked: boolean
+}
+
+/**
+ * The report detail, built here only: the owner's, the family manager's and the grantee's views
+ * differ in their marks (`view`), never in how the report and its 修订记录 read. Each earlier version
+ * carries the key images it named, so an amendment's change of them shows.
+ */
+export async function toReportDetail(
+  db: DB,
+  cipher: FieldCipher,
+  report: ReportsTable,
+  exam: ExamsTable,
+  view: ReportView,
+): Promise<ReportDetail> {
+  const { locked } = view
+  const [history, keyImages] = locked
+    ? [[], []]
+    : await Promise.all([
+        reportHistory(db, exam, report),
+        resolveKeyImages(db, exam, report.resource_json),
+      ])
+  return {
+    id: report.id,
+    examId: exam.id,
+    owner: view.owner,
+    studyUid: exam.study_uid,
+    hospital: view.hospital,
+    title: report.code_text?.trim() || examTitle(exam),
+    modalities: modalityList(exam.modalities),
+    accessionNumber: exam.accession_number,
+    studyDate: exam.study_date,
+    studyTime: exam.study_time,
+    patientNameMasked: maskedPatientName(cipher, exam),
+    status: report.status,
+    statusLabel: reportStatusLabel(report.status),
+    version: Number(report.version),
+    effectiveAt: report.effective_at,
+    issuedAt: report.issued_at,
+    updatedAt: report.updated_at,
+    read: view.read,
+    private: view.private,
+    archived: view.archived,
+    locked,
+    findings: locked ? null : report.findings,
+    conclusion: locked ? null : report.conclusion,
+    performer: locked ? null : report.performer,
+    reviewer: locked ? null : report.reviewer,
+    history,
+    keyImages,
+  }
+}
+
+/** The report's earlier versions, oldest first, each with the key images it named. */
+async function reportHistory(
+  db: DB,
+  exam: ExamsTable,
+  report: Pick<ReportsTable, 'id' | 'version'>,
+): Promise<ReportVersion[]> {
+  const versions = await db
+    .selectFrom('report_versions')
+    .select(['version', 'status', 'recorded_at', 'resource_json'])
+    .where('report_id', '=', report.id)
+    .where('version', '<', report.version)
+    .orderBy('version', 'asc')
+    .execute()
+  return Promise.all(
+    versions.map(async (row) => ({
+      ...versionOf(row),
+      keyImages: await resolveKeyImages(db, exam, row.resource_json),
+    })),
+  )
+}
+
 /**
  * The report as the patient reads it. A private report without a valid ticket answers locked, with
  * no content. Opening an unlocked report marks it read.
@@ -296,61 +379,18 @@ export async function reportDetail(
   const isPrivate = memberPrivate || Number(state?.report_private ?? 0) === 1
   const locked = memberPrivate || (isPrivate && !unlockTicketValid(input.ticket, session, now))
   let read = isRead(state, report)
-  let history: ReportVersion[] = []
-  if (!locked) {
-    if (!read) {
-      await setState(db, scope.userId, [exam.id], { report_read_at: now.toISOString() }, now)
-      read = true
-    }
-    const versions = await db
-      .selectFrom('report_versions')
-      .select(['version', 'status', 'recorded_at', 'resource_json'])
-      .where('report_id', '=', report.id)
-      .where('version', '<', report.version)
-      .orderBy('version', 'asc')
-      .execute()
-    // What each earlier version named as key images, so an amendment's change of them shows.
-    history = await Promise.all(
-      versions.map(async (row) => ({
-        ...versionOf(row),
-        keyImages: await resolveKeyImages(db, exam, row.resource_json),
-      })),
-    )
+  if (!locked && !read) {
+    await setState(db, scope.userId, [exam.id], { report_read_at: now.toISOString() }, now)
+    read = true
   }
-  // Which slices the report points at is part of its content: none while locked.
-  const [keyImages, owner] = await Promise.all([
-    locked ? [] : resolveKeyImages(db, exam, report.resource_json),
-    reachedOwner(db, cipher, scope.caller, visible),
-  ])
-  return {
-    id: report.id,
-    examId: exam.id,
-    owner,
-    studyUid: exam.study_uid,
+  return toReportDetail(db, cipher, report, exam, {
+    owner: await reachedOwner(db, cipher, scope.caller, visible),
     hospital,
-    title: report.code_text?.trim() || examTitle(exam),
-    modalities: modalityList(exam.modalities),
-    accessionNumber: exam.accession_number,
-    studyDate: exam.study_date,
-    studyTime: exam.study_time,
-    patientNameMasked: maskedPatientName(cipher, exam),
-    status: report.status,
-    statusLabel: reportStatusLabel(report.status),
-    version: Number(report.version),
-    effectiveAt: report.effective_at,
-    issuedAt: report.issued_at,
-    updatedAt: report.updated_at,
     read,
     private: isPrivate,
     archived: !!state?.archived_at,
     locked,
-    findings: locked ? null : report.findings,
-    conclusion: locked ? null : report.conclusion,
-    performer: locked ? null : report.performer,
-    reviewer: locked ? null : report.reviewer,
-    history,
-    keyImages,
-  }
+  })
 }
 
 // ---------------------------------------------------------------------------------------------------
