@@ -3,7 +3,7 @@ import { SHARE_TOKEN_PREFIX } from '@contract/main/grants'
 import { checkHospitalKey } from '../domain/hospitals'
 import { findSessionByAccessToken } from '../domain/identity'
 import type { RecordsCaller } from '../domain/records'
-import { shareSessionReader } from '../domain/sharing'
+import { noteView, shareSessionReader } from '../domain/sharing'
 import { bearerToken } from '../http/auth'
 import { ApiError } from '../http/errors'
 import { HOSPITAL_KEY_INVALID, HOSPITAL_KEY_REVOKED } from './hospital-auth'
@@ -84,4 +84,41 @@ export async function recordsCallerAuth(request: FastifyRequest, reply: FastifyR
 export function recordsCaller(request: FastifyRequest): RecordsCaller {
   if (!request.recordsCaller) throw new ApiError(401, RECORDS_CREDENTIALS_MISSING)
   return request.recordsCaller
+}
+
+/**
+ * Logs the records caller's read of these exams through a grant in 谁看过: one view per viewer
+ * session and exam (domain/sharing/views.ts). A link visitor's session is its share session; a
+ * grantee's is their login session. Never fails the read (noteView logs its errors).
+ */
+export async function noteGrantViews(
+  request: FastifyRequest,
+  grantId: string,
+  examIds: readonly string[],
+  now: Date,
+): Promise<void> {
+  const caller = recordsCaller(request)
+  const app = request.server
+  for (const examId of examIds) {
+    await noteView(
+      {
+        db: app.db,
+        cipher: app.personalCipher,
+        subscribe: app.providers.subscribe,
+        geo: app.providers.geo,
+        log: request.log,
+      },
+      {
+        grantId,
+        viewerSession:
+          caller.kind === 'share' ? caller.sessionId : (request.recordsSessionId ?? ''),
+        viewerUserId: caller.kind === 'user' ? caller.userId : null,
+        recordKind: 'exam',
+        recordId: examId,
+        examId,
+        ip: request.ip,
+      },
+      now,
+    )
+  }
 }

@@ -20,8 +20,7 @@ import {
   startDicomUpload,
   UploadStateSchema,
 } from '@contract/main/dicom-upload'
-import { noteView } from '../../domain/sharing/views'
-import { recordsCaller, recordsCallerAuth } from '../records-caller'
+import { noteGrantViews, recordsCaller, recordsCallerAuth } from '../records-caller'
 import {
   addReportPhotos,
   deleteReportPhotoFile,
@@ -217,26 +216,7 @@ export default async function mainDicomUploadRoutes(app: FastifyInstance): Promi
       const photo = await readReportPhoto(context(), app.personalCipher, caller, fileId)
       if (photo.grantId) {
         // One view per session and exam, as the exam's other reads through a grant (views.ts).
-        await noteView(
-          {
-            db: app.db,
-            cipher: app.personalCipher,
-            subscribe: app.providers.subscribe,
-            geo: app.providers.geo,
-            log: request.log,
-          },
-          {
-            grantId: photo.grantId,
-            viewerSession:
-              caller.kind === 'share' ? caller.sessionId : (request.recordsSessionId ?? ''),
-            viewerUserId: caller.kind === 'user' ? caller.userId : null,
-            recordKind: 'exam',
-            recordId: photo.examId,
-            examId: photo.examId,
-            ip: request.ip,
-          },
-          app.now(),
-        )
+        await noteGrantViews(request, photo.grantId, [photo.examId], app.now())
       }
       return reply
         .header('content-type', photo.contentType)
