@@ -11,7 +11,7 @@ import type { DB } from '../../db'
 import type { ExamsTable } from '../../db/schema'
 import { badRequest, notFound, tooManyRequests } from '../../http/errors'
 import { consumeSmsCode, issueSmsCode, type SmsProvider } from '../identity'
-import { keyedHash, DAY, describeWait, HOUR, maskMobile } from '../identity'
+import { keyedHash, DAY, describeWait, HOUR, maskMobile, maskName } from '../identity'
 import { clientTag, type LimitRule, releaseAll, reserveAll } from '../limits'
 import { boundIdentity, EXAM_NOT_FOUND, normalisePatientName, visibleTo } from '../records'
 import {
@@ -87,13 +87,6 @@ const RETRY_LOOKUP = '请重新查询'
 
 function nameDigest(cipher: FieldCipher, name: string): string {
   return cipher.digest(`name\u0000${normalisePatientName(name)}`)
-}
-
-/** 张三 → 张*, 欧阳娜娜 → 欧***; the surname is what a person recognises, nothing more. */
-export function maskName(name: string): string {
-  const chars = [...name.trim()]
-  if (chars.length === 0) return ''
-  return chars[0] + '*'.repeat(Math.max(1, chars.length - 1))
 }
 
 async function isVisibleTo(

@@ -25,7 +25,7 @@ import {
   type SmsProvider,
 } from '../identity'
 import { reserve } from '../limits'
-import { idCardNumberProblem, maskHolderName } from '../identity'
+import { idCardNumberProblem, maskName } from '../identity'
 import { ID_CARD_BINDS_PER_DAY, ID_CARD_TAKEN } from '../profile'
 import { normaliseIdNumber, normalisePatientName } from '../records'
 
@@ -88,7 +88,7 @@ async function personFacts(
     let nameMasked: string | null = null
     if (row.holder_encrypted) {
       try {
-        nameMasked = maskHolderName(cipher.decrypt(row.holder_encrypted))
+        nameMasked = maskName(cipher.decrypt(row.holder_encrypted))
       } catch {
         // A card written under another key: no name rather than a failed page.
       }

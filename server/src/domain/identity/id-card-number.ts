@@ -45,9 +45,3 @@ export function idCardNumberProblem(value: string, today: Date): string | null {
 export function maskIdNumber(value: string): string {
   return `${value.slice(0, 3)}${'*'.repeat(Math.max(0, value.length - 7))}${value.slice(-4)}`
 }
-
-/** 张** for 张三丰: the family name only. */
-export function maskHolderName(name: string): string {
-  const chars = [...name]
-  return `${chars[0] ?? ''}${'*'.repeat(Math.max(1, chars.length - 1))}`
-}

@@ -2,13 +2,8 @@
  * Identity core: accounts, passwords, sessions, SMS codes and their limits. Plain functions taking the
  * Kysely handle; the profile side (ID cards, phone binding, deletion, QR login, ...) builds on these.
  */
-export { maskMobile } from '../../masking'
-export {
-  idCardCheckChar,
-  idCardNumberProblem,
-  maskHolderName,
-  maskIdNumber,
-} from './id-card-number'
+export { maskMobile, maskName } from '../../masking'
+export { idCardCheckChar, idCardNumberProblem, maskIdNumber } from './id-card-number'
 export {
   burnPasswordCheck,
   hashPassword,

@@ -16,7 +16,7 @@ import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
 import type { ExamsTable, ExamUserStatesTable, ReportsTable } from '../../db/schema'
 import { ApiError, badRequest, forbidden, notFound } from '../../http/errors'
-import { consumeSmsCode, findUserById, sameHash, keyedHash, maskHolderName } from '../identity'
+import { consumeSmsCode, findUserById, sameHash, keyedHash, maskName } from '../identity'
 import { proveIdentity } from '../profile'
 import {
   EXAM_NOT_FOUND,
@@ -226,7 +226,7 @@ function briefOf(report: ReportsTable, state: ExamUserStatesTable | undefined): 
 function maskedPatientName(cipher: FieldCipher, exam: ExamsTable): string | null {
   if (!exam.patient_name_encrypted) return null
   try {
-    return maskHolderName(cipher.decrypt(exam.patient_name_encrypted))
+    return maskName(cipher.decrypt(exam.patient_name_encrypted))
   } catch {
     // A row written under another key: say nothing rather than fail the page.
     return null

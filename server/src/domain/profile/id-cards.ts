@@ -9,7 +9,7 @@ import {
   describeWait,
   isUniqueViolation,
   idCardNumberProblem,
-  maskHolderName,
+  maskName,
   maskIdNumber,
 } from '../identity'
 import { reserve } from '../limits'
@@ -30,7 +30,7 @@ export function toBoundCard(cipher: FieldCipher, row: IdCardsTable): BoundCard {
   return {
     id: row.id,
     kind: 'idcard',
-    holderMasked: maskHolderName(cipher.decrypt(row.holder_encrypted)),
+    holderMasked: maskName(cipher.decrypt(row.holder_encrypted)),
     numberMasked: maskIdNumber(cipher.decrypt(row.number_encrypted)),
     createdAt: row.created_at,
     status: row.verified_at ? 'verified' : 'bound',

@@ -1,6 +1,6 @@
 import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
-import { maskHolderName, maskMobile } from '../identity'
+import { maskName, maskMobile } from '../identity'
 
 /*
  * How a person is named to someone else (a sharer on a shared record, a grantee in 谁看过): masked,
@@ -38,12 +38,12 @@ export async function personLabels(
     let name: string | null = null
     if (row.holder_encrypted) {
       try {
-        name = maskHolderName(cipher.decrypt(row.holder_encrypted))
+        name = maskName(cipher.decrypt(row.holder_encrypted))
       } catch {
         name = null
       }
     }
-    if (!name && row.nickname.trim()) name = maskHolderName(row.nickname.trim())
+    if (!name && row.nickname.trim()) name = maskName(row.nickname.trim())
     labels.set(row.id, {
       nameMasked: name,
       mobileMasked: row.mobile ? maskMobile(row.mobile) : null,

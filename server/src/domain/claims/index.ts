@@ -1,1 +1,0 @@
-export { maskName } from './claims'
