@@ -10,6 +10,56 @@ const features = readdirSync(new URL('./src/features', import.meta.url), { withF
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name)
 
+// The server's layers (server/src/domain/README.md): routes -> domain -> infrastructure. Each domain
+// folder is one room; another room reaches it only through its index.ts.
+const SERVER_DOMAIN = new URL('./server/src/domain', import.meta.url)
+const serverRooms = readdirSync(SERVER_DOMAIN, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+const serverDomainFiles = readdirSync(SERVER_DOMAIN, { withFileTypes: true })
+  .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+  .map((entry) => `./${entry.name}`)
+const SERVER_INFRASTRUCTURE = [
+  'crypto',
+  'db',
+  'dicom',
+  'http',
+  'images',
+  'jobs',
+  'providers',
+  'storage',
+].map((name) => `./server/src/${name}`)
+const ROOM_MESSAGE = "a domain folder reaches another only through that folder's index.ts"
+const SERVER_ZONES = [
+  {
+    target: SERVER_INFRASTRUCTURE,
+    from: ['./server/src/domain', './server/src/routes', './server/src/plugins'],
+    message:
+      'infrastructure (crypto, db, dicom, http, images, jobs, providers, storage) imports no domain module or route',
+  },
+  {
+    target: './server/src/domain',
+    from: ['./server/src/routes', './server/src/plugins'],
+    message: 'the domain never imports routes or plugins',
+  },
+  ...serverRooms.map((room) => ({
+    target: `./server/src/domain/${room}`,
+    from: './server/src/domain',
+    except: [
+      `./${room}`,
+      ...serverDomainFiles,
+      ...serverRooms.filter((other) => other !== room).map((other) => `./${other}/index.ts`),
+    ],
+    message: ROOM_MESSAGE,
+  })),
+  {
+    target: './server/src/domain/*.ts',
+    from: './server/src/domain',
+    except: [...serverDomainFiles, ...serverRooms.map((room) => `./${room}/index.ts`)],
+    message: ROOM_MESSAGE,
+  },
+]
+
 const PAGE_PATH_MESSAGE =
   "open pages by name: navigate('login'), routeUrl('login', {...}) from '@/services/navigate'"
 const PAGE_PATH = '/(^|\\/)(pages|uview-ui|components\\/bar-code)\\//'
@@ -130,6 +180,7 @@ export default tseslint.config(
               except: [`./${name}`],
               message: 'a feature never imports another feature',
             })),
+            ...SERVER_ZONES,
           ],
         },
       ],

@@ -6,7 +6,7 @@
  *    Chromium with a 4× CPU slowdown (CDP Emulation.setCPUThrottlingRate): each library in a page of
  *    its own (bench/viewer-page/*.ts, bundled here with esbuild), served from a temporary directory,
  *    every render at a window not seen before, medians of RENDERS renders after WARM_UP.
- *    The file is the demo's chest CT (server/src/domain/records/demo/phantoms.ts, the middle slice);
+ *    The file is the demo's chest CT (server/src/domain/demo-records/phantoms.ts, the middle slice);
  *    our page gets what the app gets from the server: the instance's DICOM JSON and the frame's
  *    decoded bytes, made with the server's own code (dicomJson, decodeFrames).
  * 2. The real H5 viewer: the production H5 build served by the real server process with its demo
@@ -25,8 +25,8 @@ import type { Browser, Page } from 'playwright-core'
 import { launchChromium } from '../scripts/lib/browser'
 import { ensureH5Build } from '../scripts/lib/h5-build'
 import { decodeFrames, dicomJson, parse } from '../server/src/dicom'
-import { demoChestCt } from '../server/src/domain/records/demo/phantoms'
-import { type InstanceRow, instanceMetadata } from '../server/src/domain/records/retrieve'
+import { demoChestCt } from '../server/src/domain/demo-records/phantoms'
+import { type InstanceRow, instanceMetadata } from '../server/src/domain/records/images'
 import { demoLogin, demoLoginRequest, startBenchServer } from './server'
 import type { RenderRun } from './viewer-page/timing'
 
@@ -281,7 +281,7 @@ export function describeComparison(result: RenderComparison): string {
 
 // ------------------------------------------------------------------------------ the H5 viewer
 
-/** The demo exams the H5 part opens (server/src/domain/records/demo/phantoms.ts). */
+/** The demo exams the H5 part opens (server/src/domain/demo-records/phantoms.ts). */
 export const DEMO_EXAMS = [
   { title: '胸部 CT 平扫（演示）', label: 'CT 512² ×24' },
   { title: '头颅 MR 平扫（演示）', label: 'MR 256² ×20' },

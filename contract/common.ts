@@ -1,5 +1,10 @@
 import { z } from 'zod/mini'
 
+/** A record's id (exam, report, member, message, ...) as a path or body field. */
+export const IdSchema = z
+  .string()
+  .check(z.minLength(1, '缺少编号'), z.maxLength(64, '编号格式不正确'))
+
 /** SPEC section 5: a mainland mobile number, 1 then 2-9, 11 digits. */
 export const MobileSchema = z
   .string({ error: '请输入手机号' })

@@ -5,7 +5,7 @@ import { BASE_URL, openPhone, screenshot, signIn, view, type Phone } from './sup
 
 /**
  * The DICOM viewer on a phone (issue 8), in Chromium at 390×844 with touch, on the demo patient's
- * 512² chest CT (24 slices, PixelSpacing 0.68 mm, server/src/domain/records/demo/phantoms.ts):
+ * 512² chest CT (24 slices, PixelSpacing 0.68 mm, server/src/domain/demo-records/phantoms.ts):
  * opened from 影像详情, one-finger drag changes the window (the overlay's 窗宽/窗位 and the pixels),
  * pinch and ctrl+wheel zoom, the slider and the right-edge swipe change slices, a preset applies,
  * a 10 mm line reads 10 mm ± 0.5, and a key image of the CT's report opens on its slice. The touch

@@ -1,7 +1,7 @@
 import { z } from 'zod/mini'
-import { PageQuerySchema, pageOf } from '../common'
+import { IdSchema, pageOf, PageQuerySchema } from '../common'
 import { defineEndpoint } from '../endpoint'
-import { DateSchema, ExamSummarySchema, IdSchema, ModalitySchema } from '../main/records'
+import { DateSchema, ExamSummarySchema, ModalitySchema } from '../main/records'
 
 /*
  * The personal image service's exam info list (personalImage/list): the caller's exams inside one

@@ -1,8 +1,7 @@
 import { z } from 'zod/mini'
-import { OkSchema } from '../common'
+import { IdSchema, OkSchema } from '../common'
 import { defineEndpoint } from '../endpoint'
 import { safeDisplayText } from '../text'
-import { IdSchema } from './records'
 
 /*
  * A patient's bookmarks (书签): slices of an exam they want to find again, with a note. Each belongs

@@ -1,7 +1,6 @@
 import { z } from 'zod/mini'
-import { OkSchema, PageQuerySchema, pageOf } from '../common'
+import { IdSchema, OkSchema, pageOf, PageQuerySchema } from '../common'
 import { defineEndpoint } from '../endpoint'
-import { IdSchema } from './records'
 
 /*
  * Health content (issue 10; SPEC section 7, main service "Articles: information list, article detail,

@@ -1,7 +1,7 @@
 import { z } from 'zod/mini'
-import { OkSchema } from '../common'
+import { IdSchema, OkSchema } from '../common'
 import { defineEndpoint } from '../endpoint'
-import { DateSchema, ExamFileSchema, ExamStatusSchema, IdSchema } from './records'
+import { DateSchema, ExamFileSchema, ExamStatusSchema } from './records'
 
 /*
  * The patient's own DICOM uploads (personalReport/index-ys, detail-ys): a zip sent in resumable

@@ -1,8 +1,7 @@
 import { z } from 'zod/mini'
-import { MobileSchema, OkSchema, SmsCodeSchema } from '../common'
+import { IdSchema, MobileSchema, OkSchema, SmsCodeSchema } from '../common'
 import { defineEndpoint } from '../endpoint'
 import { IdCardNumberSchema, RealNameSchema } from './account'
-import { IdSchema } from './records'
 
 /*
  * Family members (亲情卡 / 关系卡, `/pages/relationCard/relationCard`, issue 9).

@@ -1,7 +1,6 @@
 import { z } from 'zod/mini'
-import { OkSchema, PageQuerySchema, pageOf } from '../common'
+import { IdSchema, OkSchema, pageOf, PageQuerySchema } from '../common'
 import { defineEndpoint } from '../endpoint'
-import { IdSchema } from './records'
 
 /*
  * Favourites (收藏, `collectList/collectList`; SPEC section 7: the case service's favourites and the

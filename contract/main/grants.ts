@@ -1,7 +1,7 @@
 import { z } from 'zod/mini'
-import { MobileSchema } from '../common'
+import { IdSchema, MobileSchema } from '../common'
 import { defineEndpoint } from '../endpoint'
-import { ExamDetailSchema, IdSchema, ReportDetailSchema } from './records'
+import { ExamDetailSchema, ReportDetailSchema } from './records'
 
 /*
  * Authorisation records (授权记录, SPEC section 7 "authorization records": add, list, cancel) and

@@ -1,7 +1,6 @@
 import { z } from 'zod/mini'
-import { OkSchema, PageQuerySchema, pageOf } from '../common'
+import { IdSchema, OkSchema, pageOf, PageQuerySchema } from '../common'
 import { defineEndpoint } from '../endpoint'
-import { IdSchema } from './records'
 
 /*
  * My messages (SPEC section 7, main service "messages (get all, update read, get by id, delete)").

@@ -1,5 +1,5 @@
 import { z } from 'zod/mini'
-import { OkSchema, PageQuerySchema, pageOf } from '../common'
+import { IdSchema, OkSchema, pageOf, PageQuerySchema } from '../common'
 import { defineEndpoint } from '../endpoint'
 import { ROLE_REQUIRED_MESSAGES } from '../sso/auth'
 import {
@@ -10,7 +10,6 @@ import {
   VideoDetailSchema,
 } from './content'
 import { FeedbackSchema, FeedbackStatusSchema } from './feedback'
-import { IdSchema } from './records'
 
 /*
  * Operators (issue 10): a role of its own (users.role = 'operator'), H5 pages in their own subpackage

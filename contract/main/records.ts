@@ -1,5 +1,5 @@
 import { z } from 'zod/mini'
-import { OkSchema, PageQuerySchema, SmsCodeSchema, pageOf } from '../common'
+import { IdSchema, OkSchema, PageQuerySchema, SmsCodeSchema, pageOf } from '../common'
 import { defineEndpoint } from '../endpoint'
 
 /*
@@ -35,9 +35,6 @@ export function isFlagSet(flag: QueryFlag): boolean {
   return flag === true || flag === 'true' || flag === '1'
 }
 
-export const IdSchema = z
-  .string()
-  .check(z.minLength(1, '缺少编号'), z.maxLength(64, '编号格式不正确'))
 export const ModalitySchema = z
   .string()
   .check(z.regex(/^[A-Za-z]{2,4}$/, '检查类型应为 CT、MR、DX 等 2–4 个字母'))

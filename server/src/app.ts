@@ -4,9 +4,10 @@ import { createFieldCipher, type FieldCipher } from './crypto/field-cipher'
 import { loadJpegEncoder } from './dicom/codecs'
 import { createDatabase, type DatabaseHandle, type DB } from './db'
 import { startPurgeSchedule } from './domain/purge'
-import type { JobRunner } from './domain/records/jobs'
+import type { JobKind, JobRunner } from './jobs/runner'
 import { createAppJobRunner, prepareDatabase } from './domain/startup'
-import { setSecretKey } from './domain/identity/secrets'
+import { JOB_KINDS } from './job-kinds'
+import { findSessionByAccessToken, setSecretKey, toRole } from './domain/identity'
 import { trustProxyOption } from './http/client-address'
 import { serializerCompiler } from './http/serializer'
 import { validatorCompiler } from './http/validation'
@@ -38,7 +39,7 @@ declare module 'fastify' {
     store: ObjectStore
     /** Encrypts and digests personal fields (ID numbers, names, phones) under ID_CARD_KEY. */
     personalCipher: FieldCipher
-    /** Ingest jobs (STOW-RS, zip uploads): enqueueJob/waitForJob in domain/records/jobs. */
+    /** Ingest jobs (STOW-RS, zip uploads): enqueueJob/waitForJob in jobs/runner. */
     jobs: JobRunner
   }
 }
@@ -54,6 +55,8 @@ export interface BuildOptions {
   providers?: Partial<Providers>
   /** Use this object store instead of the configured one (tests of the S3 adapter, crash tests). */
   store?: ObjectStore
+  /** The job kinds the runner serves instead of JOB_KINDS (the runner's tests add their own). */
+  jobKinds?: readonly JobKind[]
 }
 
 /**
@@ -132,6 +135,13 @@ export async function buildApp(
   app.decorate('db', database.db)
   const now = options.now ?? (() => new Date())
   app.decorate('now', now)
+  // http/auth.ts asks who holds an access token; identity answers (http/ imports no domain module).
+  app.decorate('findSessionUser', async (token: string) => {
+    const found = await findSessionByAccessToken(database.db, token, now())
+    if (!found) return undefined
+    const { user, sessionId, idCard } = found
+    return { id: user.id, role: toRole(user.role), sessionId, idCard }
+  })
   app.decorate('providers', {
     ...createProviders(config, database.db, app.log, now),
     ...options.providers,
@@ -144,9 +154,10 @@ export async function buildApp(
   app.addHook('onClose', async () => database.destroy())
   const stopPurge = startPurgeSchedule(database.db, app.log, now, undefined, app.store)
   app.addHook('onClose', stopPurge)
-  // Jobs start once the app is ready (routes registered their processors) and stop before the
+  // Jobs start once the app is ready and stop before the
   // database closes; on PostgreSQL they are shared with the other processes through pg-boss.
   const jobs = createAppJobRunner(config, database, {
+    kinds: options.jobKinds ?? JOB_KINDS,
     store: app.store,
     cipher: app.personalCipher,
     log: app.log,

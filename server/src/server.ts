@@ -3,7 +3,7 @@ import { buildApp } from './app'
 import { ConfigError, isLoopbackHost, loadConfig, type Config } from './config'
 import { DEMO_ARTICLES } from './domain/content/demo/articles'
 import { DEMO_VIDEOS, seedDemoContent } from './domain/content/demo/seed'
-import { seedDemoRecords } from './domain/records/demo/seed'
+import { seedDemoRecords } from './domain/demo-records/seed'
 
 /** How long in-flight requests get to finish after a stop signal before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000

@@ -478,7 +478,7 @@ export interface BookmarkCountsTable {
 
 /**
  * Change counters the database bumps itself (migration 0011's triggers) whenever a row the patient
- * lists read changes; domain/records/list-cache.ts keeps an answer only while they stay put.
+ * lists read changes; domain/patient/list-cache.ts keeps an answer only while they stay put.
  * subject: `u:<user id>`, `p:<patient key>`, or `*` (every list).
  */
 export interface RecordGenerationsTable {

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net'
+import type { ClientInfo } from '../http/client'
 import { type GeoLocator, noGeoLocator } from '../providers/geo'
 
 /**
@@ -6,11 +7,7 @@ import { type GeoLocator, noGeoLocator } from '../providers/geo'
  * browser/system summary. Enough for a person to recognise their own device in 登录记录 or on the
  * QR confirm page, never the full address or User-Agent (fingerprinting aids).
  */
-export interface ClientInfo {
-  /** The client address as Fastify resolved it (TRUST_PROXY decides whose X-Forwarded-For counts). */
-  ip: string
-  userAgent?: string | undefined
-}
+export type { ClientInfo }
 
 export interface ClientSummary {
   /** 203.0.113.* */

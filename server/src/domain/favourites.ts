@@ -2,8 +2,8 @@ import { FAVOURITE_KINDS, type Favourite, type FavouriteKind } from '@contract/m
 import type { FieldCipher } from '../crypto/field-cipher'
 import type { DB } from '../db'
 import { notFound } from '../http/errors'
-import { mediaPath } from './content/articles'
-import { findVisibleExam } from './records/access'
+import { mediaPath } from './content'
+import { findVisibleExam } from './records'
 
 /*
  * Favourites (收藏, contract/main/favourites.ts): one row per (person, kind, target). Adding twice

@@ -10,7 +10,6 @@ import type { DB } from '../db'
 import type { FeedbackTable } from '../db/schema'
 import { ApiError, badRequest, notFound } from '../http/errors'
 import type { ObjectStore } from '../storage/object-store'
-import { removeUnattachedFiles } from './content/media'
 import {
   cleanPhoto,
   PHOTO_TOO_LARGE,
@@ -18,7 +17,8 @@ import {
   PHOTO_TOO_SMALL,
   PHOTO_TYPE_REFUSED,
   PHOTO_UNREADABLE,
-} from './records/photos'
+} from '../images'
+import { removeUnattachedFiles } from './content'
 
 /*
  * 意见反馈 (contract/main/feedback.ts). Images go up one by one first, are sniffed, decoded and

@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import type { DB } from '../db'
 import { clientNetwork } from '../http/client-address'
-import { keyedHash } from './identity/secrets'
+import { keyedHash } from './identity'
 
 /**
  * Limits and quotas that hold under concurrency, across every server process sharing the database.

@@ -2,8 +2,8 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { ObjectStore } from '../storage/object-store'
 import type { DB } from '../db'
 import { removeUnattachedFeedbackImages } from './feedback'
-import { removeUnattachedOperatorFiles } from './operator/content'
-import { DAY, MINUTE } from './identity/time'
+import { removeUnattachedOperatorFiles } from './operator'
+import { DAY, MINUTE } from './identity'
 
 /**
  * How long a security event (audit_events) is kept: 12 months. China's Cybersecurity Law (art. 21)

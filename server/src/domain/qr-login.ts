@@ -5,9 +5,17 @@ import { QR_LOGIN_PREFIX, type QrStatusSchema } from '@contract/main/qr-login'
 import type { DB } from '../db'
 import type { QrLoginsTable } from '../db/schema'
 import { badRequest, forbidden, notFound, tooManyRequests } from '../http/errors'
-import { hashSecret, randomToken, sameHash } from './identity/secrets'
-import { createSession } from './identity/sessions'
-import { describeWait, HOUR, isoAfter, MINUTE, SECOND } from './identity/time'
+import {
+  hashSecret,
+  randomToken,
+  sameHash,
+  createSession,
+  describeWait,
+  HOUR,
+  isoAfter,
+  MINUTE,
+  SECOND,
+} from './identity'
 import { type ClientInfo, describeBrowser, describeLocation, maskIp } from './client-info'
 import { clientTag, reserve } from './limits'
 

@@ -1,4 +1,4 @@
-import { maskMobile } from './identity/mobile'
+import { maskMobile } from './identity'
 
 /** 2030-01-01 16:00 in China Standard Time (UTC+8, no daylight saving), whatever the server's zone. */
 export function chinaTime(at: Date): string {

@@ -1,13 +1,14 @@
 import type { DB } from '../db'
-import { demoWebOriginsStep, ensureFeatures } from './apps/features'
-import { demoHospitalRegionsStep, demoHospitalsStep } from './directory'
-import { demoHospitalKeysStep, removeDemoHospitalKeys } from './hospitals/demo-keys'
-import { DEMO_ACCOUNTS, demoAccountsStep } from './identity/demo'
-import { verifyPassword } from './identity/secrets'
-import { findUserByMobile } from './identity/users'
+import { demoWebOriginsStep, ensureFeatures } from './apps'
+import {
+  demoHospitalRegionsStep,
+  demoHospitalsStep,
+  demoHospitalKeysStep,
+  removeDemoHospitalKeys,
+} from './hospitals'
+import { DEMO_ACCOUNTS, demoAccountsStep, verifyPassword, findUserByMobile } from './identity'
 import { ensurePolicies } from './policies'
-import { eraseAccount } from './profile/account'
-import { removeStoredFiles } from './profile/avatars'
+import { eraseAccount, removeStoredFiles } from './profile'
 
 /** A named piece of demo data. It runs once per database, inside a transaction with its marker. */
 export interface DemoStep {

@@ -1,9 +1,9 @@
 import type { Config } from '../config'
 import type { DatabaseHandle } from '../db'
 import type { ObjectStore } from '../storage'
-import { removeDemoContent } from './content/demo/seed'
-import { removeDemoRecords } from './records/demo/remove'
-import { createJobRunner, type JobRunner, type JobRunnerOptions } from './records/jobs'
+import { createJobRunner, type JobRunner, type JobRunnerOptions } from '../jobs/runner'
+import { removeDemoContent } from './content'
+import { removeDemoRecords } from './demo-records'
 import { seed } from './seed'
 
 /**
@@ -45,7 +45,7 @@ export async function prepareDatabase(
 export function createAppJobRunner(
   config: Config,
   database: DatabaseHandle,
-  parts: Pick<JobRunnerOptions, 'store' | 'cipher' | 'log' | 'now'>,
+  parts: Pick<JobRunnerOptions, 'kinds' | 'store' | 'cipher' | 'log' | 'now'>,
 ): JobRunner {
   return createJobRunner({
     db: database.db,

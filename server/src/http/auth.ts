@@ -1,8 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import { OPERATOR_MESSAGES } from '@contract/main/operator'
 import { type GrantedRole, ROLE_REQUIRED_MESSAGES, type Role } from '@contract/sso/auth'
-import { findSessionByAccessToken, type StoredIdCard } from '../domain/identity/sessions'
-import { toRole } from '../domain/identity/users'
 import { forbidden, unauthorized } from './errors'
 
 /** Who is calling, set by authenticate on `auth: true` endpoints. */
@@ -11,11 +9,23 @@ export interface AuthenticatedUser {
   role: Role
   /** The session the access token belongs to (logout revokes it). */
   sessionId: string
-  /** The account's bound ID card as stored, read with the session (lists.patientScope uses it). */
-  idCard: StoredIdCard | null
+  /**
+   * The account's bound ID card as stored (hashed number, encrypted holder), read with the session
+   * (lists.patientScope uses it).
+   */
+  idCard: { numberHash: string; holderEncrypted: string } | null
 }
 
+/**
+ * Who holds an access token: the unexpired, unrevoked session of an account that is not deleted,
+ * or undefined. Identity answers it (app.ts decorates the app with it), so http/ imports no domain.
+ */
+export type SessionLookup = (token: string) => Promise<AuthenticatedUser | undefined>
+
 declare module 'fastify' {
+  interface FastifyInstance {
+    findSessionUser: SessionLookup
+  }
   interface FastifyRequest {
     /** Set on endpoints whose descriptor says `auth: true`; undefined elsewhere. */
     user?: AuthenticatedUser
@@ -38,14 +48,9 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 export async function authenticate(request: FastifyRequest): Promise<void> {
   const token = bearerToken(request)
   if (!token) throw unauthorized('请先登录')
-  const found = await findSessionByAccessToken(request.server.db, token, request.server.now())
+  const found = await request.server.findSessionUser(token)
   if (!found) throw unauthorized()
-  request.user = {
-    id: found.user.id,
-    role: toRole(found.user.role),
-    sessionId: found.sessionId,
-    idCard: found.idCard,
-  }
+  request.user = found
 }
 
 export const NOT_OPERATOR = OPERATOR_MESSAGES.notOperator
@@ -80,6 +85,6 @@ export function currentUser(request: FastifyRequest): AuthenticatedUser {
 export async function optionalUserId(request: FastifyRequest): Promise<string | undefined> {
   const token = bearerToken(request)
   if (!token) return undefined
-  const found = await findSessionByAccessToken(request.server.db, token, request.server.now())
-  return found?.user.id
+  const found = await request.server.findSessionUser(token)
+  return found?.id
 }

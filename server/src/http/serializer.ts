@@ -7,7 +7,7 @@ type Serialise = (payload: unknown) => string
 /**
  * fastify-type-provider-zod's serializer (check the answer against the route's response schema, then
  * JSON), which remembers the text of a successful answer whose data object it has already turned
- * into text. The patient lists' cache (domain/records/list-cache.ts) hands the same, never mutated
+ * into text. The patient lists' cache (domain/patient/list-cache.ts) hands the same, never mutated
  * object to every request while nothing changed; checking and stringifying 36 exam summaries again
  * cost more than the rest of such a request together. Every other answer is a fresh object, so its
  * entry goes with it (a WeakMap holds nothing alive).

@@ -23,7 +23,7 @@ type SyncCompressor = (payload: Buffer, options?: object) => Buffer
 
 /**
  * zlib's one-call compressors, remembering the output for input seen recently. The patient lists'
- * cache (domain/records/list-cache.ts) and the serializer hand out the same JSON while nothing changed;
+ * cache (domain/patient/list-cache.ts) and the serializer hand out the same JSON while nothing changed;
  * brotli of a 25 KB 我的影像 was then the largest cost left of such a request. The key is a hash of
  * the bytes with the encoding, so any two identical answers share it and a changed one never does.
  */

@@ -1,19 +1,18 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from '../config'
 import type { DB } from '../db'
-import type { WechatAuth } from '../domain/identity/accounts'
-import type { SmsProvider } from '../domain/identity/sms'
 import {
   outboxSmsNotifier,
   outboxSmsProvider,
   type SmsNotifier,
+  type SmsProvider,
   unconfiguredSmsNotifier,
   unconfiguredSmsProvider,
 } from './sms'
 import { type RealNameProvider, unconfiguredRealNameProvider } from './real-name'
 import { type SubscribeMessageProvider, unconfiguredSubscribeMessages } from './subscribe-message'
 import { type GeoLocator, loadGeoLocator } from './geo'
-import { unconfiguredWechatAuth } from './wechat'
+import { unconfiguredWechatAuth, type WechatAuth } from './wechat'
 
 /** Outside services behind interfaces; the app decorates itself with one set (app.providers). */
 export interface Providers {

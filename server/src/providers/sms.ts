@@ -2,9 +2,29 @@ import { randomUUID } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
 import type { SmsPurpose } from '@contract/sso/auth'
 import type { DB } from '../db'
-import { maskMobile } from '../domain/identity/mobile'
-import { openWithSecret, sealWithSecret } from '../domain/identity/secrets'
-import { outboxMobileKey, type SmsProvider, smsNotConfigured } from '../domain/identity/sms'
+import { keyedHash, openWithSecret, sealWithSecret } from '../crypto/secret-key'
+import { ApiError } from '../http/errors'
+import { maskMobile } from '../masking'
+
+/**
+ * Delivers a verification code. The embedded default is the outbox (below); a real
+ * gateway is another implementation. `send` throws when the message was not handed over.
+ */
+export interface SmsProvider {
+  send(mobile: string, purpose: SmsPurpose, code: string): Promise<void>
+}
+
+export const SMS_NOT_CONFIGURED = '短信服务未配置，暂时无法发送验证码'
+
+/** The ApiError an unconfigured SMS provider throws (503; the text goes to the operator's log). */
+export function smsNotConfigured(): ApiError {
+  return new ApiError(503, SMS_NOT_CONFIGURED)
+}
+
+/** How the SMS outbox names a phone: a keyed HMAC, never the number. */
+export function outboxMobileKey(mobile: string): string {
+  return keyedHash('outbox-mobile', mobile)
+}
 
 /**
  * The embedded SMS provider: nothing leaves the machine, each message is written to the sms_outbox

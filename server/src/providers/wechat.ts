@@ -1,5 +1,18 @@
-import type { WechatAuth } from '../domain/identity/accounts'
 import { badRequest } from '../http/errors'
+
+/** What a WeChat code exchange yields (jscode2session). */
+export interface WechatIdentity {
+  openid: string
+  unionid?: string
+}
+
+/**
+ * Turns a weapp `Taro.login` code into a WeChat identity. The embedded default says 未配置微信登录;
+ * a real adapter calling jscode2session is a drop-in here.
+ */
+export interface WechatAuth {
+  exchangeCode(code: string): Promise<WechatIdentity>
+}
 
 export const WECHAT_NOT_CONFIGURED = '未配置微信登录'
 

@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto'
 import { test } from 'node:test'
 import { sql } from 'kysely'
 import { parseInt8 } from '../../src/db'
-import { createJob } from '../../src/domain/records/jobs'
-import { releaseStorage, reserveStorage, storageQuota } from '../../src/domain/records/uploads'
+import { createJob } from '../../src/jobs/runner'
+import { releaseStorage, reserveStorage, storageQuota } from '../../src/domain/uploads/uploads'
 import { openTestDatabase, TEST_DB_KIND } from '../helpers'
 
 /**

@@ -13,9 +13,10 @@ import { loadConfig } from '../../src/config'
 import { createFieldCipher } from '../../src/crypto/field-cipher'
 import { createDatabase } from '../../src/db'
 import { createAppJobRunner, prepareDatabase } from '../../src/domain/startup'
+import { JOB_KINDS } from '../../src/job-kinds'
 import { createObjectStore } from '../../src/storage'
 // The modules that register the job kinds, whose pg-boss queues a start creates.
-import '../../src/domain/records/stow'
+import '../../src/domain/ingest/stow'
 import '../../src/routes/main/dicom-upload'
 
 export interface StartRequest {
@@ -48,7 +49,13 @@ async function startOnce(request: StartRequest): Promise<StartAnswer> {
       const now = () => new Date()
       await prepareDatabase(config, database, store, now)
       const cipher = createFieldCipher(config.idCardKey)
-      const jobs = createAppJobRunner(config, database, { store, cipher, log, now })
+      const jobs = createAppJobRunner(config, database, {
+        kinds: JOB_KINDS,
+        store,
+        cipher,
+        log,
+        now,
+      })
       await jobs.start()
       await jobs.stop()
     } finally {

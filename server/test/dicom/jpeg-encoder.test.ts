@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { encodeJpeg, JpegInputTooSmallError } from '../../src/dicom/codecs'
 import { encodePng } from '../../src/dicom/png'
-import { cleanPhoto, PHOTO_TOO_SMALL } from '../../src/domain/records/photos'
+import { cleanPhoto, PHOTO_TOO_SMALL } from '../../src/images'
 
 const noise = (length: number) => new Uint8Array(length).map(() => Math.floor(Math.random() * 256))
 const stillWorks = async () =>

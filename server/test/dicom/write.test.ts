@@ -10,7 +10,7 @@ import {
   writePart10,
   type Element,
 } from '../../src/dicom/write'
-import { demoBrainMr, demoChestDxJpeg, demoHeadCtRle } from '../../src/domain/records/demo/phantoms'
+import { demoBrainMr, demoChestDxJpeg, demoHeadCtRle } from '../../src/domain/demo-records/phantoms'
 
 const image = (rows: number, columns: number, bits: 8 | 16): Element[] => [
   { tag: '00080005', vr: 'CS', value: 'ISO_IR 192' },

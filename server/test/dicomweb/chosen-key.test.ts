@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto'
 import os from 'node:os'
 import path from 'node:path'
 import { test } from 'node:test'
-import { ingestFiles } from '../../src/domain/records/ingest'
+import { ingestFiles } from '../../src/domain/ingest/ingest'
 import { testInstance } from '../dicom/writer'
 import { buildTestApp } from '../helpers'
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { before, test } from 'node:test'
 import zlib from 'node:zlib'
-import type { InstanceOutcome } from '../../src/domain/records/ingest'
+import type { InstanceOutcome } from '../../src/domain/ingest/ingest'
 import { readWorld, type ReadWorld, sample } from './read-support'
 
 /*

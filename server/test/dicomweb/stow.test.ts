@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { before, test } from 'node:test'
-import { JOB_WORKER_LOST } from '../../src/domain/records/jobs'
+import { JOB_WORKER_LOST } from '../../src/jobs/runner'
 import { STOW_LIMITS } from '../../src/routes/dicomweb/stow'
 import { testInstance } from '../dicom/writer'
 import {

@@ -3,8 +3,8 @@ import { createHash, randomBytes } from 'node:crypto'
 import { before, test } from 'node:test'
 import { decodeFrames, parse, UNSUPPORTED_PREVIEW_MESSAGE } from '../../src/dicom'
 import { EXAM_NOT_FOUND } from '../../src/domain/records/access'
-import type { IngestFile, InstanceOutcome } from '../../src/domain/records/ingest'
-import { previewKeyPrefix } from '../../src/domain/records/retrieve'
+import type { IngestFile, InstanceOutcome } from '../../src/domain/ingest/ingest'
+import { previewKeyPrefix } from '../../src/domain/records/images'
 import { type Attr, testInstance } from '../dicom/writer'
 import {
   clientSample,

@@ -11,7 +11,7 @@ import {
   listMyImages,
   listPersonalReports,
 } from '@contract/main/records'
-import { REPORT_NOT_VISIBLE } from '../../src/domain/records/patient'
+import { REPORT_NOT_VISIBLE } from '../../src/domain/patient/patient'
 import { readOutbox } from '../../src/providers/sms'
 import { signUp, type TestUser, validIdNumber } from '../domain/profile/support'
 import { freshUid, ID_B, personInstance, readWorld, type ReadWorld } from '../dicomweb/read-support'

@@ -5,7 +5,7 @@ import path from 'node:path'
 import { test } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import { upsertHospitalExam } from '../../src/domain/records/exams'
-import { REPORT_FINAL_CHANGE } from '../../src/domain/records/reports'
+import { REPORT_FINAL_CHANGE } from '../../src/domain/reports/reports'
 import { buildTestApp } from '../helpers'
 import { diagnosticReport, fhirHeaders, fhirWorld, residentId, studyUid } from './support'
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { addHospital, issueHospitalKey } from '../../src/domain/hospitals'
 import { createUser } from '../../src/domain/identity'
-import { idCardCheckChar } from '../../src/domain/profile/id-card-number'
+import { idCardCheckChar } from '../../src/domain/identity/id-card-number'
 import { bindIdCard } from '../../src/domain/profile/id-cards'
 import { buildTestApp } from '../helpers'
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { CLAIM_NOT_FOUND } from '@contract/main/claims'
 import { FLOW_ONLY, SMS_LIMITS } from '../../src/domain/identity/sms'
-import { CLAIM_LIMITS } from '../../src/domain/records/claims'
+import { CLAIM_LIMITS } from '../../src/domain/claims/claims'
 import {
   claimCodeFor,
   claimWorld,

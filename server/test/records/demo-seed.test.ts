@@ -11,9 +11,9 @@ import {
   DEMO_QUERY_EXAM,
   DEMO_RECORDS_MARKER,
   seedDemoRecords,
-} from '../../src/domain/records/demo/seed'
-import { previewKeyPrefix } from '../../src/domain/records/retrieve'
-import { reserveStorage, storageQuota } from '../../src/domain/records/uploads'
+} from '../../src/domain/demo-records/seed'
+import { previewKeyPrefix } from '../../src/domain/records/images'
+import { reserveStorage, storageQuota } from '../../src/domain/uploads/uploads'
 import { DEMO_ACCOUNTS } from '../../src/domain/identity/demo'
 import { findUserByMobile } from '../../src/domain/identity/users'
 import { signUp } from '../domain/profile/support'

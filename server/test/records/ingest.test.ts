@@ -7,13 +7,13 @@ import { test } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import { boundIdentity, findVisibleExam, identityDigests } from '../../src/domain/records/access'
 import {
-  batchPrefix,
   BYTES_IN_FLIGHT,
   type IngestContext,
   type IngestFile,
   ingestFiles,
-} from '../../src/domain/records/ingest'
-import { idCardCheckChar } from '../../src/domain/profile/id-card-number'
+} from '../../src/domain/ingest/ingest'
+import { batchPrefix } from '../../src/jobs/runner'
+import { idCardCheckChar } from '../../src/domain/identity/id-card-number'
 import type { ObjectStore } from '../../src/storage'
 import { testInstance } from '../dicom/writer'
 import { buildTestApp } from '../helpers'

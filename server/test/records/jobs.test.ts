@@ -21,11 +21,11 @@ import {
   JobFailure,
   type JobRunner,
   LeaseLostError,
+  type JobKind,
   type JobRunnerOptions,
-  registerJobProcessor,
   waitForJob,
-} from '../../src/domain/records/jobs'
-import { releaseStorage, reserveStorage, storageQuota } from '../../src/domain/records/uploads'
+} from '../../src/jobs/runner'
+import { releaseStorage, reserveStorage, storageQuota } from '../../src/domain/uploads/uploads'
 import { LocalObjectStore } from '../../src/storage'
 import { signUp } from '../domain/profile/support'
 import { closeAfter, isolatedDatabase, openTestDatabase, TEST_PG_URL, testConfig } from '../helpers'
@@ -66,22 +66,32 @@ if (database.kind === 'postgres') dropPgBossAfter(database.schema!)
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/** The kinds the runners of this file serve: listed at module load, before any runner is made. */
+const TEST_KINDS: JobKind[] = []
+function testKind(
+  kind: string,
+  process: JobKind['process'],
+  options: Pick<JobKind, 'onFailed'> = {},
+): void {
+  TEST_KINDS.push({ kind, process, ...options })
+}
+
 /** Calls per job id, per kind: a job must never run twice at once. */
 const calls = new Map<string, number>()
 const count = (id: string) => calls.set(id, (calls.get(id) ?? 0) + 1)
 const failures = new Map<string, number>()
 
-registerJobProcessor('test-ok', async (job) => {
+testKind('test-ok', async (job) => {
   count(job.id)
   return { storedCount: 2, duplicateCount: 1, message: null, result: { ok: job.id } }
 })
-registerJobProcessor('test-flaky', async (job, ctx) => {
+testKind('test-flaky', async (job, ctx) => {
   count(job.id)
   // Fails the first two attempts with a surprise, then works.
   if (ctx.attempt < 3) throw new Error('store hiccup')
   return { storedCount: 1 }
 })
-registerJobProcessor(
+testKind(
   'test-broken',
   async (job, ctx) => {
     count(job.id)
@@ -98,7 +108,7 @@ const slowHook = async (job: { id: string }) => {
   await sleep(200)
   failures.set(job.id, (failures.get(job.id) ?? 0) + 1)
 }
-registerJobProcessor(
+testKind(
   'test-refused',
   async (job) => {
     count(job.id)
@@ -108,7 +118,7 @@ registerJobProcessor(
 )
 /** Whether the staging copy was still there when the failure became visible (the hook's turn). */
 const stagingAtFailure = new Map<string, boolean>()
-registerJobProcessor(
+testKind(
   'test-staged-refused',
   async (job) => {
     count(job.id)
@@ -119,12 +129,12 @@ registerJobProcessor(
       void stagingAtFailure.set(job.id, await store.exists(`${job.staging_prefix}0000000000000`)),
   },
 )
-registerJobProcessor('test-slow', async (job) => {
+testKind('test-slow', async (job) => {
   count(job.id)
   await sleep(400)
   return { storedCount: 1 }
 })
-registerJobProcessor('test-long', async (job) => {
+testKind('test-long', async (job) => {
   count(job.id)
   await sleep(1500)
   return { storedCount: 1 }
@@ -132,6 +142,7 @@ registerJobProcessor('test-long', async (job) => {
 
 function runner(options: Partial<JobRunnerOptions> = {}): JobRunner {
   const jobs = createJobRunner({
+    kinds: TEST_KINDS,
     db,
     store,
     cipher,
@@ -236,7 +247,7 @@ test('a JobFailure ends the job at once with its own message', async () => {
 
 /** What a processor's quota hold looks like: the held bytes in result_json, the usage row. */
 const holds = new Map<string, string>()
-registerJobProcessor(
+testKind(
   'test-hold',
   async (job, ctx) => {
     count(job.id)
@@ -295,7 +306,7 @@ test('a failed job reads failed only with its hook done: what result_json held i
 
 /** A worker that stalled: another took its job before it committed its quota settlement. */
 const leaseErrors = new Map<string, unknown>()
-registerJobProcessor('test-stalled', async (job, ctx) => {
+testKind('test-stalled', async (job, ctx) => {
   count(job.id)
   await db
     .updateTable('ingest_jobs')
@@ -434,7 +445,7 @@ test(
   },
 )
 
-registerJobProcessor('test-close', async (job) => {
+testKind('test-close', async (job) => {
   count(job.id)
   await sleep(600)
   return { storedCount: 7 }
@@ -447,7 +458,7 @@ test('closing the app lets a running job finish before the database closes', asy
       ? isolatedDatabase()
       : { kind: 'sqlite', file: path.join(root, 'close.sqlite') }
   if (appDatabase.kind === 'postgres') dropPgBossAfter(appDatabase.schema!)
-  const app = await buildApp(testConfig({ database: appDatabase }))
+  const app = await buildApp(testConfig({ database: appDatabase }), { jobKinds: TEST_KINDS })
   await app.ready()
   const queued = await enqueueJob(app.jobs, newJob('test-close'))
   for (let i = 0; i < 100 && !calls.get(queued.id); i++) await sleep(20)

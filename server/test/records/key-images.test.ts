@@ -9,8 +9,8 @@ import type { DB } from '../../src/db'
 import { createSession } from '../../src/domain/identity'
 import { DEMO_ACCOUNTS } from '../../src/domain/identity/demo'
 import { findUserByMobile } from '../../src/domain/identity/users'
-import { seedDemoRecords } from '../../src/domain/records/demo/seed'
-import { KEY_IMAGE_MESSAGES, KEY_IMAGES_MAX } from '../../src/domain/records/reports'
+import { seedDemoRecords } from '../../src/domain/demo-records/seed'
+import { KEY_IMAGE_MESSAGES, KEY_IMAGES_MAX } from '../../src/domain/reports/reports'
 import {
   diagnosticReport,
   fhirHeaders,
@@ -35,6 +35,7 @@ type Json = Record<string, any>
 let world: FhirWorld
 let token: string
 let strangerToken: string
+let strangerMobile: string
 let userId: string
 const ID = residentId('19800101', 777)
 const STUDY = studyUid()
@@ -128,6 +129,7 @@ before(async () => {
   token = (await createSession(world.app.db, user.id, world.app.now())).access_token
   const stranger = await patientWithCard(world.app, residentId('19800101', 778), '吴十')
   strangerToken = (await createSession(world.app.db, stranger.id, world.app.now())).access_token
+  strangerMobile = stranger.mobile!
 
   const res = await push(
     withMedia({ studyUid: STUDY, idNumber: ID, name: '周九' }, THREE_SHAPES, [KEY1]),
@@ -378,6 +380,38 @@ test('an amendment’s media replace the key images; a locked private report sho
     history.map((v) => [v.version, v.keyImages]),
     [[1, before]],
   )
+
+  // The grantee's 修订记录 is the owner's: each version with the key images it named (the shared
+  // copy was built apart and lost them).
+  const granted = await world.app.inject({
+    method: 'POST',
+    url: '/main/grants',
+    headers: { authorization: `Bearer ${token}` },
+    payload: {
+      audience: 'account',
+      examIds: [],
+      reportIds: [reportId],
+      duration: '24h',
+      mobile: strangerMobile,
+    },
+  })
+  assert.equal(granted.statusCode, 200, granted.body)
+  const grantId = granted.json().data.grant.id as string
+  const shared = await world.app.inject({
+    url: `/main/shared/${grantId}/reports/${reportId}`,
+    headers: { authorization: `Bearer ${strangerToken}` },
+  })
+  assert.equal(shared.statusCode, 200, shared.body)
+  const sharedDetail = (
+    envelope(ReportDetailSchema).parse(JSON.parse(shared.body)) as {
+      data: { history: { version: number; keyImages?: KeyImage[] }[]; keyImages?: KeyImage[] }
+    }
+  ).data
+  assert.deepEqual(
+    sharedDetail.history.map((v) => [v.version, v.keyImages]),
+    [[1, before]],
+  )
+  assert.deepEqual(sharedDetail.keyImages, [{ ...image(SOP[2]!, 3), comment: '只留这一幅' }])
 
   await world.app.db
     .insertInto('exam_user_states')

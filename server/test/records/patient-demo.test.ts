@@ -13,7 +13,7 @@ import {
 import { createSession } from '../../src/domain/identity'
 import { DEMO_ACCOUNTS } from '../../src/domain/identity/demo'
 import { findUserByMobile } from '../../src/domain/identity/users'
-import { seedDemoRecords } from '../../src/domain/records/demo/seed'
+import { seedDemoRecords } from '../../src/domain/demo-records/seed'
 import { buildTestApp } from '../helpers'
 
 /*

@@ -12,7 +12,7 @@ import {
   listSeriesInstances,
   listYsReports,
 } from '@contract/main/records'
-import { ingestFiles } from '../../src/domain/records/ingest'
+import { ingestFiles } from '../../src/domain/ingest/ingest'
 import { testInstance } from '../dicom/writer'
 import type { ProfileApp } from '../domain/profile/support'
 import { TEST_DB_KIND } from '../helpers'

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { versionOf } from '../../src/domain/records/patient'
-import { fhirDoctorNames, fhirFindings, fhirHumanName } from '../../src/domain/records/reports'
+import { versionOf } from '../../src/domain/patient/patient'
+import { fhirDoctorNames, fhirFindings, fhirHumanName } from '../../src/domain/reports/reports'
 import { parseDiagnosticReport } from '../../src/routes/fhir/diagnostic-report'
 import { diagnosticReport } from '../fhir/support'
 

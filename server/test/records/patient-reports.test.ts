@@ -7,7 +7,7 @@ import {
 } from '@contract/main/records'
 import { envelope } from '@contract/envelope'
 import { createSession } from '../../src/domain/identity'
-import { REPORT_NOT_VISIBLE, UNLOCK_REQUIRED } from '../../src/domain/records/patient'
+import { REPORT_NOT_VISIBLE, UNLOCK_REQUIRED } from '../../src/domain/patient/patient'
 import type { ProfileApp } from '../domain/profile/support'
 import { readOutbox } from '../../src/providers/sms'
 import { signUp } from '../domain/profile/support'

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
-import { ingestFiles } from '../../src/domain/records/ingest'
+import { ingestFiles } from '../../src/domain/ingest/ingest'
 import { freshUid, personInstance } from '../dicomweb/read-support'
 import { validIdNumber } from '../domain/profile/support'
 import { sharingWorld, type SharingWorld } from '../sharing/support'

@@ -10,7 +10,7 @@ import {
   openDicomZip,
   type ZipLimits,
   ZipRefusedError,
-} from '../../src/domain/records/zip'
+} from '../../src/domain/uploads/zip'
 import { testInstance } from '../dicom/writer'
 import { writeZip, type ZipItem } from './zip-writer'
 

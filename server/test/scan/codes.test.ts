@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto'
 import { test } from 'node:test'
 import { EXAM_QR_PREFIX, EXAM_QR_TTL_SECONDS } from '@contract/main/claims'
 import { bindIdCard } from '../../src/domain/profile/id-cards'
-import { examOfFilmCode, filmCodeOf } from '../../src/domain/records/codes'
-import { FILM_CODE_INVALID } from '../../src/domain/records/claims'
+import { examOfFilmCode, filmCodeOf } from '../../src/domain/claims/codes'
+import { FILM_CODE_INVALID } from '../../src/domain/claims/claims'
 import { validIdNumber } from '../domain/profile/support'
 import {
   claimCodeFor,

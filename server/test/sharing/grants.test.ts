@@ -9,7 +9,7 @@ import {
   PICKUP_WRONG_TOTAL_MAX,
 } from '@contract/main/grants'
 import { EXAM_NOT_FOUND } from '../../src/domain/records/access'
-import { ingestFiles } from '../../src/domain/records/ingest'
+import { ingestFiles } from '../../src/domain/ingest/ingest'
 import { freshUid, ID_A, personInstance, residentId } from '../dicomweb/read-support'
 import { sharingWorld, type SharingWorld } from './support'
 

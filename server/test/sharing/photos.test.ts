@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
 import { GRANT_MESSAGES } from '@contract/main/grants'
 import { encodePng } from '../../src/dicom/png'
-import { ingestFiles } from '../../src/domain/records/ingest'
+import { ingestFiles } from '../../src/domain/ingest/ingest'
 import { freshUid, ID_A, personInstance } from '../dicomweb/read-support'
 import { sharingWorld, type SharingWorld } from './support'
 

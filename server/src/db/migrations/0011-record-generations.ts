@@ -4,7 +4,7 @@ import { type Kysely, type Migration, PostgresAdapter, sql } from 'kysely'
  * A generation counter per "subject" whose records lists can change, kept by the database itself:
  * every insert, update or delete of a row the patient lists read (exams, reports, claims, the
  * per-person marks, hospital names) bumps the counters of the people it concerns, in the same
- * transaction. domain/records/list-cache.ts keeps a list answer only while those counters stay
+ * transaction. domain/patient/list-cache.ts keeps a list answer only while those counters stay
  * where they were when it was computed, so a change made by any server process (or the `hospital`
  * command) is seen by the next request everywhere.
  *

@@ -25,9 +25,9 @@ import {
   type SmsProvider,
 } from '../identity'
 import { reserve } from '../limits'
-import { ID_CARD_BINDS_PER_DAY, ID_CARD_TAKEN } from '../profile/id-cards'
-import { idCardNumberProblem, maskHolderName } from '../profile/id-card-number'
-import { normaliseIdNumber, normalisePatientName } from '../records/access'
+import { idCardNumberProblem, maskName } from '../identity'
+import { ID_CARD_BINDS_PER_DAY, ID_CARD_TAKEN } from '../profile'
+import { normaliseIdNumber, normalisePatientName } from '../records'
 
 /*
  * 亲情卡 (contract/main/family.ts). A manager sees an active member's records (access.ts
@@ -88,7 +88,7 @@ export async function personFacts(
     let nameMasked: string | null = null
     if (row.holder_encrypted) {
       try {
-        nameMasked = maskHolderName(cipher.decrypt(row.holder_encrypted))
+        nameMasked = maskName(cipher.decrypt(row.holder_encrypted))
       } catch {
         // A card written under another key: no name rather than a failed page.
       }

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import type { DB } from '../../db'
 import { badRequest, notFound } from '../../http/errors'
-import { keyedHash, sameHash } from '../identity/secrets'
+import { keyedHash, sameHash } from '../identity'
 import { findHospital, type HospitalRecord } from './hospitals'
 
 /*

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Session, SmsPurpose } from '@contract/sso/auth'
 import type { DB } from '../../db'
+import type { WechatAuth, WechatIdentity } from '../../providers/wechat'
 import { ApiError, badRequest, tooManyRequests, unauthorized } from '../../http/errors'
 import { findCurrentPolicy } from '../policies'
 import {
@@ -299,19 +300,8 @@ export async function changePassword(
   return createSession(db, user.id, now)
 }
 
-/** What a WeChat code exchange yields (jscode2session). */
-export interface WechatIdentity {
-  openid: string
-  unionid?: string
-}
-
-/**
- * Turns a weapp `Taro.login` code into a WeChat identity. The embedded default says 未配置微信登录;
- * a real adapter calling jscode2session is a drop-in (src/providers/wechat.ts).
- */
-export interface WechatAuth {
-  exchangeCode(code: string): Promise<WechatIdentity>
-}
+// The provider's interface (src/providers/wechat.ts); a real adapter is a drop-in there.
+export type { WechatAuth, WechatIdentity }
 
 /** WeChat login: the account bound to the openid, created on first use (as a patient). */
 export async function loginWithWechat(

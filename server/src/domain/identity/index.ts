@@ -2,7 +2,8 @@
  * Identity core: accounts, passwords, sessions, SMS codes and their limits. Plain functions taking the
  * Kysely handle; the profile side (ID cards, phone binding, deletion, QR login, ...) builds on these.
  */
-export { maskMobile } from './mobile'
+export { maskMobile, maskName } from '../../masking'
+export { idCardCheckChar, idCardNumberProblem, maskIdNumber } from './id-card-number'
 export {
   burnPasswordCheck,
   hashPassword,
@@ -23,6 +24,7 @@ export {
   loadProfile,
   MOBILE_TAKEN,
   toProfile,
+  toRole,
   type NewUser,
   type ProfileExtras,
   type User,
@@ -78,3 +80,7 @@ export {
   type WechatIdentity,
 } from './accounts'
 export { DAY, describeWait, HOUR, MINUTE, SECOND } from './time'
+export { DEMO_ACCOUNTS, demoAccountsStep } from './demo'
+export { keyedHash, openWithSecret, sealWithSecret, setSecretKey } from './secrets'
+export { outboxMobileKey } from './sms'
+export { isoAfter } from './time'

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { SmsPurpose } from '@contract/sso/auth'
 import type { DB } from '../../db'
-import { ApiError, badRequest, tooManyRequests } from '../../http/errors'
+import { badRequest, tooManyRequests } from '../../http/errors'
 import {
   clientTag,
   type LimitRule,
@@ -12,16 +12,14 @@ import {
   reserveAll,
   type Slot,
 } from '../limits'
+import {
+  outboxMobileKey,
+  SMS_NOT_CONFIGURED,
+  type SmsProvider,
+  smsNotConfigured,
+} from '../../providers/sms'
 import { hashSecret, keyedHash, randomDigits, randomToken, sameHash } from './secrets'
 import { DAY, describeWait, HOUR, isoAfter, MINUTE, SECOND } from './time'
-
-/**
- * Delivers a verification code. The embedded default is the outbox (src/providers/sms.ts); a real
- * gateway is another implementation. `send` throws when the message was not handed over.
- */
-export interface SmsProvider {
-  send(mobile: string, purpose: SmsPurpose, code: string): Promise<void>
-}
 
 /**
  * Limits of SPEC section 9 and the accounts issue (server/README.md, "Identity"). All are reserved
@@ -91,7 +89,7 @@ export const OWN_PHONE_ONLY = '该验证码只能在登录后发送到当前账�
 
 /**
  * Purposes whose phone the server chooses, never the caller: a `claim` code goes only to the phone a
- * hospital recorded for an exam (src/domain/records/claims.ts); a `family` code only to the phone of
+ * hospital recorded for an exam (src/domain/claims/claims.ts); a `family` code only to the phone of
  * the adult being added as a family member (src/domain/family/members.ts).
  */
 export const FLOW_ONLY_PURPOSES: readonly SmsPurpose[] = ['claim', 'family']
@@ -105,8 +103,6 @@ export function assertPublicPurpose(purpose: SmsPurpose): void {
 
 /** validateCode's tickets stay usable this long. */
 export const TICKET_TTL_MS = 10 * MINUTE
-
-export const SMS_NOT_CONFIGURED = '短信服务未配置，暂时无法发送验证码'
 
 export interface IssueSmsCodeInput {
   mobile: string
@@ -215,11 +211,6 @@ export async function issueSmsCode(
     cooldownSeconds: SMS_LIMITS.cooldownMs / 1000,
     expiresInSeconds: SMS_LIMITS.ttlMs / 1000,
   }
-}
-
-/** How the SMS outbox (src/providers/sms.ts) names a phone: a keyed HMAC, never the number. */
-export function outboxMobileKey(mobile: string): string {
-  return keyedHash('outbox-mobile', mobile)
 }
 
 /**
@@ -395,7 +386,5 @@ export async function consumeCodeTicket(
   if (Number(used.numUpdatedRows) === 0) throw badRequest('验证已过期，请重新获取验证码')
 }
 
-/** The ApiError an unconfigured SMS provider throws (503; the text goes to the operator's log). */
-export function smsNotConfigured(): ApiError {
-  return new ApiError(503, SMS_NOT_CONFIGURED)
-}
+// The provider's side (its interface, the outbox's phone key, the unconfigured answer) is src/providers/sms.ts.
+export { outboxMobileKey, SMS_NOT_CONFIGURED, type SmsProvider, smsNotConfigured }

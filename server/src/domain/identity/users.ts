@@ -10,7 +10,7 @@ import {
 import type { DB } from '../../db'
 import type { UsersTable } from '../../db/schema'
 import { badRequest } from '../../http/errors'
-import { maskMobile } from './mobile'
+import { maskMobile } from '../../masking'
 import { hashPassword } from './secrets'
 
 export type User = Selectable<UsersTable>

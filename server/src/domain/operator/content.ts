@@ -11,16 +11,14 @@ import type { DB } from '../../db'
 import type { ArticlesTable, Database, VideosTable } from '../../db/schema'
 import { ApiError, badRequest, notFound } from '../../http/errors'
 import type { ObjectStore } from '../../storage/object-store'
-import { mediaPath, toArticleSummary } from '../content/articles'
-import { removeUnattachedFiles } from '../content/media'
-import { sanitiseArticleHtml } from '../content/sanitise'
-import { toVideoSummary } from '../content/videos'
 import {
-  cleanPhoto,
-  PHOTO_TOO_LARGE,
-  PHOTO_TYPE_REFUSED,
-  PHOTO_UNREADABLE,
-} from '../records/photos'
+  mediaPath,
+  toArticleSummary,
+  removeUnattachedFiles,
+  sanitiseArticleHtml,
+  toVideoSummary,
+} from '../content'
+import { cleanPhoto, PHOTO_TOO_LARGE, PHOTO_TYPE_REFUSED, PHOTO_UNREADABLE } from '../../images'
 import { recordOperatorAction } from './audit'
 import { mp4DurationSeconds } from './mp4'
 

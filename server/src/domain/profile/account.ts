@@ -15,9 +15,9 @@ import {
   verifyPassword,
   type User,
 } from '../identity'
-import { forgetFamilyOf, mergeFamily } from '../family/members'
+import { forgetFamilyOf, mergeFamily } from '../family'
 import { type LimitRule, release, reserve } from '../limits'
-import { outboxMobileKey } from '../identity/sms'
+import { outboxMobileKey } from '../identity'
 import { forgetPhoneLimits } from '../limits'
 import { AVATAR_URL_REFUSED, isOwnAvatar, removeStoredFiles } from './avatars'
 

@@ -5,6 +5,7 @@ import { AVATAR_MAX_BYTES } from '@contract/main/upload'
 import type { DB } from '../../db'
 import { badRequest, tooManyRequests } from '../../http/errors'
 import { asStorageFull } from '../../storage'
+import { type ImageType, sniffImageType } from '../../images'
 import { describeWait, HOUR } from '../identity'
 import { type LimitRule, peek, release, reserve } from '../limits'
 
@@ -13,7 +14,6 @@ export const UPLOADS_URL_PREFIX = '/uploads/'
 /** A person re-cropping a few times is fine; a script filling the disk is not. */
 export const AVATAR_UPLOADS_PER_HOUR = 20
 
-export type ImageType = 'image/jpeg' | 'image/png' | 'image/webp'
 const EXTENSIONS: Record<ImageType, string> = {
   'image/jpeg': 'jpg',
   'image/png': 'png',
@@ -23,27 +23,6 @@ const EXTENSIONS: Record<ImageType, string> = {
 export const AVATAR_TYPE_REFUSED = '头像只支持 JPG、PNG 或 WebP 图片'
 export const AVATAR_TOO_LARGE = '头像图片不能超过 2 MB，请裁剪或压缩后重试'
 export const AVATAR_URL_REFUSED = '头像地址无效，请重新上传头像'
-
-/**
- * The image type from the file's first bytes. The client's Content-Type and file name are not
- * trusted: a file served from our origin must really be the image it claims to be.
- */
-export function sniffImageType(bytes: Buffer): ImageType | null {
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) {
-    return 'image/jpeg'
-  }
-  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) {
-    return 'image/png'
-  }
-  if (
-    bytes.length >= 12 &&
-    bytes.subarray(0, 4).toString('latin1') === 'RIFF' &&
-    bytes.subarray(8, 12).toString('latin1') === 'WEBP'
-  ) {
-    return 'image/webp'
-  }
-  return null
-}
 
 function avatarRule(userId: string): LimitRule {
   return { key: `avatar-user:${userId}`, limit: AVATAR_UPLOADS_PER_HOUR, windowMs: HOUR }

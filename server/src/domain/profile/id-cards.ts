@@ -4,11 +4,17 @@ import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
 import type { IdCardsTable } from '../../db/schema'
 import { badRequest, forbidden, tooManyRequests } from '../../http/errors'
-import { DAY, describeWait, isUniqueViolation } from '../identity'
+import {
+  DAY,
+  describeWait,
+  isUniqueViolation,
+  idCardNumberProblem,
+  maskName,
+  maskIdNumber,
+} from '../identity'
 import { reserve } from '../limits'
-import { nameDigest } from '../records/access'
-import { announceFoundReports } from '../records/report-notices'
-import { idCardNumberProblem, maskHolderName, maskIdNumber } from './id-card-number'
+import { nameDigest } from '../records'
+import { announceFoundReports } from '../reports'
 
 export const ID_CARD_TAKEN = '该身份证已被其他账号绑定'
 export const ID_CARD_ALREADY_BOUND = '您已绑定身份证，每个账号只能绑定一张'
@@ -24,7 +30,7 @@ export function toBoundCard(cipher: FieldCipher, row: IdCardsTable): BoundCard {
   return {
     id: row.id,
     kind: 'idcard',
-    holderMasked: maskHolderName(cipher.decrypt(row.holder_encrypted)),
+    holderMasked: maskName(cipher.decrypt(row.holder_encrypted)),
     numberMasked: maskIdNumber(cipher.decrypt(row.number_encrypted)),
     createdAt: row.created_at,
     status: row.verified_at ? 'verified' : 'bound',

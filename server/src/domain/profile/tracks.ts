@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { DB } from '../../db'
 import { badRequest, tooManyRequests } from '../../http/errors'
-import { describeWait, MINUTE } from '../identity/time'
+import { describeWait, MINUTE } from '../identity'
 import { clientTag, reserve } from '../limits'
 
 /** Generous for a person tapping through pages, low enough that a script cannot flood the table. */

@@ -5,7 +5,7 @@ import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
 import type { Database, ExamsTable } from '../../db/schema'
 import { forbidden, notFound } from '../../http/errors'
-import type { StoredIdCard } from '../identity/sessions'
+import type { StoredIdCard } from '../identity'
 
 /*
  * The one authorisation check for images and reports. Every route that returns an exam, a report,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Kysely, Transaction, Updateable } from 'kysely'
 import type { FieldCipher } from '../../crypto/field-cipher'
 import type { Database, ExamsTable } from '../../db/schema'
-import { idCardNumberProblem } from '../profile/id-card-number'
+import { idCardNumberProblem } from '../identity'
 import { normaliseIdNumber, normalisePatientName } from './access'
 
 /** Anything that runs queries: the database, or a transaction inside it. */
@@ -221,4 +221,17 @@ export async function refreshExamCounts(db: Executor, examId: string, now: Date)
     })
     .where('id', '=', examId)
     .execute()
+}
+
+/** The modalities of an exam row (stored comma-separated). */
+export function modalityList(modalities: string | null): string[] {
+  return (modalities ?? '').split(',').filter(Boolean)
+}
+
+/** How an exam is titled in lists, notices and grants: its title, description, or modalities. */
+export function examTitle(exam: Pick<ExamsTable, 'title' | 'description' | 'modalities'>): string {
+  const title = exam.title?.trim() || exam.description?.trim()
+  if (title) return title
+  const modalities = modalityList(exam.modalities)
+  return modalities.length > 0 ? `${modalities.join('/')} 检查` : '影像检查'
 }

@@ -3,7 +3,6 @@ import type { RecordOwner } from '@contract/main/records'
 import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
 import type { ExamsTable } from '../../db/schema'
-import { personLabels, sharerText } from '../sharing/grants'
 import { notFound } from '../../http/errors'
 import {
   boundIdentity,
@@ -13,6 +12,7 @@ import {
   type RecordsCaller,
   visibleTo,
 } from './access'
+import { personLabels, sharerText } from './people'
 
 /**
  * Whose record this is, as the caller may be told (issue 9: every record shows whose it is). The

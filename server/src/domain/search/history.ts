@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { SEARCH_HISTORY_MAX } from '@contract/main/content'
 import type { DB } from '../../db'
-import { chinaDay } from '../content/articles'
+import { chinaDay } from '../content'
 
 /*
  * A person's own search history (newest first, one row per distinct query, SEARCH_HISTORY_MAX at

@@ -1,5 +1,5 @@
 import type { DicomJson, JsonValue } from '../../dicom/json'
-import { maskName } from '../records/claims'
+import { maskName } from '../../masking'
 
 /*
  * What a grant shows of the patient in DICOM JSON (WADO metadata, QIDO results): what the /shared

@@ -17,19 +17,20 @@ import type { DB } from '../../db'
 import type { GrantsTable } from '../../db/schema'
 import { badRequest, notFound, tooManyRequests } from '../../http/errors'
 import type { SubscribeNotice } from '../../providers/subscribe-message'
-import { DAY, maskMobile } from '../identity'
-import { keyedHash } from '../identity/secrets'
+import { DAY, keyedHash } from '../identity'
 import { reserve } from '../limits'
 import { createMessage } from '../messages'
-import { maskHolderName } from '../profile/id-card-number'
 import {
   assertPersonInReach,
   boundIdentity,
   EXAM_NOT_FOUND,
   managedPeople,
   visibleTo,
-} from '../records/access'
-import { examTitle, modalityList } from '../records/lists'
+  examTitle,
+  modalityList,
+  personLabels,
+  sharerText,
+} from '../records'
 import { chinaTime } from '../security-notices'
 
 /*
@@ -68,57 +69,6 @@ export function grantStatus(grant: GrantsTable, now: Date): GrantStatus {
  */
 export function grantEnded(grant: GrantsTable, now: Date): boolean {
   return grant.revoked_at !== null || grant.expires_at <= now.toISOString()
-}
-
-interface PersonLabel {
-  nameMasked: string | null
-  mobileMasked: string | null
-  role: 'patient' | 'expert'
-}
-
-/** Masked names of people: the bound card's name (张*), else the nickname masked. */
-export async function personLabels(
-  db: DB,
-  cipher: FieldCipher,
-  userIds: readonly string[],
-): Promise<Map<string, PersonLabel>> {
-  const ids = [...new Set(userIds)]
-  const labels = new Map<string, PersonLabel>()
-  if (ids.length === 0) return labels
-  const rows = await db
-    .selectFrom('users')
-    .leftJoin('id_cards', 'id_cards.user_id', 'users.id')
-    .select([
-      'users.id',
-      'users.nickname',
-      'users.mobile',
-      'users.role',
-      'id_cards.holder_encrypted',
-    ])
-    .where('users.id', 'in', ids)
-    .execute()
-  for (const row of rows) {
-    let name: string | null = null
-    if (row.holder_encrypted) {
-      try {
-        name = maskHolderName(cipher.decrypt(row.holder_encrypted))
-      } catch {
-        name = null
-      }
-    }
-    if (!name && row.nickname.trim()) name = maskHolderName(row.nickname.trim())
-    labels.set(row.id, {
-      nameMasked: name,
-      mobileMasked: row.mobile ? maskMobile(row.mobile) : null,
-      role: row.role === 'expert' ? 'expert' : 'patient',
-    })
-  }
-  return labels
-}
-
-/** 张** as a sharer is shown (never empty). */
-export function sharerText(label: PersonLabel | undefined): string {
-  return label?.nameMasked ?? label?.mobileMasked ?? '患者'
 }
 
 /** What each grant covers, as lists show it. */

@@ -10,31 +10,30 @@ import {
   SHARE_SESSION_SECONDS,
   SHARE_TOKEN_PREFIX,
 } from '@contract/main/grants'
-import { type ExamDetail, type ReportDetail, reportStatusLabel } from '@contract/main/records'
+import type { ExamDetail, ReportDetail } from '@contract/main/records'
 import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
 import type { GrantsTable } from '../../db/schema'
 import { badRequest, forbidden, notFound, tooManyRequests, unauthorized } from '../../http/errors'
-import { findSessionByAccessToken } from '../identity/sessions'
-import { randomToken, sameHash } from '../identity/secrets'
-import { DAY } from '../identity/time'
+import { findSessionByAccessToken, randomToken, sameHash, DAY } from '../identity'
 import { releaseAll, reserveAll } from '../limits'
 import { createMessage } from '../messages'
-import { EXAM_NOT_FOUND, type RecordsCaller } from '../records/access'
-import { examTitle, modalityList } from '../records/lists'
-import { examDetail, REPORT_NOT_VISIBLE, versionOf } from '../records/patient'
-import { recordOwner } from '../records/owner'
-import { resolveKeyImages } from '../records/reports'
+import {
+  EXAM_NOT_FOUND,
+  personLabels,
+  type RecordsCaller,
+  recordOwner,
+  sharerText,
+} from '../records'
+import { examDetail, REPORT_NOT_VISIBLE, toReportDetail } from '../patient'
 import {
   describeReceived,
   grantEnded,
   grantStatus,
   hashToken,
   hiddenSinceGranted,
-  personLabels,
   pickupHash,
   SHARE_VISITOR,
-  sharerText,
 } from './grants'
 
 /*
@@ -330,17 +329,7 @@ export async function sharedReport(
     .innerJoin('exams', 'exams.id', 'reports.exam_id')
     .innerJoin('hospitals', 'hospitals.id', 'reports.hospital_id')
     .selectAll('reports')
-    .select([
-      'grant_records.private as shared_private',
-      'hospitals.name as hospital_name',
-      'exams.title',
-      'exams.description',
-      'exams.modalities',
-      'exams.accession_number',
-      'exams.study_date',
-      'exams.study_time',
-      'exams.patient_name_encrypted',
-    ])
+    .select(['grant_records.private as shared_private', 'hospitals.name as hospital_name'])
     .where('grant_records.grant_id', '=', reader.grant.id)
     .where('grant_records.kind', '=', 'report')
     .where('grant_records.record_id', '=', reportId)
@@ -354,50 +343,14 @@ export async function sharedReport(
     .selectAll()
     .where('id', '=', row.exam_id)
     .executeTakeFirstOrThrow()
-  const versions = await db
-    .selectFrom('report_versions')
-    .select(['version', 'status', 'recorded_at', 'resource_json'])
-    .where('report_id', '=', row.id)
-    .where('version', '<', row.version)
-    .orderBy('version', 'asc')
-    .execute()
-  let patientNameMasked: string | null = null
-  if (row.patient_name_encrypted) {
-    try {
-      const name = [...cipher.decrypt(row.patient_name_encrypted)]
-      patientNameMasked = `${name[0] ?? ''}${'*'.repeat(Math.max(1, name.length - 1))}`
-    } catch {
-      patientNameMasked = null
-    }
-  }
-  const detail: ReportDetail = {
-    id: row.id,
-    examId: row.exam_id,
+  // The grantee reads what the owner reads; only the marks are the grant's.
+  const detail = await toReportDetail(db, cipher, row, exam, {
     owner: await recordOwner(db, cipher, reader.caller, exam),
-    studyUid: exam.study_uid,
     hospital: { id: row.hospital_id, name: row.hospital_name },
-    title: row.code_text?.trim() || examTitle(row),
-    modalities: modalityList(row.modalities),
-    accessionNumber: row.accession_number,
-    studyDate: row.study_date,
-    studyTime: row.study_time,
-    patientNameMasked,
-    status: row.status,
-    statusLabel: reportStatusLabel(row.status),
-    version: Number(row.version),
-    effectiveAt: row.effective_at,
-    issuedAt: row.issued_at,
-    updatedAt: row.updated_at,
     read: true,
     private: Number(row.shared_private) === 1,
     archived: false,
     locked: false,
-    findings: row.findings,
-    conclusion: row.conclusion,
-    performer: row.performer,
-    reviewer: row.reviewer,
-    history: versions.map(versionOf),
-    keyImages: await resolveKeyImages(db, exam, row.resource_json),
-  }
+  })
   return { detail, examId: row.exam_id }
 }

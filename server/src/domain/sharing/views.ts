@@ -7,8 +7,8 @@ import type { DB } from '../../db'
 import type { SubscribeMessageProvider } from '../../providers/subscribe-message'
 import { describeLocation } from '../client-info'
 import { createMessage } from '../messages'
-import { findVisibleExam, managedPeople } from '../records/access'
-import { grantRecords, personLabels, SHARE_VISITOR } from './grants'
+import { findVisibleExam, managedPeople, personLabels } from '../records'
+import { grantRecords, SHARE_VISITOR } from './grants'
 
 /*
  * The view log (谁看过, issue 9). One view = one viewer session (a grantee's login session, or one

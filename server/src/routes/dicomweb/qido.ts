@@ -6,11 +6,10 @@ import {
   searchInstances,
   searchSeries,
   searchStudies,
-} from '../../domain/records/qido'
-import { parseQidoQuery, pathUid, type QidoLevel } from '../../domain/records/qido-query'
-import { noteView } from '../../domain/sharing/views'
+} from '../../domain/dicomweb/qido'
+import { parseQidoQuery, pathUid, type QidoLevel } from '../../domain/dicomweb/qido-query'
 import { notFound } from '../../http/errors'
-import { recordsCaller, recordsCallerAuth } from '../../http/records-caller'
+import { noteGrantViews, recordsCaller, recordsCallerAuth } from '../records-caller'
 import { requireJsonAccepted } from './negotiate'
 
 /*
@@ -63,28 +62,12 @@ export default async function qidoRoutes(app: FastifyInstance): Promise<void> {
     for (const uid of uids) {
       const reach = await reachStudy(app.db, app.personalCipher, caller, uid, now)
       if (!reach.grantId) continue
-      for (const exam of reach.exams) {
-        await noteView(
-          {
-            db: app.db,
-            cipher: app.personalCipher,
-            subscribe: app.providers.subscribe,
-            geo: app.providers.geo,
-            log: request.log,
-          },
-          {
-            grantId: reach.grantId,
-            viewerSession:
-              caller.kind === 'share' ? caller.sessionId : (request.recordsSessionId ?? ''),
-            viewerUserId: caller.kind === 'user' ? caller.userId : null,
-            recordKind: 'exam',
-            recordId: exam.id,
-            examId: exam.id,
-            ip: request.ip,
-          },
-          now,
-        )
-      }
+      await noteGrantViews(
+        request,
+        reach.grantId,
+        reach.exams.map((exam) => exam.id),
+        now,
+      )
     }
   }
 

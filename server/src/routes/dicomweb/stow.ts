@@ -1,12 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import {
-  createJob,
-  enqueueJob,
-  isFinalJob,
-  type JobRow,
-  waitForJob,
-} from '../../domain/records/jobs'
+import { createJob, enqueueJob, isFinalJob, type JobRow, waitForJob } from '../../jobs/runner'
 import {
   manifestKey,
   STOW_KIND,
@@ -14,10 +8,10 @@ import {
   type StowManifest,
   stowResponse,
   type StowResult,
-} from '../../domain/records/stow'
+} from '../../domain/ingest/stow'
 import { failure } from '../../http/envelope'
 import { ApiError, badRequest, notFound, STORAGE_FULL } from '../../http/errors'
-import { hospitalAuth } from '../../http/hospital-auth'
+import { hospitalAuth } from '../hospital-auth'
 import {
   forEachRelatedPart,
   MULTIPART_MESSAGES,
@@ -29,7 +23,7 @@ import { isStorageFull } from '../../storage'
 /*
  * STOW-RS (PS3.18 10.5): a hospital's system pushes instances as multipart/related application/dicom,
  * authenticated by its API key (Authorization: Bearer). The parts stream into the object store's
- * staging, a 'stow' job stores them (domain/records/stow.ts), and the answer is the PS3.18 Store
+ * staging, a 'stow' job stores them (domain/ingest/stow.ts), and the answer is the PS3.18 Store
  * Instances Response once the job is done. A push the job cannot finish within STOW_SYNC_WAIT_MS (or
  * one sent with `Prefer: respond-async`) is answered 202 at once with Content-Location
  * /dicomweb/stow-jobs/{id}, where the same answer appears when the job ends.

@@ -4,24 +4,22 @@ import zlib from 'node:zlib'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { GRANT_MESSAGES } from '@contract/main/grants'
 import { reachStudy } from '../../domain/records/access'
-import { pathUid } from '../../domain/records/qido-query'
+import { pathUid } from '../../domain/dicomweb/qido-query'
+import { instancesOfExams, parseFrameList } from '../../domain/dicomweb/retrieve'
 import {
   checkFramesAvailable,
   instanceMetadata,
-  instancesOfExams,
   type InstanceRow,
   NoPreviewError,
   openFrame,
-  parseFrameList,
   renderedEtag,
   renderFrame,
   type RenderRequest,
   representativeInstance,
-} from '../../domain/records/retrieve'
+} from '../../domain/records/images'
 import { withoutPatientIdentity } from '../../domain/sharing/dicom-identity'
-import { noteView } from '../../domain/sharing/views'
 import { badRequest, forbidden } from '../../http/errors'
-import { recordsCaller, recordsCallerAuth } from '../../http/records-caller'
+import { noteGrantViews, recordsCaller, recordsCallerAuth } from '../records-caller'
 import { acceptsMultipart, notAcceptable, renderedMime, requireJsonAccepted } from './negotiate'
 
 /*
@@ -187,32 +185,13 @@ export default async function wadoRoutes(app: FastifyInstance): Promise<void> {
     if (reach.grantId && reach.exams.length > 0) {
       if (refusedThroughGrant) throw forbidden(refusedThroughGrant)
       throughGrant.add(request)
-      const viewerSession =
-        caller.kind === 'share' ? caller.sessionId : (request.recordsSessionId ?? '')
-      // On DICOMweb a share caller is a link visitor; grantees come with their own login.
-      const grantee = caller.kind === 'user' ? caller.userId : null
       // Link visitors and grantees alike: one view per session and exam (views.ts).
-      for (const exam of reach.exams) {
-        await noteView(
-          {
-            db: app.db,
-            cipher: app.personalCipher,
-            subscribe: app.providers.subscribe,
-            geo: app.providers.geo,
-            log: request.log,
-          },
-          {
-            grantId: reach.grantId,
-            viewerSession,
-            viewerUserId: grantee,
-            recordKind: 'exam',
-            recordId: exam.id,
-            examId: exam.id,
-            ip: request.ip,
-          },
-          now,
-        )
-      }
+      await noteGrantViews(
+        request,
+        reach.grantId,
+        reach.exams.map((exam) => exam.id),
+        now,
+      )
     }
     return instancesOfExams(app.db, reach.exams, path)
   }

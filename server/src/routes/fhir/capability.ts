@@ -1,4 +1,4 @@
-import { REPORT_STATUSES } from '../../domain/records/reports'
+import { REPORT_STATUSES } from '../../domain/reports/reports'
 
 /** What this FHIR endpoint does, for clients that read /fhir/metadata before talking to it. */
 export function capabilityStatement(base: string) {

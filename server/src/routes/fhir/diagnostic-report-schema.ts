@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { REPORT_STATUSES } from '../../domain/records/reports'
+import { REPORT_STATUSES } from '../../domain/reports/reports'
 
 /*
  * The subset of FHIR R4 DiagnosticReport this server accepts (README.md beside this file shows it).

@@ -10,8 +10,8 @@ import {
   pushedContact,
   readKeyImages,
   type ReportWrite,
-} from '../../domain/records/reports'
-import { idCardNumberProblem } from '../../domain/profile/id-card-number'
+} from '../../domain/reports/reports'
+import { idCardNumberProblem } from '../../domain/identity/id-card-number'
 import {
   type DiagnosticReportInput,
   DiagnosticReportSchema,
@@ -27,7 +27,7 @@ import { FhirError, fhirError, issuesFromZod, type OutcomeIssue } from './outcom
  * DiagnosticReport <-> what the domain stores. Parsing checks the accepted subset, reads the fields
  * the app shows (影像所见, 诊断意见, doctors, times), and takes the patient's identity out of the
  * resource: the ID number, name and phone go to the exam (digests, encrypted), never into the stored
- * JSON in clear (domain/records/reports.ts keeps their digests and the encrypted name and phone in the
+ * JSON in clear (domain/reports/reports.ts keeps their digests and the encrypted name and phone in the
  * version's meta). Rendering puts the name and phone back, and answers the ID number as masked
  * (data-absent-reason), so a hospital that reads, edits and PUTs a report back keeps the identity.
  */

@@ -9,11 +9,11 @@ import {
   saveHospitalReport,
   searchHospitalReports,
   type Token,
-} from '../../domain/records/reports'
+} from '../../domain/reports/reports'
 import { sendSubscribeNotices } from '../../domain/messages'
-import { idCardNumberProblem } from '../../domain/profile/id-card-number'
+import { idCardNumberProblem } from '../../domain/identity/id-card-number'
 import { normaliseIdNumber } from '../../domain/records/access'
-import { hospitalAuth } from '../../http/hospital-auth'
+import { hospitalAuth } from '../hospital-auth'
 import { capabilityStatement } from './capability'
 import { parseDiagnosticReport, renderReport, RESIDENT_ID_SYSTEMS } from './diagnostic-report'
 import { FHIR_JSON, fhirError, fhirErrorHandler, operationOutcome, sendOutcome } from './outcome'

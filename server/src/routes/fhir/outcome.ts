@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import type { $ZodIssue } from 'zod/v4/core'
-import { ReportError } from '../../domain/records/reports'
+import { ReportError } from '../../domain/reports/reports'
 import { ApiError } from '../../http/errors'
 
 /*

@@ -8,9 +8,9 @@ import {
 } from '@contract/image/areas'
 import { listExams } from '@contract/image/exams'
 import { isFlagSet } from '@contract/main/records'
-import * as areas from '../../domain/records/areas'
-import { createListCache } from '../../domain/records/list-cache'
-import * as lists from '../../domain/records/lists'
+import * as areas from '../../domain/hospitals/areas'
+import { createListCache } from '../../domain/patient/list-cache'
+import * as lists from '../../domain/patient/lists'
 import { currentUser } from '../../http/auth'
 import { route } from '../../http/route'
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { addBookmark, deleteBookmark, listBookmarks } from '@contract/main/bookmarks'
-import * as bookmarks from '../../domain/records/bookmarks'
+import * as bookmarks from '../../domain/patient/bookmarks'
 import { currentUser } from '../../http/auth'
 import { route } from '../../http/route'
 

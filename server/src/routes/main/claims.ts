@@ -5,7 +5,7 @@ import {
   lookupExamClaim,
   sendClaimCode,
 } from '@contract/main/claims'
-import * as claims from '../../domain/records/claims'
+import * as claims from '../../domain/claims/claims'
 import { currentUser } from '../../http/auth'
 import { route } from '../../http/route'
 

@@ -20,41 +20,31 @@ import {
   startDicomUpload,
   UploadStateSchema,
 } from '@contract/main/dicom-upload'
-import { registerJobProcessor } from '../../domain/records/jobs'
-import { noteView } from '../../domain/sharing/views'
-import { recordsCaller, recordsCallerAuth } from '../../http/records-caller'
+import { noteGrantViews, recordsCaller, recordsCallerAuth } from '../records-caller'
 import {
   addReportPhotos,
   deleteReportPhotoFile,
-  PHOTO_TOO_LARGE,
   PHOTOS_TOO_MANY,
   readReportPhoto,
-} from '../../domain/records/photos'
+} from '../../domain/uploads/report-photos'
+import { PHOTO_TOO_LARGE } from '../../images'
 import {
   cancelUpload,
   deleteUploadExam,
   deleteUploadInstance,
   finishUpload,
   getUpload,
-  processUpload,
   receiveChunk,
-  releaseUploadReservation,
   saveDicomReport as saveReport,
   startUpload,
   storageQuota,
   UPLOAD_CHUNK_SIZE,
-  UPLOAD_KIND,
   type UploadsContext,
-} from '../../domain/records/uploads'
+} from '../../domain/uploads/uploads'
 import { authenticate, currentUser } from '../../http/auth'
 import { ok } from '../../http/envelope'
 import { ApiError, badRequest } from '../../http/errors'
 import { route } from '../../http/route'
-
-// The runner serves the kinds registered before it starts: registered when this module loads.
-registerJobProcessor(UPLOAD_KIND, (job, ctx) => processUpload(job, ctx), {
-  onFailed: releaseUploadReservation,
-})
 
 export const CHUNK_NOT_BINARY = '分片请以 application/octet-stream 格式上传'
 export const CHUNK_OFFSET_MISSING = '缺少分片位置 offset'
@@ -226,26 +216,7 @@ export default async function mainDicomUploadRoutes(app: FastifyInstance): Promi
       const photo = await readReportPhoto(context(), app.personalCipher, caller, fileId)
       if (photo.grantId) {
         // One view per session and exam, as the exam's other reads through a grant (views.ts).
-        await noteView(
-          {
-            db: app.db,
-            cipher: app.personalCipher,
-            subscribe: app.providers.subscribe,
-            geo: app.providers.geo,
-            log: request.log,
-          },
-          {
-            grantId: photo.grantId,
-            viewerSession:
-              caller.kind === 'share' ? caller.sessionId : (request.recordsSessionId ?? ''),
-            viewerUserId: caller.kind === 'user' ? caller.userId : null,
-            recordKind: 'exam',
-            recordId: photo.examId,
-            examId: photo.examId,
-            ip: request.ip,
-          },
-          app.now(),
-        )
+        await noteGrantViews(request, photo.grantId, [photo.examId], app.now())
       }
       return reply
         .header('content-type', photo.contentType)

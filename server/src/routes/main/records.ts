@@ -18,9 +18,9 @@ import {
   unlockReports,
 } from '@contract/main/records'
 import { findUserById, issueSmsCode, maskMobile, SESSION_EXPIRED } from '../../domain/identity'
-import { createListCache } from '../../domain/records/list-cache'
-import * as lists from '../../domain/records/lists'
-import * as patient from '../../domain/records/patient'
+import { createListCache } from '../../domain/patient/list-cache'
+import * as lists from '../../domain/patient/lists'
+import * as patient from '../../domain/patient/patient'
 import { currentUser } from '../../http/auth'
 import { badRequest, unauthorized } from '../../http/errors'
 import { route } from '../../http/route'

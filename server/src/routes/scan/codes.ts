@@ -7,11 +7,11 @@ import {
   resolveExamQrCode,
   scanQrCode,
 } from '@contract/scan/codes'
-import { listDepartments } from '../../domain/directory'
-import * as claims from '../../domain/records/claims'
+import { listDepartments } from '../../domain/hospitals/directory'
+import * as claims from '../../domain/claims/claims'
 import { currentUser } from '../../http/auth'
 import { ApiError } from '../../http/errors'
-import { hospitalAuth } from '../../http/hospital-auth'
+import { hospitalAuth } from '../hospital-auth'
 import { route } from '../../http/route'
 
 /** The hospital calling a hospital-key route (set by hospitalAuth in that context). */

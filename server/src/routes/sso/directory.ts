@@ -5,7 +5,7 @@ import {
   listHospitals,
   pageHospitals,
 } from '@contract/sso/directory'
-import * as directory from '../../domain/directory'
+import * as directory from '../../domain/hospitals/directory'
 import { currentUser } from '../../http/auth'
 import { route } from '../../http/route'
 

@@ -8,7 +8,7 @@ import { after, test } from 'node:test'
 import { DEVELOPMENT_SECRET_KEY, REPO_ROOT } from '../../../src/config'
 import { createDatabase } from '../../../src/db'
 import { checkHospitalKey } from '../../../src/domain/hospitals'
-import { runHospitalCli } from '../../../src/domain/hospitals/cli'
+import { runHospitalCli } from '../../../src/hospital-cli'
 import { setSecretKey } from '../../../src/domain/identity/secrets'
 import { closeAfter, isolatedDatabase, TEST_PG_URL } from '../../helpers'
 

@@ -6,7 +6,7 @@ import {
   HOSPITAL_KEY_MISSING,
   HOSPITAL_KEY_REVOKED,
   hospitalAuth,
-} from '../../../src/http/hospital-auth'
+} from '../../../src/routes/hospital-auth'
 import { buildTestApp } from '../../helpers'
 
 async function appWithGuardedRoute() {

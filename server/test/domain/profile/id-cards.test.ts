@@ -9,11 +9,8 @@ import {
   ID_CARD_TAKEN,
   listBoundCards,
 } from '../../../src/domain/profile/id-cards'
-import {
-  idCardNumberProblem,
-  maskHolderName,
-  maskIdNumber,
-} from '../../../src/domain/profile/id-card-number'
+import { idCardNumberProblem, maskIdNumber } from '../../../src/domain/identity/id-card-number'
+import { maskName as maskHolderName } from '../../../src/masking'
 import { ApiError } from '../../../src/http/errors'
 import { Clock, migratedDb, signUp, validIdNumber } from './support'
 

@@ -1,0 +1,1 @@
+export { demoWebOriginsStep, ensureFeatures } from './features'

@@ -1,0 +1,5 @@
+export { chinaDay, mediaPath, toArticleSummary } from './articles'
+export { removeDemoContent } from './demo/seed'
+export { removeUnattachedFiles } from './media'
+export { sanitiseArticleHtml } from './sanitise'
+export { toVideoSummary } from './videos'

@@ -1,0 +1,2 @@
+export { removeDemoRecords } from './remove'
+export { SAMPLE_BOUNDARY, writeSampleStudy } from './sample'

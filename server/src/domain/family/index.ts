@@ -1,0 +1,1 @@
+export { forgetFamilyOf, mergeFamily } from './members'

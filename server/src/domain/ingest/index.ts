@@ -1,0 +1,2 @@
+export { type IngestContext, ingestFiles, type IngestResult } from './ingest'
+export { stowJob } from './stow'

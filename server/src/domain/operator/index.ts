@@ -1,0 +1,1 @@
+export { removeUnattachedOperatorFiles } from './content'

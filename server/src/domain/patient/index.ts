@@ -1,0 +1,2 @@
+export { type Page, type PatientScope } from './lists'
+export { examDetail, REPORT_NOT_VISIBLE, toReportDetail } from './patient'

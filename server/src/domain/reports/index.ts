@@ -1,0 +1,2 @@
+export { announceFoundReports } from './report-notices'
+export { fhirDoctorNames, fhirFindings, resolveKeyImages } from './reports'

@@ -1,0 +1,2 @@
+export { releaseStorage } from './uploads'
+export { uploadJob } from './uploads'

@@ -1,0 +1,9 @@
+import { stowJob } from './domain/ingest'
+import { uploadJob } from './domain/uploads'
+import type { JobKind } from './jobs/runner'
+
+/**
+ * Every kind of background job the app runs, in one table handed to the job runner at start
+ * (app.ts → createAppJobRunner). A new kind is added here, never registered by importing a module.
+ */
+export const JOB_KINDS: readonly JobKind[] = [stowJob, uploadJob]
