@@ -84,6 +84,7 @@ export default tseslint.config(
   // Dependency direction (docs/architecture.md): contract imports nothing of ours; app and server
   // meet only in contract; inside src, utils/platform -> services/stores/components -> features ->
   // pages, and a feature never imports another feature (weapp subpackages cannot share JS either).
+  // src/hooks sits between: above services/stores, below components, features and pages.
   {
     files: ['src/**', 'server/**', 'contract/**'],
     rules: {
@@ -106,6 +107,7 @@ export default tseslint.config(
             {
               target: ['./src/utils', './src/platform'],
               from: [
+                './src/hooks',
                 './src/services',
                 './src/stores',
                 './src/components',
@@ -118,6 +120,16 @@ export default tseslint.config(
               target: ['./src/services', './src/stores', './src/components'],
               from: ['./src/features', './src/pages'],
               message: 'shared layers never import features or pages',
+            },
+            {
+              target: ['./src/services', './src/stores'],
+              from: './src/hooks',
+              message: 'services and stores sit below the shared hooks',
+            },
+            {
+              target: './src/hooks',
+              from: ['./src/components', './src/features', './src/pages'],
+              message: 'shared hooks (src/hooks) import no component, feature or page',
             },
             {
               target: './src/features',

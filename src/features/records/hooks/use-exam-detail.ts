@@ -1,5 +1,5 @@
 import { getExamDetail, type ExamDetail } from '@/services/records'
-import { useResource, type Resource } from './use-resource'
+import { useResource, type Resource } from '@/hooks/use-resource'
 
 /** 影像详情: one exam with its series and report summary. */
 export function useExamDetail(examId: string): Resource<ExamDetail> {

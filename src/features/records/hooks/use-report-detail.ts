@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react'
 import { getReportDetail, type ReportDetail } from '@/services/records'
+import { useResource, type Resource } from '@/hooks/use-resource'
 import { unlockTicket } from '../unlock-ticket'
-import { useResource, type Resource } from './use-resource'
 
 export interface ReportDetailModel {
   report: Resource<ReportDetail>
