@@ -1,6 +1,6 @@
 import { useDidHide, useDidShow } from '@tarojs/taro'
-import { useCallback, useEffect, useRef, useState } from 'react'
-import { describeError } from '@/services/api'
+import { useEffect, useRef, useState } from 'react'
+import { useResource } from '@/hooks/use-resource'
 import { enterShare, forgetShareSession, isShareEnded, leaveShare } from '@/services/shares'
 
 export type Shared<T> =
@@ -34,38 +34,21 @@ export function useShareBearer(grantId: string): void {
  */
 export function useShared<T>(grantId: string, key: string, load: () => Promise<T>): Shared<T> {
   useShareBearer(grantId)
-  const [state, setState] = useState<
-    | { status: 'loading' }
-    | { status: 'error'; message: string }
-    | { status: 'ended' }
-    | { status: 'ready'; data: T }
-  >({ status: 'loading' })
-  const loadRef = useRef(load)
-  loadRef.current = load
-  const generation = useRef(0)
-
-  const run = useCallback(() => {
-    const mine = ++generation.current
-    setState({ status: 'loading' })
-    loadRef.current().then(
-      (data) => {
-        if (mine === generation.current) setState({ status: 'ready', data })
-      },
-      (error: unknown) => {
-        if (mine !== generation.current) return
-        if (isShareEnded(error)) {
-          forgetShareSession(grantId)
-          setState({ status: 'ended' })
-        } else {
-          setState({ status: 'error', message: describeError(error, '加载失败，请检查网络后重试') })
-        }
-      },
-    )
-  }, [grantId])
-
-  useEffect(() => {
-    run()
-  }, [key, run])
-
-  return { ...state, reload: run }
+  const resource = useResource(
+    key,
+    async () => {
+      try {
+        return await load()
+      } catch (error) {
+        if (isShareEnded(error)) forgetShareSession(grantId)
+        throw error
+      }
+    },
+    { errorMessage: '加载失败，请检查网络后重试' },
+  )
+  const reload = () => void resource.reload()
+  if (resource.status === 'ready') return { status: 'ready', data: resource.data, reload }
+  if (resource.status === 'loading') return { status: 'loading', reload }
+  if (isShareEnded(resource.error)) return { status: 'ended', reload }
+  return { status: 'error', message: resource.message, reload }
 }
