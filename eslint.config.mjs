@@ -154,6 +154,26 @@ export default tseslint.config(
     ignores: ['src/routes.ts', 'src/services/navigate.ts', 'src/**/__tests__/**'],
     rules: { 'no-restricted-syntax': ['error', ...PAGE_PATH_RULES, ...PLATFORM_PROBE_RULES] },
   },
+  // Page parameters are read with useParams() (src/hooks/use-params.ts), decoded once: Taro hands
+  // them over percent-encoded, and a page that reads useRouter().params shows %E5… to the person.
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/hooks/**', 'src/components/under-construction/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@tarojs/taro',
+              importNames: ['useRouter'],
+              message: "read page parameters with useParams() from '@/hooks/use-params'",
+            },
+          ],
+        },
+      ],
+    },
+  },
   // src/platform is where the probes live; page paths stay forbidden there too.
   {
     files: ['src/platform/**/*.{ts,tsx}'],

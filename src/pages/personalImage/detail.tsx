@@ -1,5 +1,5 @@
-import { useRouter } from '@tarojs/taro'
 import { useState } from 'react'
+import { useParams } from '@/hooks/use-params'
 import { PageState } from '../../components/page-state'
 import { RequireLogin } from '../../components/require-login'
 import { QrCodeSheet } from '../../features/claims/components/qr-code-sheet'
@@ -76,7 +76,7 @@ function ExamDetailContent({ examId }: { examId: string }) {
 
 /** 影像详情 (SPEC: image detail, with a QR-code button). */
 export default function PersonalImageDetailPage() {
-  const { id } = useRouter().params
+  const { id } = useParams()
   return (
     <RequireLogin text="登录后才能查看影像">
       {id ? (

@@ -1,4 +1,4 @@
-import { useRouter } from '@tarojs/taro'
+import { useParams } from '@/hooks/use-params'
 import { HospitalPickerView } from '../../features/records/components/hospital-picker-view'
 import { useHospitalPicker } from '../../features/records/hooks/use-hospital-picker'
 import { back, navigate } from '../../services/navigate'
@@ -11,7 +11,7 @@ import { useAppStore } from '../../stores/app-store'
  * hospital (院内查询). Hospitals are public, so it works signed out too (without a default region).
  */
 export default function PersonalImageHospitalPage() {
-  const { pick } = useRouter().params
+  const { pick } = useParams()
   const picking = pick === '1'
   const signedIn = useAppStore((state) => state.hasLogin)
   const picker = useHospitalPicker(signedIn)

@@ -1,7 +1,7 @@
 import { Text, View } from '@tarojs/components'
-import { useRouter } from '@tarojs/taro'
 import { Button } from '@nutui/nutui-react-taro'
 import { useState } from 'react'
+import { useParams } from '@/hooks/use-params'
 import { REPORT_PHOTOS_PER_EXAM } from '@contract/main/dicom-upload'
 import { PageState } from '../../components/page-state'
 import { RequireLogin } from '../../components/require-login'
@@ -219,7 +219,7 @@ function DetailYsContent({ examId }: { examId: string }) {
 
 /** 报告详情 (ys): one uploaded study — its record (editable), series, report photos, delete. */
 export default function PersonalReportDetailYsPage() {
-  const { id } = useRouter().params
+  const { id } = useParams()
   return (
     <RequireLogin text="登录后才能查看影像">
       {id ? <DetailYsContent examId={id} /> : <PageState status="error" message="缺少影像编号" />}

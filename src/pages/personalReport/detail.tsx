@@ -1,5 +1,5 @@
-import { useRouter } from '@tarojs/taro'
 import { useState } from 'react'
+import { useParams } from '@/hooks/use-params'
 import { PageState } from '../../components/page-state'
 import { RequireLogin } from '../../components/require-login'
 import { ReportDetailView } from '../../features/records/components/report-detail-view'
@@ -67,7 +67,7 @@ function ReportDetailContent({ reportId }: { reportId: string }) {
 
 /** 报告详情: 影像所见, 诊断意见, doctors, times, status, history; private ones ask who is looking. */
 export default function PersonalReportDetailPage() {
-  const { id } = useRouter().params
+  const { id } = useParams()
   return (
     <RequireLogin text="登录后才能查看报告">
       {id ? (

@@ -1,5 +1,5 @@
 import { Text, View } from '@tarojs/components'
-import { useRouter } from '@tarojs/taro'
+import { useParams } from '@/hooks/use-params'
 import { PageState } from '../../components/page-state'
 import { ReportPhotos } from '../../features/dicom-upload/components/report-photos'
 import { ExamDetailView } from '../../features/records/components/exam-detail-view'
@@ -52,7 +52,7 @@ function SharedExamContent({ grantId, examId }: { grantId: string; examId: strin
 
 /** 影像详情 through a grant (issue 9): the exam and its series, watermarked. */
 export default function SharedExamPage() {
-  const { grantId, examId } = useRouter().params
+  const { grantId, examId } = useParams()
   if (!grantId || !examId) {
     return <PageState status="empty" message="链接不完整，请重新打开分享链接" />
   }

@@ -1,5 +1,5 @@
 import { Text, View } from '@tarojs/components'
-import { useRouter } from '@tarojs/taro'
+import { useParams } from '@/hooks/use-params'
 import { PageState } from '../../components/page-state'
 import {
   ReportBody,
@@ -72,7 +72,7 @@ function SharedReportContent({ grantId, reportId }: { grantId: string; reportId:
 
 /** 报告详情 through a grant (issue 9): the report, watermarked. */
 export default function SharedReportPage() {
-  const { grantId, reportId } = useRouter().params
+  const { grantId, reportId } = useParams()
   if (!grantId || !reportId) {
     return <PageState status="empty" message="链接不完整，请重新打开分享链接" />
   }

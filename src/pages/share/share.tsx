@@ -1,4 +1,4 @@
-import { useRouter } from '@tarojs/taro'
+import { useParams } from '@/hooks/use-params'
 import { PageState } from '../../components/page-state'
 import { ShareLandingView } from '../../features/sharing/holder/components/share-landing'
 import { SharedRecords } from '../../features/sharing/holder/components/shared-records'
@@ -23,7 +23,7 @@ function SharedGrantContent({ grantId }: { grantId: string }) {
  * for the visitor after 查看 (their link session) or a signed-in grantee from 共享给我的.
  */
 export default function SharePage() {
-  const { token, grantId } = useRouter().params
+  const { token, grantId } = useParams()
   if (grantId) return <SharedGrantContent grantId={grantId} />
   if (token) {
     return (
