@@ -31,6 +31,12 @@ const PLATFORM_PROBE_RULES = [
   "MemberExpression[object.name='Taro'][property.name=/^(getWindowInfo|getSystemInfo|getSystemInfoSync|getDeviceInfo|getMenuButtonBoundingClientRect)$/]",
 ].map((selector) => ({ selector, message: PLATFORM_PROBE_MESSAGE }))
 
+const USE_ROUTER = {
+  name: '@tarojs/taro',
+  importNames: ['useRouter'],
+  message: "read page parameters with useParams() from '@/hooks/use-params'",
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -159,15 +165,23 @@ export default tseslint.config(
   {
     files: ['src/**/*.{ts,tsx}'],
     ignores: ['src/hooks/**', 'src/components/under-construction/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [USE_ROUTER] }] },
+  },
+  // Pages stay thin: they compose features and open pages by name; every call to the server is a
+  // feature's (a page's tests may still fake the services underneath).
+  {
+    files: ['src/pages/**/*.{ts,tsx}'],
+    ignores: ['src/pages/**/__tests__/**'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
-          paths: [
+          paths: [USE_ROUTER],
+          patterns: [
             {
-              name: '@tarojs/taro',
-              importNames: ['useRouter'],
-              message: "read page parameters with useParams() from '@/hooks/use-params'",
+              regex: '(^@/|/)services/(?!navigate$)',
+              message:
+                "pages call no service: move the call into a feature's hook (services/navigate is fine)",
             },
           ],
         },

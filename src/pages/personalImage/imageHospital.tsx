@@ -1,8 +1,10 @@
 import { useParams } from '@/hooks/use-params'
 import { HospitalPickerView } from '../../features/records/components/hospital-picker-view'
-import { useHospitalPicker } from '../../features/records/hooks/use-hospital-picker'
+import {
+  handHospitalBack,
+  useHospitalPicker,
+} from '../../features/records/hooks/use-hospital-picker'
 import { back, navigate } from '../../services/navigate'
-import { emitHospitalPicked } from '../../services/records'
 import { useAppStore } from '../../stores/app-store'
 
 /**
@@ -21,7 +23,7 @@ export default function PersonalImageHospitalPage() {
       hint={picking ? '点击医院即选定' : '点击医院查看我在该院的检查'}
       onPick={(hospital) => {
         if (picking) {
-          emitHospitalPicked(hospital)
+          handHospitalBack(hospital)
           void back()
           return
         }

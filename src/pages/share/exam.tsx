@@ -5,15 +5,12 @@ import { ReportPhotos } from '../../features/dicom-upload/components/report-phot
 import { ExamDetailView } from '../../features/records/components/exam-detail-view'
 import { ShareBanner } from '../../features/sharing/holder/components/share-banner'
 import { SharedState } from '../../features/sharing/holder/components/shared-state'
-import { useShared } from '../../features/sharing/holder/hooks/use-shared'
+import { useSharedExam } from '../../features/sharing/holder/hooks/use-shared'
 import { Watermark } from '../../features/sharing/watermark'
 import { navigate } from '../../services/navigate'
-import { getSharedExam, getSharedGrant } from '../../services/shares'
 
 function SharedExamContent({ grantId, examId }: { grantId: string; examId: string }) {
-  const shared = useShared(grantId, `${grantId}:${examId}`, () =>
-    Promise.all([getSharedGrant(grantId), getSharedExam(grantId, examId)]),
-  )
+  const shared = useSharedExam(grantId, examId)
   return (
     <SharedState
       shared={shared}

@@ -9,16 +9,13 @@ import {
 } from '../../features/records/components/report-sections'
 import { ShareBanner } from '../../features/sharing/holder/components/share-banner'
 import { SharedState } from '../../features/sharing/holder/components/shared-state'
-import { useShared } from '../../features/sharing/holder/hooks/use-shared'
+import { useSharedReport } from '../../features/sharing/holder/hooks/use-shared'
 import { Watermark } from '../../features/sharing/watermark'
 import { navigate } from '../../services/navigate'
-import { getSharedGrant, getSharedReport } from '../../services/shares'
 import '../../features/records/components/report-detail-view.scss'
 
 function SharedReportContent({ grantId, reportId }: { grantId: string; reportId: string }) {
-  const shared = useShared(grantId, `${grantId}:${reportId}`, () =>
-    Promise.all([getSharedGrant(grantId), getSharedReport(grantId, reportId)]),
-  )
+  const shared = useSharedReport(grantId, reportId)
   return (
     <SharedState
       shared={shared}

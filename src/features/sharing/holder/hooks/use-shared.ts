@@ -1,7 +1,17 @@
 import { useDidHide, useDidShow } from '@tarojs/taro'
 import { useEffect, useRef, useState } from 'react'
 import { useResource } from '@/hooks/use-resource'
-import { enterShare, forgetShareSession, isShareEnded, leaveShare } from '@/services/shares'
+import type { ExamDetail, ReportDetail } from '@/services/records'
+import {
+  enterShare,
+  forgetShareSession,
+  getSharedExam,
+  getSharedGrant,
+  getSharedReport,
+  isShareEnded,
+  leaveShare,
+  type ReceivedGrant,
+} from '@/services/shares'
 
 export type Shared<T> =
   | { status: 'loading'; reload: () => void }
@@ -51,4 +61,29 @@ export function useShared<T>(grantId: string, key: string, load: () => Promise<T
   if (resource.status === 'loading') return { status: 'loading', reload }
   if (isShareEnded(resource.error)) return { status: 'ended', reload }
   return { status: 'error', message: resource.message, reload }
+}
+
+/** 查看分享: the grant's records. */
+export function useSharedGrant(grantId: string): Shared<ReceivedGrant> {
+  return useShared(grantId, grantId, () => getSharedGrant(grantId))
+}
+
+/** A shared exam, with the grant it came through (for the banner). */
+export function useSharedExam(
+  grantId: string,
+  examId: string,
+): Shared<[ReceivedGrant, ExamDetail]> {
+  return useShared(grantId, `${grantId}:${examId}`, () =>
+    Promise.all([getSharedGrant(grantId), getSharedExam(grantId, examId)]),
+  )
+}
+
+/** A shared report, with the grant it came through (for the banner and 查看影像). */
+export function useSharedReport(
+  grantId: string,
+  reportId: string,
+): Shared<[ReceivedGrant, ReportDetail]> {
+  return useShared(grantId, `${grantId}:${reportId}`, () =>
+    Promise.all([getSharedGrant(grantId), getSharedReport(grantId, reportId)]),
+  )
 }
