@@ -81,6 +81,12 @@ const PLATFORM_PROBE_RULES = [
   "MemberExpression[object.name='Taro'][property.name=/^(getWindowInfo|getSystemInfo|getSystemInfoSync|getDeviceInfo|getMenuButtonBoundingClientRect)$/]",
 ].map((selector) => ({ selector, message: PLATFORM_PROBE_MESSAGE }))
 
+const USE_ROUTER = {
+  name: '@tarojs/taro',
+  importNames: ['useRouter'],
+  message: "read page parameters with useParams() from '@/hooks/use-params'",
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -134,6 +140,7 @@ export default tseslint.config(
   // Dependency direction (docs/architecture.md): contract imports nothing of ours; app and server
   // meet only in contract; inside src, utils/platform -> services/stores/components -> features ->
   // pages, and a feature never imports another feature (weapp subpackages cannot share JS either).
+  // src/hooks sits between: above services/stores, below components, features and pages.
   {
     files: ['src/**', 'server/**', 'contract/**'],
     rules: {
@@ -156,6 +163,7 @@ export default tseslint.config(
             {
               target: ['./src/utils', './src/platform'],
               from: [
+                './src/hooks',
                 './src/services',
                 './src/stores',
                 './src/components',
@@ -168,6 +176,16 @@ export default tseslint.config(
               target: ['./src/services', './src/stores', './src/components'],
               from: ['./src/features', './src/pages'],
               message: 'shared layers never import features or pages',
+            },
+            {
+              target: ['./src/services', './src/stores'],
+              from: './src/hooks',
+              message: 'services and stores sit below the shared hooks',
+            },
+            {
+              target: './src/hooks',
+              from: ['./src/components', './src/features', './src/pages'],
+              message: 'shared hooks (src/hooks) import no component, feature or page',
             },
             {
               target: './src/features',
@@ -192,6 +210,34 @@ export default tseslint.config(
     files: ['src/**/*.{ts,tsx}'],
     ignores: ['src/routes.ts', 'src/services/navigate.ts', 'src/**/__tests__/**'],
     rules: { 'no-restricted-syntax': ['error', ...PAGE_PATH_RULES, ...PLATFORM_PROBE_RULES] },
+  },
+  // Page parameters are read with useParams() (src/hooks/use-params.ts), decoded once: Taro hands
+  // them over percent-encoded, and a page that reads useRouter().params shows %E5… to the person.
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/hooks/**', 'src/components/under-construction/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [USE_ROUTER] }] },
+  },
+  // Pages stay thin: they compose features and open pages by name; every call to the server is a
+  // feature's (a page's tests may still fake the services underneath).
+  {
+    files: ['src/pages/**/*.{ts,tsx}'],
+    ignores: ['src/pages/**/__tests__/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [USE_ROUTER],
+          patterns: [
+            {
+              regex: '(^@/|/)services/(?!navigate$)',
+              message:
+                "pages call no service: move the call into a feature's hook (services/navigate is fine)",
+            },
+          ],
+        },
+      ],
+    },
   },
   // src/platform is where the probes live; page paths stay forbidden there too.
   {

@@ -1,18 +1,18 @@
-import Taro, { useLoad, useRouter } from '@tarojs/taro'
+import Taro, { useLoad } from '@tarojs/taro'
+import { useParams } from '@/hooks/use-params'
 import { OpenLocationView } from './features/location/components/open-location-view'
 import { openSystemMap, type Place } from './platform/map'
 import { back } from './services/navigate'
 import { showToast } from './platform/ui'
 import { openAsPage } from './platform/web-page'
-import { decodeParam } from './utils/route-params'
 
 function placeOf(params: Record<string, string | undefined>): Place {
   const latitude = Number(params.lat)
   const longitude = Number(params.lng)
   const exact = params.lat && params.lng && Number.isFinite(latitude) && Number.isFinite(longitude)
   return {
-    name: decodeParam(params.name),
-    address: decodeParam(params.address),
+    name: params.name ?? '',
+    address: params.address ?? '',
     latitude: exact ? latitude : null,
     longitude: exact ? longitude : null,
   }
@@ -20,7 +20,7 @@ function placeOf(params: Record<string, string | undefined>): Place {
 
 /** /open-location?name=&address=&lat=&lng=: a place on the map (导航 to a hospital). */
 export default function OpenLocationPage() {
-  const place = placeOf(useRouter().params)
+  const place = placeOf(useParams())
   // In the mini-program the map opens at once; closing it comes back to this page.
   useLoad(() => void openSystemMap(place))
   return (

@@ -10,3 +10,14 @@ export function decodeParam(value: string | undefined): string {
     return value
   }
 }
+
+/** Every query value of a page decoded once (see decodeParam); absent values stay absent. */
+export function decodeParams(
+  params: Readonly<Partial<Record<string, string>>>,
+): Partial<Record<string, string>> {
+  const decoded: Partial<Record<string, string>> = {}
+  for (const [key, value] of Object.entries(params)) {
+    decoded[key] = value === undefined ? undefined : decodeParam(value)
+  }
+  return decoded
+}

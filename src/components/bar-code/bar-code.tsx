@@ -1,6 +1,7 @@
 import { Text, View } from '@tarojs/components'
-import { useDidHide, useDidShow, useRouter } from '@tarojs/taro'
+import { useDidHide, useDidShow } from '@tarojs/taro'
 import { useEffect, useRef } from 'react'
+import { useParams } from '@/hooks/use-params'
 import { PageState } from '@/components/page-state'
 import { brightenScreen } from '@/platform/screen-brightness'
 import { BarCode } from './bar-code-view'
@@ -12,9 +13,9 @@ import './bar-code.scss'
  * for a hospital's scanner, on a screen made bright while the page shows (restored when it hides).
  */
 export default function BarCodeBarCodePage() {
-  const { params } = useRouter()
-  const value = decodeParam(params.value)
-  const title = decodeParam(params.title) || '条形码'
+  const params = useParams()
+  const value = (params.value ?? '').trim()
+  const title = (params.title ?? '').trim() || '条形码'
   const restore = useRef<(() => void) | null>(null)
   const showing = useRef(false)
 
@@ -50,13 +51,4 @@ export default function BarCodeBarCodePage() {
       </View>
     </View>
   )
-}
-
-function decodeParam(value: string | undefined): string {
-  if (!value) return ''
-  try {
-    return decodeURIComponent(value).trim()
-  } catch {
-    return value.trim()
-  }
 }

@@ -13,7 +13,7 @@ export function modeFromParams(params: Record<string, string | undefined>): Priv
     return { kind: 'blocked', reason: params.blocked }
   }
   if (params.consent === '1') {
-    const version = params.version ? decodeURIComponent(params.version) : null
+    const version = params.version || null
     return { kind: 'consent', version }
   }
   return { kind: 'read' }

@@ -1,5 +1,6 @@
-import Taro, { useRouter } from '@tarojs/taro'
+import Taro from '@tarojs/taro'
 import { useEffect, useRef } from 'react'
+import { useParams } from '@/hooks/use-params'
 import { RequireLogin } from '../../components/require-login'
 import { FeedbackView, FEEDBACK_HISTORY_ID } from '../../features/feedback/components/feedback-view'
 import { useFeedback } from '../../features/feedback/hooks/use-feedback'
@@ -8,7 +9,7 @@ function FeedbackContent() {
   const form = useFeedback()
   // A reply's message opens the page with tab=mine: once 我的反馈 has loaded, it is scrolled to
   // (the form stays above it, one scroll away).
-  const mine = useRouter().params.tab === 'mine'
+  const mine = useParams().tab === 'mine'
   const scrolled = useRef(false)
   const loaded = form.history.status === 'ready'
   useEffect(() => {

@@ -1,11 +1,10 @@
 import { View } from '@tarojs/components'
-import { useEffect, useState } from 'react'
 import { DataCenterView } from '../../features/hospitals/components/data-center-view'
 import { HospitalPickerView } from '../../features/records/components/hospital-picker-view'
+import { useMyHospitals } from '../../features/hospitals/hooks/use-my-hospitals'
 import { useHospitalPicker } from '../../features/records/hooks/use-hospital-picker'
 import { showToast } from '../../platform/ui'
 import { back, navigate, routeUrl } from '../../services/navigate'
-import { listMyHospitals, type MyHospital } from '../../services/records'
 import { useAppStore } from '../../stores/app-store'
 import { useHospitalChoice } from '../../stores/hospital-store'
 
@@ -18,12 +17,8 @@ export default function HospitalListPage() {
   const userId = useAppStore((state) => state.profile?.id ?? null)
   const chosen = useHospitalChoice((state) => state.chosen)
   const current = chosen && chosen.userId === userId ? chosen : null
-  const [mine, setMine] = useState<MyHospital[] | null>(null)
+  const mine = useMyHospitals(signedIn)
   const picker = useHospitalPicker(signedIn)
-  useEffect(() => {
-    if (!signedIn) return
-    listMyHospitals().then(setMine, () => setMine([]))
-  }, [signedIn])
 
   const choose = (hospital: { id: string; name: string } | null) => {
     if (!signedIn || !userId) {

@@ -1,4 +1,4 @@
-import { useRouter } from '@tarojs/taro'
+import { useParams } from '@/hooks/use-params'
 import { useShareCard } from '../../features/sharing/owner/hooks/use-share-card'
 import { ArticleDetailView } from '../../features/content/components/article-detail-view'
 import { ContentMissing } from '../../features/content/components/content-missing'
@@ -8,7 +8,7 @@ import { navigate, routeUrl } from '../../services/navigate'
 
 /** 资讯详情: the article, its read counted, 赞 / 收藏 / 分享. */
 export default function InfoDetailPage() {
-  const { params } = useRouter()
+  const params = useParams()
   const id = params.id ?? ''
   const model = useArticle(id)
   // The share card names the article only: no reader's data in a card.

@@ -1,12 +1,12 @@
-import { useRouter } from '@tarojs/taro'
 import { useState } from 'react'
+import { useParams } from '@/hooks/use-params'
 import { ArticleListView } from '../../features/content/components/article-list-view'
 import { ALL_TYPES, useArticleTypes } from '../../features/content/hooks/use-articles'
 import { navigate } from '../../services/navigate'
 
 /** 健康资讯: articles by type (tabs), pull to refresh, more at the bottom. */
 export default function InfoListPage() {
-  const { params } = useRouter()
+  const params = useParams()
   const tabs = useArticleTypes()
   const [active, setActive] = useState(params.typeId || ALL_TYPES)
   return (

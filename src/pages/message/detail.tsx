@@ -1,10 +1,10 @@
-import { useRouter } from '@tarojs/taro'
+import { useParams } from '@/hooks/use-params'
 import { RequireLogin } from '../../components/require-login'
 import { MessageDetailView } from '../../features/messages/components/message-detail-view'
 import { useMessageDetail } from '../../features/messages/hooks/use-message-detail'
 
 function MessageContent() {
-  const { params } = useRouter()
+  const params = useParams()
   return <MessageDetailView model={useMessageDetail(params.id ?? '')} />
 }
 

@@ -4,16 +4,12 @@ import { useRef, useState } from 'react'
 import { TabStrip } from '../../components/tab-strip'
 import { RequireLogin } from '../../components/require-login'
 import { MessagesView } from '../../features/messages/components/messages-view'
-import { useMessages } from '../../features/messages/hooks/use-messages'
-import { MESSAGE_KIND_LABELS, MESSAGE_KINDS, type MessageKind } from '../../services/messages'
+import { MESSAGE_TABS, useMessages } from '../../features/messages/hooks/use-messages'
 import { navigate } from '../../services/navigate'
 
-const TABS = [
-  { key: 'all' as const, title: '全部' },
-  ...MESSAGE_KINDS.map((key) => ({ key, title: MESSAGE_KIND_LABELS[key] })),
-]
+type Tab = (typeof MESSAGE_TABS)[number]['key']
 
-function KindMessages({ kind }: { kind: MessageKind | undefined }) {
+function KindMessages({ kind }: { kind: Exclude<Tab, 'all'> | undefined }) {
   const model = useMessages(kind)
   // Back from a message: it is read now, or deleted.
   const shown = useRef(false)
@@ -30,10 +26,10 @@ function KindMessages({ kind }: { kind: MessageKind | undefined }) {
 }
 
 function MessagesContent() {
-  const [tab, setTab] = useState<'all' | MessageKind>('all')
+  const [tab, setTab] = useState<Tab>('all')
   return (
     <View>
-      <TabStrip tabs={TABS} active={tab} onChange={setTab} />
+      <TabStrip tabs={MESSAGE_TABS} active={tab} onChange={setTab} />
       <KindMessages key={tab} kind={tab === 'all' ? undefined : tab} />
     </View>
   )

@@ -1,4 +1,4 @@
-import { useRouter } from '@tarojs/taro'
+import { useParams } from '@/hooks/use-params'
 import { RequireLogin } from '../../components/require-login'
 import { ArticleEditorView } from '../../features/operator/components/article-editor'
 import { OperatorsOnly } from '../../features/operator/components/operators-only'
@@ -10,7 +10,7 @@ function Editor({ id }: { id: string | undefined }) {
 
 /** 编辑文章 (H5 only): a new article without `id`, else that one. */
 export default function OperatorArticlePage() {
-  const { params } = useRouter()
+  const params = useParams()
   return (
     <RequireLogin text="运营人员请先登录">
       <OperatorsOnly>

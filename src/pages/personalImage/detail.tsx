@@ -1,5 +1,5 @@
-import { useRouter } from '@tarojs/taro'
 import { useState } from 'react'
+import { useParams } from '@/hooks/use-params'
 import { PageState } from '../../components/page-state'
 import { RequireLogin } from '../../components/require-login'
 import { QrCodeSheet } from '../../features/claims/components/qr-code-sheet'
@@ -13,7 +13,6 @@ import {
 } from '../../features/sharing/owner/components/sharing-entries'
 import { subjectOfExam } from '../../features/sharing/owner/grant-form'
 import { useRefreshOnReturn } from '../../features/records/hooks/use-refresh-on-return'
-import { describeError } from '../../services/api'
 import { navigate } from '../../services/navigate'
 import { usePrefetchViewer } from './viewer-prefetch'
 
@@ -25,13 +24,7 @@ function ExamDetailContent({ examId }: { examId: string }) {
   usePrefetchViewer(exam.status === 'ready' && exam.data.series.length > 0)
   if (exam.status === 'loading') return <PageState status="loading" />
   if (exam.status === 'error') {
-    return (
-      <PageState
-        status="error"
-        message={describeError(exam.error, '加载失败，请检查网络后重试')}
-        onRetry={exam.reload}
-      />
-    )
+    return <PageState status="error" message={exam.message} onRetry={exam.reload} />
   }
   const data = exam.data
   // A doctor or a hospital terminal scans it to open this exam; only a finished exam has one.
@@ -76,7 +69,7 @@ function ExamDetailContent({ examId }: { examId: string }) {
 
 /** 影像详情 (SPEC: image detail, with a QR-code button). */
 export default function PersonalImageDetailPage() {
-  const { id } = useRouter().params
+  const { id } = useParams()
   return (
     <RequireLogin text="登录后才能查看影像">
       {id ? (

@@ -1,8 +1,10 @@
-import { useRouter } from '@tarojs/taro'
+import { useParams } from '@/hooks/use-params'
 import { HospitalPickerView } from '../../features/records/components/hospital-picker-view'
-import { useHospitalPicker } from '../../features/records/hooks/use-hospital-picker'
+import {
+  handHospitalBack,
+  useHospitalPicker,
+} from '../../features/records/hooks/use-hospital-picker'
 import { back, navigate } from '../../services/navigate'
-import { emitHospitalPicked } from '../../services/records'
 import { useAppStore } from '../../stores/app-store'
 
 /**
@@ -11,7 +13,7 @@ import { useAppStore } from '../../stores/app-store'
  * hospital (院内查询). Hospitals are public, so it works signed out too (without a default region).
  */
 export default function PersonalImageHospitalPage() {
-  const { pick } = useRouter().params
+  const { pick } = useParams()
   const picking = pick === '1'
   const signedIn = useAppStore((state) => state.hasLogin)
   const picker = useHospitalPicker(signedIn)
@@ -21,7 +23,7 @@ export default function PersonalImageHospitalPage() {
       hint={picking ? '点击医院即选定' : '点击医院查看我在该院的检查'}
       onPick={(hospital) => {
         if (picking) {
-          emitHospitalPicked(hospital)
+          handHospitalBack(hospital)
           void back()
           return
         }

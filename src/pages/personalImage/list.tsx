@@ -1,4 +1,4 @@
-import { useRouter } from '@tarojs/taro'
+import { useParams } from '@/hooks/use-params'
 import { RequireLogin } from '../../components/require-login'
 import { ExamListView } from '../../features/records/components/exam-list-view'
 import { useExamList } from '../../features/records/hooks/use-exam-list'
@@ -7,12 +7,12 @@ import { navigate } from '../../services/navigate'
 
 function ExamListContent() {
   // hospitalId: a hospital's id or `upload`; absent: every exam of mine. name: shown as the title.
-  const { hospitalId, name } = useRouter().params
+  const { hospitalId, name } = useParams()
   const exams = useExamList(hospitalId || undefined)
   useRefreshOnReturn(exams.list.refresh)
   return (
     <ExamListView
-      title={name ? decodeURIComponent(name) : '全部检查'}
+      title={name || '全部检查'}
       exams={exams}
       onOpen={(exam) => void navigate('imageDetail', { id: exam.id })}
     />

@@ -1,6 +1,6 @@
 import { Image, View } from '@tarojs/components'
-import { useRouter } from '@tarojs/taro'
 import { useMemo, useRef, useState } from 'react'
+import { useParams } from '@/hooks/use-params'
 import { PageState } from '../../components/page-state'
 import { RequireLogin } from '../../components/require-login'
 import {
@@ -123,19 +123,9 @@ function ViewerContent({
   )
 }
 
-/** A path from the query: WeChat hands query values over still percent-encoded, H5 decoded. */
-function pathParam(value: string | undefined): string | undefined {
-  if (!value || value.startsWith('/')) return value
-  try {
-    return decodeURIComponent(value)
-  } catch {
-    return undefined
-  }
-}
-
 /** 影像查看: the DICOM viewer of one exam's series (issue 8; not in SPEC's route table). */
 export default function ImageViewerPage() {
-  const { examId, seriesUid, sop, frame, t, studyUid, thumb, grantId } = useRouter().params
+  const { examId, seriesUid, sop, frame, t, studyUid, thumb, grantId } = useParams()
   const content = examId ? (
     <ViewerContent
       examId={examId}
@@ -144,7 +134,7 @@ export default function ImageViewerPage() {
         ...(sop ? { sop } : {}),
         ...(positive(frame) ? { frame: positive(frame) } : {}),
         ...(studyUid ? { studyUid } : {}),
-        ...(pathParam(thumb) ? { thumb: pathParam(thumb) } : {}),
+        ...(thumb ? { thumb } : {}),
       }}
       tapAt={positive(t)}
       {...(grantId ? { grantId } : {})}

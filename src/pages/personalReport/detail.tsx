@@ -1,20 +1,18 @@
-import { useRouter } from '@tarojs/taro'
 import { useState } from 'react'
+import { useParams } from '@/hooks/use-params'
 import { PageState } from '../../components/page-state'
 import { RequireLogin } from '../../components/require-login'
 import { ReportDetailView } from '../../features/records/components/report-detail-view'
 import { UnlockPanel } from '../../features/records/components/unlock-panel'
 import { useReportActions } from '../../features/records/hooks/use-report-actions'
-import { useReportDetail } from '../../features/records/hooks/use-report-detail'
+import { useReportDetail, type ReportDetail } from '../../features/records/hooks/use-report-detail'
 import { GrantSheet } from '../../features/sharing/owner/components/grant-sheet'
 import {
   grantPersonOf,
   WhoViewedEntry,
 } from '../../features/sharing/owner/components/sharing-entries'
 import { subjectOfReport } from '../../features/sharing/owner/grant-form'
-import { describeError } from '../../services/api'
 import { back, navigate } from '../../services/navigate'
-import type { ReportDetail } from '../../services/records'
 import { usePrefetchViewer } from '../personalImage/viewer-prefetch'
 
 function Loaded({
@@ -53,13 +51,7 @@ function ReportDetailContent({ reportId }: { reportId: string }) {
   const { report, ticket, unlocked } = useReportDetail(reportId)
   if (report.status === 'loading') return <PageState status="loading" />
   if (report.status === 'error') {
-    return (
-      <PageState
-        status="error"
-        message={describeError(report.error, '加载失败，请检查网络后重试')}
-        onRetry={report.reload}
-      />
-    )
+    return <PageState status="error" message={report.message} onRetry={report.reload} />
   }
   if (report.data.locked) return <UnlockPanel onUnlocked={unlocked} />
   return <Loaded report={report.data} ticket={ticket} replace={report.replace} />
@@ -67,7 +59,7 @@ function ReportDetailContent({ reportId }: { reportId: string }) {
 
 /** 报告详情: 影像所见, 诊断意见, doctors, times, status, history; private ones ask who is looking. */
 export default function PersonalReportDetailPage() {
-  const { id } = useRouter().params
+  const { id } = useParams()
   return (
     <RequireLogin text="登录后才能查看报告">
       {id ? (

@@ -1,4 +1,4 @@
-import { useRouter } from '@tarojs/taro'
+import { useParams } from '@/hooks/use-params'
 import { SignInNeeded } from '@/components/require-login'
 import { routeUrl } from '@/services/navigate'
 import { useAppStore } from '@/stores/app-store'
@@ -27,7 +27,7 @@ function FilmReport({ code }: { code: string | undefined }) {
 
 /** The report opened from a scanned film-bag code (?code=…): read-only, with who issued it. */
 export default function PersonalReportDetail2Page() {
-  const { params } = useRouter()
+  const params = useParams()
   const hasLogin = useAppStore((state) => state.hasLogin)
   if (!hasLogin) {
     // Back here with the code after logging in (a phone camera opens this link signed out).

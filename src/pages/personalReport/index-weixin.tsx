@@ -1,6 +1,6 @@
 import { Text, View } from '@tarojs/components'
-import { useRouter } from '@tarojs/taro'
 import { useEffect } from 'react'
+import { useParams } from '@/hooks/use-params'
 import { PageState } from '../../components/page-state'
 import { SignInNeeded } from '../../components/require-login'
 import { ReportsView } from '../../features/records/components/reports-view'
@@ -46,7 +46,7 @@ function OpenReport({ reportId }: { reportId: string }) {
 }
 
 export default function PersonalReportIndexWeixinPage() {
-  const { reportId, hospitalId, unread } = useRouter().params
+  const { reportId, hospitalId, unread } = useParams()
   const hasLogin = useAppStore((state) => state.hasLogin)
   if (!hasLogin) {
     return (

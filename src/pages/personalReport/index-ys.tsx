@@ -1,17 +1,18 @@
 import { Text, View } from '@tarojs/components'
 import { Button } from '@nutui/nutui-react-taro'
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { RefreshList } from '../../components/refresh-list'
 import { RequireLogin } from '../../components/require-login'
 import { UploadPanel } from '../../features/dicom-upload/components/upload-panel'
 import { UploadSourceSheet } from '../../features/dicom-upload/components/upload-source-sheet'
 import { YsCard } from '../../features/dicom-upload/components/ys-card'
-import { useYsReports } from '../../features/dicom-upload/hooks/use-ys-reports'
+import {
+  removeFailedUpload,
+  useStorageQuota,
+  useYsReports,
+} from '../../features/dicom-upload/hooks/use-ys-reports'
 import { useZipUpload } from '../../features/dicom-upload/hooks/use-zip-upload'
 import { useRefreshOnReturn } from '../../features/records/hooks/use-refresh-on-return'
-import { showModal, showToast } from '../../platform/ui'
-import { describeError } from '../../services/api'
-import { cancelDicomUpload, getStorageQuota, type StorageQuota } from '../../services/dicom-upload'
 import { navigate } from '../../services/navigate'
 import './index-ys.scss'
 
@@ -23,25 +24,13 @@ function gigabytes(bytes: number): string {
 
 function YsContent() {
   const list = useYsReports()
-  const [quota, setQuota] = useState<StorageQuota | null>(null)
+  const { quota, reload: reloadQuota } = useStorageQuota()
   const [choosing, setChoosing] = useState(false)
-  const reloadQuota = () => void getStorageQuota().then(setQuota, () => undefined)
   const upload = useZipUpload(() => {
     void list.refresh()
     reloadQuota()
   })
   useRefreshOnReturn(list.refresh)
-  useEffect(reloadQuota, [])
-
-  const remove = async (uploadId: string) => {
-    if (!(await showModal({ title: '删除记录', content: '删除这条上传失败的记录？' }))) return
-    try {
-      await cancelDicomUpload(uploadId)
-      await list.refresh()
-    } catch (error) {
-      showToast(describeError(error))
-    }
-  }
 
   return (
     <View className="ys-page">
@@ -76,7 +65,9 @@ function YsContent() {
           <YsCard
             item={item}
             onOpen={(opened) => void navigate('uploadDetail', { id: opened.examId ?? '' })}
-            onRemove={(failed) => failed.uploadId && void remove(failed.uploadId)}
+            onRemove={(failed) =>
+              failed.uploadId && void removeFailedUpload(failed.uploadId, list.refresh)
+            }
           />
         )}
         emptyText="还没有上传的影像，点击上方 上传DICOM"

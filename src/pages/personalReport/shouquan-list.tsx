@@ -1,4 +1,4 @@
-import { useRouter } from '@tarojs/taro'
+import { useParams } from '@/hooks/use-params'
 import { RequireLogin } from '../../components/require-login'
 import { GrantListView } from '../../features/sharing/owner/components/grant-list-view'
 
@@ -7,7 +7,7 @@ import { GrantListView } from '../../features/sharing/owner/components/grant-lis
  * exam's 谁看过; `personId` shows a family member's grants.
  */
 export default function PersonalReportShouquanListPage() {
-  const { examId, personId } = useRouter().params
+  const { examId, personId } = useParams()
   return (
     <RequireLogin text="登录后才能查看授权记录">
       <GrantListView {...(examId ? { examId } : {})} {...(personId ? { personId } : {})} />

@@ -1,6 +1,6 @@
 import { Text, View } from '@tarojs/components'
-import { useRouter } from '@tarojs/taro'
 import { Button } from '@nutui/nutui-react-taro'
+import { useParams } from '@/hooks/use-params'
 import { PageState } from '../../components/page-state'
 import {
   BLOCKED_MESSAGES,
@@ -11,7 +11,7 @@ import { usePrivacyPolicy } from '../../features/launch/use-privacy-policy'
 import './privacyPolicy.scss'
 
 export default function PrivacyPolicyPage() {
-  const { params } = useRouter()
+  const params = useParams()
   const view = usePrivacyPolicy(params)
   const { mode, state } = view
 

@@ -1,4 +1,4 @@
-import { useRouter } from '@tarojs/taro'
+import { useParams } from '@/hooks/use-params'
 import {
   ChangePasswordForm,
   ForgotPasswordForm,
@@ -19,6 +19,6 @@ function ForgotPassword() {
 
 /** 修改密码, or with `?mode=forgot` 找回密码 (a code to the phone and a new password). */
 export default function PasswordPage() {
-  const { params } = useRouter()
+  const params = useParams()
   return passwordModeOf(params) === 'forgot' ? <ForgotPassword /> : <ChangePassword />
 }

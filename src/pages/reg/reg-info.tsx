@@ -1,8 +1,8 @@
-import { useRouter } from '@tarojs/taro'
+import { useParams } from '@/hooks/use-params'
 import { RegInfoView } from '../../features/auth/components/reg-info-view'
 import { useRegInfo } from '../../features/auth/hooks/use-reg-info'
 
 export default function RegInfoPage() {
-  const { params } = useRouter()
+  const params = useParams()
   return <RegInfoView view={useRegInfo(params)} />
 }

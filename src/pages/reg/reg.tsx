@@ -1,8 +1,8 @@
-import { useRouter } from '@tarojs/taro'
+import { useParams } from '@/hooks/use-params'
 import { RegisterView } from '../../features/auth/components/register-view'
 import { useRegister } from '../../features/auth/hooks/use-register'
 
 export default function RegisterPage() {
-  const { params } = useRouter()
+  const params = useParams()
   return <RegisterView view={useRegister(params)} />
 }

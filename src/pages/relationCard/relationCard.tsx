@@ -3,11 +3,12 @@ import Taro from '@tarojs/taro'
 import { RequireLogin } from '../../components/require-login'
 import { AddAdultView, AddChildView } from '../../features/family/components/add-member-view'
 import { FamilyView } from '../../features/family/components/family-view'
-import { InviteGuardianView } from '../../features/family/components/guardians-view'
+import {
+  InviteGuardianForm,
+  type FamilyMember,
+} from '../../features/family/components/guardians-view'
 import { useAddAdult, useAddChild } from '../../features/family/hooks/use-add-member'
 import { useFamily, type FamilyModel } from '../../features/family/hooks/use-family'
-import { useInviteGuardian } from '../../features/family/hooks/use-guardians'
-import type { FamilyMember } from '../../services/family'
 
 type Mode = 'list' | 'child' | 'adult' | 'invite'
 
@@ -31,12 +32,6 @@ function AddAdult({ done, cancel }: FormProps) {
   return <AddAdultView model={useAddAdult(done)} onCancel={cancel} />
 }
 
-function InviteGuardian({ member, done, cancel }: FormProps & { member: FamilyMember }) {
-  return (
-    <InviteGuardianView member={member} model={useInviteGuardian(member, done)} onCancel={cancel} />
-  )
-}
-
 function FamilyContent() {
   const model: FamilyModel = useFamily()
   const [mode, setModeState] = useState<Mode>('list')
@@ -54,8 +49,7 @@ function FamilyContent() {
   const cancel = () => setMode('list')
   if (mode === 'child') return <AddChild done={added} cancel={cancel} />
   if (mode === 'adult') return <AddAdult done={added} cancel={cancel} />
-  if (mode === 'invite' && inviting)
-    return <InviteGuardian member={inviting} done={cancel} cancel={cancel} />
+  if (mode === 'invite' && inviting) return <InviteGuardianForm member={inviting} onDone={cancel} />
   return (
     <FamilyView
       model={model}

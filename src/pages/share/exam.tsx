@@ -1,19 +1,16 @@
 import { Text, View } from '@tarojs/components'
-import { useRouter } from '@tarojs/taro'
+import { useParams } from '@/hooks/use-params'
 import { PageState } from '../../components/page-state'
 import { ReportPhotos } from '../../features/dicom-upload/components/report-photos'
 import { ExamDetailView } from '../../features/records/components/exam-detail-view'
 import { ShareBanner } from '../../features/sharing/holder/components/share-banner'
 import { SharedState } from '../../features/sharing/holder/components/shared-state'
-import { useShared } from '../../features/sharing/holder/hooks/use-shared'
+import { useSharedExam } from '../../features/sharing/holder/hooks/use-shared'
 import { Watermark } from '../../features/sharing/watermark'
 import { navigate } from '../../services/navigate'
-import { getSharedExam, getSharedGrant } from '../../services/shares'
 
 function SharedExamContent({ grantId, examId }: { grantId: string; examId: string }) {
-  const shared = useShared(grantId, `${grantId}:${examId}`, () =>
-    Promise.all([getSharedGrant(grantId), getSharedExam(grantId, examId)]),
-  )
+  const shared = useSharedExam(grantId, examId)
   return (
     <SharedState
       shared={shared}
@@ -52,7 +49,7 @@ function SharedExamContent({ grantId, examId }: { grantId: string; examId: strin
 
 /** 影像详情 through a grant (issue 9): the exam and its series, watermarked. */
 export default function SharedExamPage() {
-  const { grantId, examId } = useRouter().params
+  const { grantId, examId } = useParams()
   if (!grantId || !examId) {
     return <PageState status="empty" message="链接不完整，请重新打开分享链接" />
   }

@@ -1,5 +1,5 @@
 import { Text, View } from '@tarojs/components'
-import { useRouter } from '@tarojs/taro'
+import { useParams } from '@/hooks/use-params'
 import { PageState } from '../../components/page-state'
 import {
   ReportBody,
@@ -9,16 +9,13 @@ import {
 } from '../../features/records/components/report-sections'
 import { ShareBanner } from '../../features/sharing/holder/components/share-banner'
 import { SharedState } from '../../features/sharing/holder/components/shared-state'
-import { useShared } from '../../features/sharing/holder/hooks/use-shared'
+import { useSharedReport } from '../../features/sharing/holder/hooks/use-shared'
 import { Watermark } from '../../features/sharing/watermark'
 import { navigate } from '../../services/navigate'
-import { getSharedGrant, getSharedReport } from '../../services/shares'
 import '../../features/records/components/report-detail-view.scss'
 
 function SharedReportContent({ grantId, reportId }: { grantId: string; reportId: string }) {
-  const shared = useShared(grantId, `${grantId}:${reportId}`, () =>
-    Promise.all([getSharedGrant(grantId), getSharedReport(grantId, reportId)]),
-  )
+  const shared = useSharedReport(grantId, reportId)
   return (
     <SharedState
       shared={shared}
@@ -72,7 +69,7 @@ function SharedReportContent({ grantId, reportId }: { grantId: string; reportId:
 
 /** 报告详情 through a grant (issue 9): the report, watermarked. */
 export default function SharedReportPage() {
-  const { grantId, reportId } = useRouter().params
+  const { grantId, reportId } = useParams()
   if (!grantId || !reportId) {
     return <PageState status="empty" message="链接不完整，请重新打开分享链接" />
   }

@@ -1,20 +1,27 @@
-import { useRouter } from '@tarojs/taro'
+import { useParams } from '@/hooks/use-params'
 import { PageState } from '../../components/page-state'
 import { ShareLandingView } from '../../features/sharing/holder/components/share-landing'
 import { SharedRecords } from '../../features/sharing/holder/components/shared-records'
 import { SharedState } from '../../features/sharing/holder/components/shared-state'
-import { useShared } from '../../features/sharing/holder/hooks/use-shared'
+import { useSharedGrant } from '../../features/sharing/holder/hooks/use-shared'
 import { navigate, redirect } from '../../services/navigate'
-import { getSharedGrant, type GrantRecord } from '../../services/shares'
 
 function SharedGrantContent({ grantId }: { grantId: string }) {
-  const shared = useShared(grantId, grantId, () => getSharedGrant(grantId))
-  const open = (record: GrantRecord) =>
-    void (record.kind === 'exam'
-      ? navigate('shareExam', { grantId, examId: record.examId })
-      : navigate('shareReport', { grantId, reportId: record.id }))
+  const shared = useSharedGrant(grantId)
   return (
-    <SharedState shared={shared} ready={(grant) => <SharedRecords grant={grant} onOpen={open} />} />
+    <SharedState
+      shared={shared}
+      ready={(grant) => (
+        <SharedRecords
+          grant={grant}
+          onOpen={(record) =>
+            void (record.kind === 'exam'
+              ? navigate('shareExam', { grantId, examId: record.examId })
+              : navigate('shareReport', { grantId, reportId: record.id }))
+          }
+        />
+      )}
+    />
   )
 }
 
@@ -23,7 +30,7 @@ function SharedGrantContent({ grantId }: { grantId: string }) {
  * for the visitor after 查看 (their link session) or a signed-in grantee from 共享给我的.
  */
 export default function SharePage() {
-  const { token, grantId } = useRouter().params
+  const { token, grantId } = useParams()
   if (grantId) return <SharedGrantContent grantId={grantId} />
   if (token) {
     return (

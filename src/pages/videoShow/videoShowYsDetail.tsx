@@ -1,4 +1,5 @@
-import { useDidHide, useRouter, useUnload } from '@tarojs/taro'
+import { useDidHide, useUnload } from '@tarojs/taro'
+import { useParams } from '@/hooks/use-params'
 import { ContentMissing } from '../../features/content/components/content-missing'
 import { VideoDetailView } from '../../features/content/components/video-views'
 import { useVideo } from '../../features/content/hooks/use-videos'
@@ -8,7 +9,7 @@ import { navigate, routeUrl } from '../../services/navigate'
 
 /** 视频详情: the player starts where this viewer stopped; leaving saves the position. */
 export default function VideoShowYsDetailPage() {
-  const { params } = useRouter()
+  const params = useParams()
   const id = params.id ?? ''
   const model = useVideo(id)
   useDidHide(model.leave)

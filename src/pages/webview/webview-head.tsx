@@ -1,5 +1,6 @@
-import Taro, { useRouter } from '@tarojs/taro'
+import Taro from '@tarojs/taro'
 import { useEffect } from 'react'
+import { useParams } from '@/hooks/use-params'
 import { WebPageView } from '../../features/webview/components/web-page-view'
 import { useWebPage } from '../../features/webview/hooks/use-web-page'
 
@@ -8,10 +9,10 @@ import { useWebPage } from '../../features/webview/hooks/use-web-page'
  * page below the navigation bar, so the title goes there rather than in a bar of our own).
  */
 export default function WebviewHeadPage() {
-  const { params } = useRouter()
-  const url = params.url ? decodeURIComponent(params.url) : undefined
+  const params = useParams()
+  const url = params.url || undefined
   useEffect(() => {
-    const title = params.title ? decodeURIComponent(params.title).slice(0, 20) : ''
+    const title = (params.title ?? '').slice(0, 20)
     if (title) Taro.setNavigationBarTitle({ title }).catch(() => undefined)
   }, [params.title])
   const { state, retry } = useWebPage(url)

@@ -30,13 +30,13 @@ export function AppsView({
   return (
     <View className="apps">
       <View className="apps__card">
-        {features.status === 'loading' && features.items.length === 0 ? (
+        {features.status === 'loading' ? (
           <PageState status="loading" />
         ) : features.status === 'error' ? (
-          <PageState status="error" message={features.error} onRetry={model.reloadFeatures} />
+          <PageState status="error" message={features.message} onRetry={features.reload} />
         ) : (
           <View className="apps__grid">
-            {features.items.map((feature) => (
+            {features.data.map((feature) => (
               <View key={feature.key} className="apps__entry" onClick={() => onOpen(feature)}>
                 <Image className="apps__icon" src={mediaUrl(feature.iconPath)} mode="aspectFit" />
                 <Text className="apps__name">{feature.name}</Text>

@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useState } from 'react'
 import { usePagedList, type PagedList } from '@/components/refresh-list'
-import { describeError } from '@/services/api'
+import { useResource, type Resource } from '@/hooks/use-resource'
 import { type AppFeature, getPoints, listFeatures } from '@/services/apps'
 import { useSessionStore } from '@/stores/session-store'
 
@@ -13,8 +13,7 @@ export interface PointEntry {
 }
 
 export interface AppsModel {
-  features: { status: 'loading' | 'ready' | 'error'; items: AppFeature[]; error: string }
-  reloadFeatures: () => void
+  features: Resource<AppFeature[]>
   signedIn: boolean
   balance: number | null
   ledger: PagedList<PointEntry>
@@ -23,30 +22,15 @@ export interface AppsModel {
 /** 应用中心: the server's features (on/off, icons, order) and, signed in, 我的积分 with its ledger. */
 export function useApps(): AppsModel {
   const signedIn = useSessionStore((state) => state.token !== null)
-  const [features, setFeatures] = useState<AppsModel['features']>({
-    status: 'loading',
-    items: [],
-    error: '',
+  const features = useResource('features', listFeatures, {
+    errorMessage: '应用加载失败，请稍后重试',
   })
   const [balance, setBalance] = useState<number | null>(null)
-  const loadFeatures = useCallback(() => {
-    setFeatures((current) => ({ ...current, status: 'loading' }))
-    listFeatures().then(
-      (items) => setFeatures({ status: 'ready', items, error: '' }),
-      (error) =>
-        setFeatures({
-          status: 'error',
-          items: [],
-          error: describeError(error, '应用加载失败，请稍后重试'),
-        }),
-    )
-  }, [])
-  useEffect(loadFeatures, [loadFeatures])
   const ledger = usePagedList<PointEntry>(async (page, pageSize) => {
     if (!signedIn) return { items: [], total: 0 }
     const answer = await getPoints(page, pageSize)
     if (page === 1) setBalance(answer.balance)
     return { items: answer.items, total: answer.total }
   })
-  return { features, reloadFeatures: loadFeatures, signedIn, balance, ledger }
+  return { features, signedIn, balance, ledger }
 }

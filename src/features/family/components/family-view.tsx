@@ -76,13 +76,13 @@ function ManagerRow({ manager, onLeave }: { manager: FamilyManager; onLeave: () 
 
 /** 亲情卡: 本人, the members I manage (with 添加 and 解除), and the people who manage me. */
 export function FamilyView({ model, onAddChild, onAddAdult, onInviteGuardian }: FamilyViewProps) {
-  const { state } = model
+  const { family } = model
   const invitations = useGuardianInvitations()
-  if (state.status === 'loading') return <PageState status="loading" />
-  if (state.status === 'error') {
-    return <PageState status="error" message={state.message} onRetry={model.reload} />
+  if (family.status === 'loading') return <PageState status="loading" />
+  if (family.status === 'error') {
+    return <PageState status="error" message={family.message} onRetry={model.reload} />
   }
-  const { self, members, managers } = state.family
+  const { self, members, managers } = family.data
   const full = members.length >= FAMILY_MEMBERS_MAX
   return (
     <View className="family">

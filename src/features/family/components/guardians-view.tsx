@@ -10,8 +10,14 @@ import {
   type GuardianInvitation,
 } from '@/services/family'
 import { timeFormat } from '@/utils/time'
-import { useAnswerInvitation, type InviteGuardianModel } from '../hooks/use-guardians'
+import {
+  useAnswerInvitation,
+  useInviteGuardian,
+  type InviteGuardianModel,
+} from '../hooks/use-guardians'
 import './family.scss'
+
+export type { FamilyMember }
 
 /** 邀请共同监护人: the other parent's phone, and what happens next. */
 export function InviteGuardianView({
@@ -44,6 +50,23 @@ export function InviteGuardianView({
         返回
       </Button>
     </View>
+  )
+}
+
+/** The invite form with its model, for the 亲情卡 page: `onDone` after sending or 返回. */
+export function InviteGuardianForm({
+  member,
+  onDone,
+}: {
+  member: FamilyMember
+  onDone: () => void
+}) {
+  return (
+    <InviteGuardianView
+      member={member}
+      model={useInviteGuardian(member, onDone)}
+      onCancel={onDone}
+    />
   )
 }
 

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback } from 'react'
+import { useResource, type Resource } from '@/hooks/use-resource'
 import { showModal, showToast } from '@/platform/ui'
 import { describeError } from '@/services/api'
 import {
@@ -12,11 +13,8 @@ import {
 } from '@/services/family'
 import { resetToSelf, usePersonStore } from '@/stores/person-store'
 
-export type FamilyState =
-  { status: 'loading' } | { status: 'error'; message: string } | { status: 'ready'; family: Family }
-
 export interface FamilyModel {
-  state: FamilyState
+  family: Resource<Family>
   reload: () => void
   /** 解除 a member I manage, after confirming. */
   remove: (member: FamilyMember) => Promise<void>
@@ -26,21 +24,9 @@ export interface FamilyModel {
 
 /** 亲情卡: 本人, the members I manage and who manages me, fresh from the server. */
 export function useFamily(): FamilyModel {
-  const [state, setState] = useState<FamilyState>({ status: 'loading' })
-  const [attempt, setAttempt] = useState(0)
-
-  useEffect(() => {
-    let live = true
-    listFamily().then(
-      (family) => live && setState({ status: 'ready', family }),
-      (error: unknown) => live && setState({ status: 'error', message: describeError(error) }),
-    )
-    return () => {
-      live = false
-    }
-  }, [attempt])
-
-  const reload = useCallback(() => setAttempt((n) => n + 1), [])
+  const family = useResource('family', listFamily)
+  const { reload: reloadFamily } = family
+  const reload = useCallback(() => void reloadFamily(), [reloadFamily])
 
   const remove = useCallback(
     async (member: FamilyMember) => {
@@ -88,5 +74,5 @@ export function useFamily(): FamilyModel {
     [reload],
   )
 
-  return { state, reload, remove, leave }
+  return { family, reload, remove, leave }
 }

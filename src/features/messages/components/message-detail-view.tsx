@@ -8,12 +8,12 @@ import './messages.scss'
 
 /** One message in full, with the page it is about (查看) and 删除. */
 export function MessageDetailView({ model }: { model: MessageDetailModel }) {
-  const { state } = model
-  if (state.status === 'loading') return <PageState status="loading" />
-  if (state.status === 'error') {
-    return <PageState status="error" message={state.message} onRetry={model.retry} />
+  const loaded = model.message
+  if (loaded.status === 'loading') return <PageState status="loading" />
+  if (loaded.status === 'error') {
+    return <PageState status="error" message={loaded.message} onRetry={loaded.reload} />
   }
-  const { message } = state
+  const message = loaded.data
   return (
     <View className="message-detail">
       <View className="message-detail__card">

@@ -6,9 +6,17 @@ import {
   deleteMessage,
   listMessages,
   markAllMessagesRead,
+  MESSAGE_KIND_LABELS,
+  MESSAGE_KINDS,
   type Message,
   type MessageKind,
 } from '@/services/messages'
+
+/** 我的消息's tabs: 全部, then one per kind. */
+export const MESSAGE_TABS = [
+  { key: 'all' as const, title: '全部' },
+  ...MESSAGE_KINDS.map((key) => ({ key, title: MESSAGE_KIND_LABELS[key] })),
+]
 
 export interface MessagesModel {
   list: PagedList<Message>

@@ -129,8 +129,8 @@ function HospitalKeys({
           </Text>
         </View>
       )}
-      {keys.error && <Text className="operator__meta">{keys.error}</Text>}
-      {(keys.data ?? []).map((key) => (
+      {keys.status === 'error' && <Text className="operator__meta">{keys.message}</Text>}
+      {(keys.status === 'ready' ? keys.data : []).map((key) => (
         <View key={key.id} className="operator__row operator__row--inline">
           <View className="operator__grow">
             <Text className="operator__title">{key.prefix}…</Text>
@@ -169,8 +169,8 @@ export function HospitalsPanel() {
           await hospitals.reload()
         }}
       />
-      {hospitals.error && <Text className="operator__meta">{hospitals.error}</Text>}
-      {(hospitals.data ?? []).map((hospital) => (
+      {hospitals.status === 'error' && <Text className="operator__meta">{hospitals.message}</Text>}
+      {(hospitals.status === 'ready' ? hospitals.data : []).map((hospital) => (
         <View key={hospital.id} className="operator__row">
           <Text className="operator__title">
             {hospital.name}

@@ -34,10 +34,10 @@ export function OperatorHome() {
 function OperatorConsole() {
   const [tab, setTab] = useState<Tab>('articles')
   const features = useFeatures()
-  if (features.error) {
-    return <PageState status="error" message={features.error} onRetry={features.reload} />
+  if (features.status === 'error') {
+    return <PageState status="error" message={features.message} onRetry={features.reload} />
   }
-  if (!features.data) return <PageState status="loading" />
+  if (features.status === 'loading') return <PageState status="loading" />
   return (
     <View className="operator">
       <TabStrip tabs={TABS} active={tab} onChange={setTab} />
@@ -45,7 +45,7 @@ function OperatorConsole() {
         {tab === 'articles' && <ArticlesPanel />}
         {tab === 'videos' && <VideosPanel />}
         {tab === 'feedback' && <FeedbackPanel />}
-        {tab === 'features' && <FeaturesPanel features={features} />}
+        {tab === 'features' && <FeaturesPanel features={features.data} reload={features.reload} />}
         {tab === 'hospitals' && <HospitalsPanel />}
         {tab === 'actions' && <ActionsPanel />}
       </View>

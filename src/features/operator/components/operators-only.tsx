@@ -10,8 +10,10 @@ import { OPERATORS_ONLY, useOwnProfile } from '../hooks/use-operator'
  */
 export function OperatorsOnly({ children }: { children: ReactNode }) {
   const own = useOwnProfile()
-  if (own.error) return <PageState status="error" message={own.error} onRetry={own.reload} />
-  if (!own.data) return <PageState status="loading" />
+  if (own.status === 'error') {
+    return <PageState status="error" message={own.message} onRetry={own.reload} />
+  }
+  if (own.status === 'loading') return <PageState status="loading" />
   if (own.data.role !== 'operator') {
     return (
       <PageState

@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useState } from 'react'
 import { usePagedList } from '@/components/refresh-list'
+import { useResource, type Resource } from '@/hooks/use-resource'
 import { pickOneFile } from '@/platform/file-picker'
 import { showToast } from '@/platform/ui'
 import { describeError } from '@/services/api'
@@ -17,30 +18,6 @@ import { refreshProfile, type UserProfile } from '@/services/profile'
  * The operators' pages' state. The server decides who is an operator: a 403 is shown in its own
  * words (仅运营人员可以使用此功能), never hidden behind an empty page.
  */
-
-export interface Loaded<T> {
-  data: T | null
-  error: string | null
-  reload: () => Promise<void>
-}
-
-/** One call's answer with its error in the user's words; reload after a change. */
-export function useLoaded<T>(load: () => Promise<T>): Loaded<T> {
-  const [data, setData] = useState<T | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  const reload = useCallback(async () => {
-    try {
-      setData(await load())
-      setError(null)
-    } catch (caught) {
-      setError(describeError(caught))
-    }
-  }, [load])
-  useEffect(() => {
-    void reload()
-  }, [reload])
-  return { data, error, reload }
-}
 
 /** Runs a change, says 已保存 (or the server's reason), and reloads what it changed. */
 export async function act<T>(
@@ -91,22 +68,20 @@ export const OPERATORS_ONLY = '仅运营人员可以使用此功能'
  * so without a refused request (and the browser's console error it brings). The server still
  * refuses every operator call to anyone else.
  */
-export function useOwnProfile(): Loaded<UserProfile> {
-  return useLoaded(useCallback(() => refreshProfile({ loading: false }), []))
+export function useOwnProfile(): Resource<UserProfile> {
+  return useResource('own-profile', () => refreshProfile({ loading: false }))
 }
 
-export function useFeatures(): Loaded<OperatorFeature[]> {
-  return useLoaded(useCallback(() => operatorApi.features(), []))
+export function useFeatures(): Resource<OperatorFeature[]> {
+  return useResource('features', () => operatorApi.features())
 }
 
-export function useHospitals(): Loaded<OperatorHospital[]> {
-  return useLoaded(useCallback(() => operatorApi.hospitals(), []))
+export function useHospitals(): Resource<OperatorHospital[]> {
+  return useResource('hospitals', () => operatorApi.hospitals())
 }
 
 export function useHospitalKeys(hospitalId: string) {
-  const keys = useLoaded<HospitalKey[]>(
-    useCallback(() => operatorApi.hospitalKeys(hospitalId), [hospitalId]),
-  )
+  const keys = useResource<HospitalKey[]>(hospitalId, () => operatorApi.hospitalKeys(hospitalId))
   /** The whole key, shown once right after it is issued; gone when the page closes. */
   const [issued, setIssued] = useState<string | null>(null)
   const issue = async () => {

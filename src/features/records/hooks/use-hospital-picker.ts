@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react'
 import { usePagedList, type PagedList } from '@/components/refresh-list'
 import { getCurrentLocation } from '@/platform/location'
 import {
+  emitHospitalPicked,
   getAreaData,
   getDefaultArea,
   listImageHospitals,
@@ -37,6 +38,11 @@ export interface HospitalPicker {
   setAiOnly: (aiOnly: boolean) => void
   locate: () => void
   located: LocateState
+}
+
+/** 影像查询 opened the picker (`pick=1`): the chosen hospital goes back to it (onHospitalPicked). */
+export function handHospitalBack(hospital: ImageHospital): void {
+  emitHospitalPicked(hospital)
 }
 
 export function regionOfArea(area: AreaRef): PickedRegion {

@@ -1,7 +1,9 @@
 import { useCallback, useState } from 'react'
 import { getReportDetail, type ReportDetail } from '@/services/records'
+
+export type { ReportDetail }
+import { useResource, type Resource } from '@/hooks/use-resource'
 import { unlockTicket } from '../unlock-ticket'
-import { useResource, type Resource } from './use-resource'
 
 export interface ReportDetailModel {
   report: Resource<ReportDetail>
@@ -17,8 +19,10 @@ export interface ReportDetailModel {
  */
 export function useReportDetail(reportId: string): ReportDetailModel {
   const [ticket, setTicket] = useState<string | null>(() => unlockTicket())
-  const report = useResource(`${reportId}:${ticket ?? ''}`, () =>
-    getReportDetail(reportId, ticket ?? undefined),
+  const report = useResource(
+    `${reportId}:${ticket ?? ''}`,
+    () => getReportDetail(reportId, ticket ?? undefined),
+    { errorMessage: '加载失败，请检查网络后重试' },
   )
   const unlocked = useCallback((next: string) => setTicket(next), [])
   return { report, ticket, unlocked }

@@ -3,12 +3,12 @@ import { Cell } from '@nutui/nutui-react-taro'
 import { ArrowRight } from '@nutui/icons-react-taro'
 import { PRODUCT_NAME } from '@/routes'
 import { navigate } from '@/services/navigate'
-import type { VersionState } from '../hooks/use-about'
+import type { Resource } from '@/hooks/use-resource'
 import { LICENCES } from '../licences'
 import './about-view.scss'
 
 export interface AboutViewProps {
-  version: VersionState
+  version: Resource<string>
 }
 
 const DOCUMENTS = [
@@ -16,10 +16,10 @@ const DOCUMENTS = [
   { key: 'privacy', text: '隐私政策', route: 'privacyPolicy' },
 ] as const
 
-function versionText(version: VersionState): string {
+function versionText(version: Resource<string>): string {
   if (version.status === 'loading') return '版本 …'
-  if (version.status === 'unknown') return '版本 未知'
-  return `版本 ${version.version}`
+  if (version.status === 'error') return '版本 未知'
+  return `版本 ${version.data}`
 }
 
 export function AboutView({ version }: AboutViewProps) {

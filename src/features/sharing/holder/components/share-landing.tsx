@@ -3,7 +3,7 @@ import { Button, Input } from '@nutui/nutui-react-taro'
 import { PageState } from '@/components/page-state'
 import { PICKUP_CODE_LENGTH, type ReceivedGrant } from '@/services/shares'
 import { untilText } from '../format'
-import { useShareLanding } from '../hooks/use-share-landing'
+import { isLinkGone, useShareLanding } from '../hooks/use-share-landing'
 import { ShareEnded } from './share-ended'
 import './share-landing.scss'
 
@@ -15,13 +15,13 @@ export interface ShareLandingViewProps {
 /** 查看分享: who shared, until when, the 提取码 when one is asked, and 查看. */
 export function ShareLandingView({ token, onOpened }: ShareLandingViewProps) {
   const landing = useShareLanding(token, onOpened)
-  const { state } = landing
-  if (state.status === 'loading') return <PageState status="loading" />
-  if (state.status === 'error') {
-    if (state.ended) return <ShareEnded title={state.message} />
-    return <PageState status="error" message={state.message} onRetry={landing.reload} />
+  const loaded = landing.preview
+  if (loaded.status === 'loading') return <PageState status="loading" />
+  if (loaded.status === 'error') {
+    if (isLinkGone(loaded.error)) return <ShareEnded title={loaded.message} />
+    return <PageState status="error" message={loaded.message} onRetry={loaded.reload} />
   }
-  const { preview } = state
+  const preview = loaded.data
   if (landing.ended || preview.status !== 'active') {
     return (
       <ShareEnded

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useState } from 'react'
+import { useResource, type Resource } from '@/hooks/use-resource'
 import { describeError } from '@/services/api'
 import {
   GRANT_MESSAGES,
@@ -10,13 +11,8 @@ import {
   type SharePreview,
 } from '@/services/shares'
 
-export type LandingState =
-  | { status: 'loading' }
-  | { status: 'error'; message: string; ended: boolean }
-  | { status: 'ready'; preview: SharePreview }
-
 export interface ShareLanding {
-  state: LandingState
+  preview: Resource<SharePreview>
   code: string
   setCode: (code: string) => void
   /** Why 查看 failed (wrong code, locked), said inline under the code. */
@@ -25,7 +21,11 @@ export interface ShareLanding {
   /** The grant ended between the preview and 查看. */
   ended: boolean
   open: () => void
-  reload: () => void
+}
+
+/** The preview's error means the link itself is gone (ended, or never valid): no 重试. */
+export function isLinkGone(error: unknown): boolean {
+  return isShareEnded(error) || describeError(error) === GRANT_MESSAGES.linkInvalid
 }
 
 /**
@@ -36,37 +36,20 @@ export function useShareLanding(
   token: string,
   onOpened: (grant: ReceivedGrant) => void,
 ): ShareLanding {
-  const [state, setState] = useState<LandingState>({ status: 'loading' })
+  const preview = useResource(token, () => getShare(token), {
+    errorMessage: '加载失败，请检查网络后重试',
+  })
   const [code, setCodeState] = useState('')
   const [openError, setOpenError] = useState('')
   const [opening, setOpening] = useState(false)
   const [ended, setEnded] = useState(false)
-  const [generation, setGeneration] = useState(0)
-
-  useEffect(() => {
-    let current = true
-    setState({ status: 'loading' })
-    getShare(token).then(
-      (preview) => current && setState({ status: 'ready', preview }),
-      (error: unknown) =>
-        current &&
-        setState({
-          status: 'error',
-          message: describeError(error, '加载失败，请检查网络后重试'),
-          ended: isShareEnded(error) || describeError(error) === GRANT_MESSAGES.linkInvalid,
-        }),
-    )
-    return () => {
-      current = false
-    }
-  }, [token, generation])
 
   const setCode = useCallback((value: string) => {
     setCodeState(value.replace(/\D/g, '').slice(0, PICKUP_CODE_LENGTH))
     setOpenError('')
   }, [])
 
-  const needsCode = state.status === 'ready' && state.preview.needsPickupCode
+  const needsCode = preview.status === 'ready' && preview.data.needsPickupCode
   const open = useCallback(() => {
     if (opening) return
     if (needsCode && code.length !== PICKUP_CODE_LENGTH) {
@@ -88,6 +71,5 @@ export function useShareLanding(
     )
   }, [code, needsCode, onOpened, opening, token])
 
-  const reload = useCallback(() => setGeneration((n) => n + 1), [])
-  return { state, code, setCode, openError, opening, ended, open, reload }
+  return { preview, code, setCode, openError, opening, ended, open }
 }

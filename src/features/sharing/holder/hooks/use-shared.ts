@@ -1,7 +1,17 @@
 import { useDidHide, useDidShow } from '@tarojs/taro'
-import { useCallback, useEffect, useRef, useState } from 'react'
-import { describeError } from '@/services/api'
-import { enterShare, forgetShareSession, isShareEnded, leaveShare } from '@/services/shares'
+import { useEffect, useRef, useState } from 'react'
+import { useResource } from '@/hooks/use-resource'
+import type { ExamDetail, ReportDetail } from '@/services/records'
+import {
+  enterShare,
+  forgetShareSession,
+  getSharedExam,
+  getSharedGrant,
+  getSharedReport,
+  isShareEnded,
+  leaveShare,
+  type ReceivedGrant,
+} from '@/services/shares'
 
 export type Shared<T> =
   | { status: 'loading'; reload: () => void }
@@ -34,38 +44,46 @@ export function useShareBearer(grantId: string): void {
  */
 export function useShared<T>(grantId: string, key: string, load: () => Promise<T>): Shared<T> {
   useShareBearer(grantId)
-  const [state, setState] = useState<
-    | { status: 'loading' }
-    | { status: 'error'; message: string }
-    | { status: 'ended' }
-    | { status: 'ready'; data: T }
-  >({ status: 'loading' })
-  const loadRef = useRef(load)
-  loadRef.current = load
-  const generation = useRef(0)
+  const resource = useResource(
+    key,
+    async () => {
+      try {
+        return await load()
+      } catch (error) {
+        if (isShareEnded(error)) forgetShareSession(grantId)
+        throw error
+      }
+    },
+    { errorMessage: '加载失败，请检查网络后重试' },
+  )
+  const reload = () => void resource.reload()
+  if (resource.status === 'ready') return { status: 'ready', data: resource.data, reload }
+  if (resource.status === 'loading') return { status: 'loading', reload }
+  if (isShareEnded(resource.error)) return { status: 'ended', reload }
+  return { status: 'error', message: resource.message, reload }
+}
 
-  const run = useCallback(() => {
-    const mine = ++generation.current
-    setState({ status: 'loading' })
-    loadRef.current().then(
-      (data) => {
-        if (mine === generation.current) setState({ status: 'ready', data })
-      },
-      (error: unknown) => {
-        if (mine !== generation.current) return
-        if (isShareEnded(error)) {
-          forgetShareSession(grantId)
-          setState({ status: 'ended' })
-        } else {
-          setState({ status: 'error', message: describeError(error, '加载失败，请检查网络后重试') })
-        }
-      },
-    )
-  }, [grantId])
+/** 查看分享: the grant's records. */
+export function useSharedGrant(grantId: string): Shared<ReceivedGrant> {
+  return useShared(grantId, grantId, () => getSharedGrant(grantId))
+}
 
-  useEffect(() => {
-    run()
-  }, [key, run])
+/** A shared exam, with the grant it came through (for the banner). */
+export function useSharedExam(
+  grantId: string,
+  examId: string,
+): Shared<[ReceivedGrant, ExamDetail]> {
+  return useShared(grantId, `${grantId}:${examId}`, () =>
+    Promise.all([getSharedGrant(grantId), getSharedExam(grantId, examId)]),
+  )
+}
 
-  return { ...state, reload: run }
+/** A shared report, with the grant it came through (for the banner and 查看影像). */
+export function useSharedReport(
+  grantId: string,
+  reportId: string,
+): Shared<[ReceivedGrant, ReportDetail]> {
+  return useShared(grantId, `${grantId}:${reportId}`, () =>
+    Promise.all([getSharedGrant(grantId), getSharedReport(grantId, reportId)]),
+  )
 }

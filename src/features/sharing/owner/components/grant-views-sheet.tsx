@@ -3,12 +3,12 @@ import { Popup } from '@nutui/nutui-react-taro'
 import { PageState } from '@/components/page-state'
 import { describeError } from '@/services/api'
 import { listGrantViews, type Grant } from '@/services/grants'
+import { useResource } from '@/hooks/use-resource'
 import { audienceLabel } from '../format'
-import { useLoaded } from '../hooks/use-loaded'
 import { GrantViewsList } from './grant-views-list'
 
 function Views({ grant }: { grant: Grant }) {
-  const views = useLoaded(grant.id, () => listGrantViews(grant.id))
+  const views = useResource(grant.id, () => listGrantViews(grant.id))
   if (views.status === 'loading') return <PageState status="loading" />
   if (views.status === 'error') {
     return (

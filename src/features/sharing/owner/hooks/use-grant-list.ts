@@ -9,7 +9,7 @@ import {
   type Grant,
   type GrantView,
 } from '@/services/grants'
-import { useLoaded } from './use-loaded'
+import { useResource } from '@/hooks/use-resource'
 
 export interface GrantListFilter {
   /** Only the grants of this exam (or its report), with its 谁看过. */
@@ -30,7 +30,7 @@ export interface GrantListData {
  */
 export function useGrantList(filter: GrantListFilter) {
   const { examId, personId } = filter
-  const list = useLoaded<GrantListData>(`${examId ?? ''}|${personId ?? ''}`, async () => {
+  const list = useResource<GrantListData>(`${examId ?? ''}|${personId ?? ''}`, async () => {
     const [grants, recordViews] = await Promise.all([
       listGrants({ examId, personId }),
       examId ? listRecordViews(examId) : Promise.resolve(null),

@@ -1,0 +1,52 @@
+import type { HttpResponse } from './types'
+
+/** A request hook said no. Callers usually ignore it: check with `isCancelled(error)`. */
+export class RequestCancelledError extends Error {
+  readonly cancelled = true
+  constructor() {
+    super('request cancelled by request hook')
+    this.name = 'RequestCancelledError'
+  }
+}
+
+export function isCancelled(error: unknown): error is RequestCancelledError {
+  return error instanceof RequestCancelledError
+}
+
+export type HttpErrorReason = 'unauthorized' | 'server' | 'business' | 'status' | 'response-hook'
+
+/** The server answered, but not with success; `response` is the full response (SPEC section 7). */
+export class HttpError extends Error {
+  constructor(
+    readonly response: HttpResponse,
+    readonly reason: HttpErrorReason,
+  ) {
+    super(`HTTP ${response.statusCode} (${reason})`)
+    this.name = 'HttpError'
+  }
+
+  get statusCode(): number {
+    return this.response.statusCode
+  }
+}
+
+/** No answer came: offline, timeout, DNS or TLS failure. */
+export class NetworkError extends Error {
+  constructor(
+    readonly errMsg: string,
+    readonly timedOut: boolean,
+  ) {
+    super(errMsg)
+    this.name = 'NetworkError'
+  }
+}
+
+/** The request could not be built: a hook threw, or the data cannot be serialised. */
+export class RequestBuildError extends Error {
+  constructor(readonly reason: unknown) {
+    super(
+      `request could not be built: ${reason instanceof Error ? reason.message : String(reason)}`,
+    )
+    this.name = 'RequestBuildError'
+  }
+}
