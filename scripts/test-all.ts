@@ -94,6 +94,7 @@ function runGate(gate: Gate, holdOutput: boolean): Promise<Result> {
 
 async function main(): Promise<number> {
   const only = process.argv.slice(2)
+  const started = performance.now()
   const results: Result[] = []
   for (const stage of STAGES) {
     const gates = stage.filter((gate) => only.length === 0 || only.includes(gate.script))
@@ -108,7 +109,8 @@ async function main(): Promise<number> {
       `  ${result.ok ? 'ok  ' : 'FAIL'} ${result.name.padEnd(24)} ${result.seconds.toFixed(1).padStart(6)} s`,
     )
   }
-  const total = results.reduce((sum, result) => sum + result.seconds, 0)
+  // Wall time: the first stage's gates run side by side, so their sum would overstate it.
+  const total = (performance.now() - started) / 1000
   console.log(
     `  total ${' '.repeat(24)} ${total.toFixed(1).padStart(6)} s (${(total / 60).toFixed(1)} min)`,
   )
