@@ -353,6 +353,56 @@ describe('grants and share links', () => {
     }
   })
 
+  test('a grantee reading their own copy of a shared study is still in 谁看过', async () => {
+    const s = await w.pushStudy()
+    const made = await w.call('POST', '/main/grants', w.alice.token, {
+      audience: 'account',
+      mobile: w.bob.mobile,
+      examIds: [s.examId],
+      reportIds: [],
+      duration: '24h',
+    })
+    assert.equal(made.status, 200, JSON.stringify(made))
+    const grantId = (made.data as { grant: { id: string } }).grant.id
+    // bob holds his own copy of the same study (he uploaded what she gave him).
+    await ingestFiles(
+      { db: w.app.db, store: w.app.store, cipher: w.app.personalCipher, now: () => w.clock.now() },
+      { kind: 'upload', userId: w.bob.user.id },
+      [
+        personInstance({
+          study: s.study,
+          series: freshUid(),
+          sop: freshUid(),
+          idNumber: residentId('11010119800101000'),
+          name: '上传者',
+        }),
+      ],
+    )
+    const views = () =>
+      w.app.db
+        .selectFrom('grant_views')
+        .select(['exam_id', 'viewer_user_id'])
+        .where('grant_id', '=', grantId)
+        .execute()
+    assert.deepEqual(await views(), [])
+    for (const url of [
+      `/dicomweb/studies/${s.study}/metadata`,
+      `/dicomweb/studies/${s.study}/series?includefield=00100010`,
+    ]) {
+      const res = await w.app.inject({
+        url,
+        headers: { authorization: `Bearer ${w.bob.token}`, accept: 'application/dicom+json' },
+      })
+      assert.equal(res.statusCode, 200, `${url}: ${res.body}`)
+    }
+    const logged = await views()
+    assert.ok(logged.length >= 1, 'his reads are views of her exam')
+    for (const view of logged) {
+      assert.equal(view.exam_id, s.examId)
+      assert.equal(view.viewer_user_id, w.bob.user.id)
+    }
+  })
+
   test('grants by phone number are bounded per person per day, under a burst', async () => {
     const answers = await Promise.all(
       Array.from({ length: ACCOUNT_GRANTS_PER_DAY + 5 }, (_, i) =>

@@ -393,6 +393,33 @@ function coveredByGrant(grantId: string) {
 export interface StudyReach {
   exams: ExamsTable[]
   grantId: string | null
+  /**
+   * The caller reads their own (or a member's) copy of a study that someone's active account grant
+   * to them also covers: the read is still a view of the granted exams, so the owner's 谁看过 shows
+   * it (the grantee learnt of the study through the grant, whichever copy they open). Null otherwise.
+   */
+  alsoGranted: { grantId: string; examIds: string[] } | null
+}
+
+/** The account grants to `userId` that cover a study, newest first, with the exams they cover. */
+async function grantsCovering(db: DB, userId: string, studyUid: string) {
+  return db
+    .selectFrom('grant_records')
+    .innerJoin('grants', 'grants.id', 'grant_records.grant_id')
+    .innerJoin('exams', 'exams.id', 'grant_records.exam_id')
+    .selectAll('exams')
+    .select([
+      'grants.id as grant_id',
+      'grants.revoked_at as grant_revoked_at',
+      'grants.expires_at as grant_expires_at',
+    ])
+    .where('grants.grantee_user_id', '=', userId)
+    .where('grants.audience', '=', 'account')
+    .where('grant_records.kind', '=', 'exam')
+    .where('exams.study_uid', '=', studyUid)
+    .orderBy('grants.created_at', 'desc')
+    .orderBy('grants.id', 'desc')
+    .execute()
 }
 
 /**
@@ -408,39 +435,32 @@ export async function reachStudy(
   now: Date,
 ): Promise<StudyReach> {
   const exams = await findVisibleStudy(db, cipher, caller, studyUid)
-  if (caller.kind === 'share') return { exams, grantId: caller.grantId }
-  if (exams.length > 0 || caller.kind !== 'user') return { exams, grantId: null }
+  if (caller.kind === 'share') return { exams, grantId: caller.grantId, alsoGranted: null }
+  if (caller.kind !== 'user') return { exams, grantId: null, alsoGranted: null }
   const at = now.toISOString()
-  const covered = await db
-    .selectFrom('grant_records')
-    .innerJoin('grants', 'grants.id', 'grant_records.grant_id')
-    .innerJoin('exams', 'exams.id', 'grant_records.exam_id')
-    .selectAll('exams')
-    .select([
-      'grants.id as grant_id',
-      'grants.revoked_at as grant_revoked_at',
-      'grants.expires_at as grant_expires_at',
-    ])
-    .where('grants.grantee_user_id', '=', caller.userId)
-    .where('grants.audience', '=', 'account')
-    .where('grant_records.kind', '=', 'exam')
-    .where('exams.study_uid', '=', studyUid)
-    .orderBy('grants.created_at', 'desc')
-    .orderBy('grants.id', 'desc')
-    .execute()
-  if (covered.length === 0) return { exams: [], grantId: null }
+  const covered = await grantsCovering(db, caller.userId, studyUid)
   const active = covered.filter((row) => row.grant_revoked_at === null && row.grant_expires_at > at)
-  if (active.length === 0) throw forbidden(GRANT_MESSAGES.ended)
-  const grantId = active[0]!.grant_id
-  const seen = new Set<string>()
-  const reached: ExamsTable[] = []
-  for (const row of active) {
-    if (row.grant_id !== grantId || seen.has(row.id)) continue
-    seen.add(row.id)
-    const { grant_id: _g, grant_revoked_at: _r, grant_expires_at: _e, ...exam } = row
-    reached.push(exam)
+  const grantId = active[0]?.grant_id
+  const ofNewest = [
+    ...new Map(
+      active
+        .filter((row) => row.grant_id === grantId)
+        .map((row) => {
+          const { grant_id: _g, grant_revoked_at: _r, grant_expires_at: _e, ...exam } = row
+          return [exam.id, exam] as const
+        }),
+    ).values(),
+  ]
+  if (exams.length > 0) {
+    return {
+      exams,
+      grantId: null,
+      alsoGranted: grantId ? { grantId, examIds: ofNewest.map((exam) => exam.id) } : null,
+    }
   }
-  return { exams: reached, grantId }
+  if (covered.length === 0) return { exams: [], grantId: null, alsoGranted: null }
+  if (!grantId) throw forbidden(GRANT_MESSAGES.ended)
+  return { exams: ofNewest, grantId, alsoGranted: null }
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -61,6 +61,10 @@ export default async function qidoRoutes(app: FastifyInstance): Promise<void> {
     if (pathStudyUid && result.rows.length > 0) uids.add(pathStudyUid)
     for (const uid of uids) {
       const reach = await reachStudy(app.db, app.personalCipher, caller, uid, now)
+      // Their own copy of a study a grant also gave them is still a view of the granted exams.
+      if (reach.alsoGranted) {
+        await noteGrantViews(request, reach.alsoGranted.grantId, reach.alsoGranted.examIds, now)
+      }
       if (!reach.grantId) continue
       await noteGrantViews(
         request,

@@ -193,6 +193,10 @@ export default async function wadoRoutes(app: FastifyInstance): Promise<void> {
         now,
       )
     }
+    // Their own copy of a study a grant also gave them: still a view the owner sees in 谁看过.
+    if (reach.alsoGranted) {
+      await noteGrantViews(request, reach.alsoGranted.grantId, reach.alsoGranted.examIds, now)
+    }
     return instancesOfExams(app.db, reach.exams, path)
   }
 
