@@ -159,13 +159,35 @@ async function withAdvisoryLock<T>(
   }
 }
 
+/**
+ * Turns a file to WAL. Several processes opening one fresh file at once all try the switch, which
+ * needs the file to themselves: on a loaded machine the busy timeout (5 s) ran out for seven of eight
+ * (start-race.test.ts, one round in twenty, raw SQLITE_BUSY). The switch is tried again, after a
+ * short random pause so the processes stop colliding, for up to 30 s. Start-up only, before any
+ * request, so waiting synchronously here blocks nothing.
+ */
+function switchToWal(database: BetterSqlite3.Database): void {
+  const deadline = Date.now() + 30_000
+  for (;;) {
+    try {
+      database.pragma('journal_mode = WAL')
+      return
+    } catch (error) {
+      const code = (error as { code?: unknown }).code
+      const busy = typeof code === 'string' && code.startsWith('SQLITE_BUSY')
+      if (!busy || Date.now() > deadline) throw error
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20 + Math.random() * 80)
+    }
+  }
+}
+
 function openSqlite(file: string): DB {
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true })
   const database = new BetterSqlite3(file)
   // Opening may wait for a process that is creating the same file (start-up, before any request).
   database.pragma('busy_timeout = 5000')
   // WAL lets readers run while one writer writes; foreign keys are off by default in SQLite.
-  if (file !== ':memory:') database.pragma('journal_mode = WAL')
+  if (file !== ':memory:') switchToWal(database)
   database.pragma('foreign_keys = ON')
   // From here on a lock is waited for asynchronously, never inside SQLite (sqlite-driver.ts).
   database.pragma('busy_timeout = 0')
