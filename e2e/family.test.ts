@@ -98,6 +98,20 @@ function pushStudy(name: string, id: string): void {
   assert.equal(stored, '200')
 }
 
+/** A new account on `mobile`, registered as a user does: a code from the demo outbox. */
+async function register(mobile: string): Promise<void> {
+  const sent = await api('/sso/sms/send', {
+    method: 'POST',
+    body: { mobile, purpose: 'register' },
+  })
+  assert.equal(sent.status, 200, JSON.stringify(sent.body))
+  const registered = await api('/sso/register', {
+    method: 'POST',
+    body: { mobile, code: await latestSms(mobile, 'register'), password: PASSWORD, agreed: true },
+  })
+  assert.equal(registered.status, 200, JSON.stringify(registered.body))
+}
+
 describe('亲情卡 and 当前就诊人', () => {
   let phone: Phone
   const guardian = randomMobile()
@@ -105,21 +119,7 @@ describe('亲情卡 and 当前就诊人', () => {
 
   before(async () => {
     // A fresh account, so no other test's family shows up here (nor this one's there).
-    const sent = await api('/sso/sms/send', {
-      method: 'POST',
-      body: { mobile: guardian, purpose: 'register' },
-    })
-    assert.equal(sent.status, 200, JSON.stringify(sent.body))
-    const registered = await api('/sso/register', {
-      method: 'POST',
-      body: {
-        mobile: guardian,
-        code: await latestSms(guardian, 'register'),
-        password: PASSWORD,
-        agreed: true,
-      },
-    })
-    assert.equal(registered.status, 200, JSON.stringify(registered.body))
+    await register(guardian)
     phone = await openPhone()
     await signIn(phone, { mobile: guardian, password: PASSWORD })
   })
@@ -217,21 +217,7 @@ describe('亲情卡 and 当前就诊人', () => {
   it('the other parent, invited by phone, accepts from the message and sees the child', async () => {
     // A second account: the child's other parent.
     const parent = randomMobile()
-    const sent = await api('/sso/sms/send', {
-      method: 'POST',
-      body: { mobile: parent, purpose: 'register' },
-    })
-    assert.equal(sent.status, 200, JSON.stringify(sent.body))
-    const registered = await api('/sso/register', {
-      method: 'POST',
-      body: {
-        mobile: parent,
-        code: await latestSms(parent, 'register'),
-        password: PASSWORD,
-        agreed: true,
-      },
-    })
-    assert.equal(registered.status, 200, JSON.stringify(registered.body))
+    await register(parent)
 
     // The guardian invites them from the child's row.
     const { page } = phone

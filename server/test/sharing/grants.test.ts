@@ -314,7 +314,8 @@ describe('grants and share links', () => {
     assert.ok(!JSON.stringify(page.data).includes(ID_A))
   })
 
-  test('a grantee’s own copy of the shared study (same StudyInstanceUID) does not unmask hers', async () => {
+  /** alice grants bob a new study for 24 h, and bob then uploads his own copy of that study. */
+  async function grantToBobWithHisOwnCopy() {
     const s = await w.pushStudy()
     const made = await w.call('POST', '/main/grants', w.alice.token, {
       audience: 'account',
@@ -324,7 +325,6 @@ describe('grants and share links', () => {
       duration: '24h',
     })
     assert.equal(made.status, 200, JSON.stringify(made))
-    // bob uploads a file that claims to belong to her study.
     await ingestFiles(
       { db: w.app.db, store: w.app.store, cipher: w.app.personalCipher, now: () => w.clock.now() },
       { kind: 'upload', userId: w.bob.user.id },
@@ -338,6 +338,12 @@ describe('grants and share links', () => {
         }),
       ],
     )
+    return { s, grantId: (made.data as { grant: { id: string } }).grant.id }
+  }
+
+  test('a grantee’s own copy of the shared study (same StudyInstanceUID) does not unmask hers', async () => {
+    // bob uploads a file that claims to belong to her study.
+    const { s } = await grantToBobWithHisOwnCopy()
     for (const url of [
       '/dicomweb/studies?includefield=all',
       `/dicomweb/studies/${s.study}/instances?includefield=00100010,00100020,00100030`,
@@ -354,30 +360,8 @@ describe('grants and share links', () => {
   })
 
   test('a grantee reading their own copy of a shared study is still in 谁看过', async () => {
-    const s = await w.pushStudy()
-    const made = await w.call('POST', '/main/grants', w.alice.token, {
-      audience: 'account',
-      mobile: w.bob.mobile,
-      examIds: [s.examId],
-      reportIds: [],
-      duration: '24h',
-    })
-    assert.equal(made.status, 200, JSON.stringify(made))
-    const grantId = (made.data as { grant: { id: string } }).grant.id
     // bob holds his own copy of the same study (he uploaded what she gave him).
-    await ingestFiles(
-      { db: w.app.db, store: w.app.store, cipher: w.app.personalCipher, now: () => w.clock.now() },
-      { kind: 'upload', userId: w.bob.user.id },
-      [
-        personInstance({
-          study: s.study,
-          series: freshUid(),
-          sop: freshUid(),
-          idNumber: residentId('11010119800101000'),
-          name: '上传者',
-        }),
-      ],
-    )
+    const { s, grantId } = await grantToBobWithHisOwnCopy()
     const views = () =>
       w.app.db
         .selectFrom('grant_views')
