@@ -13,7 +13,8 @@
  *   waiting on the database server, and a SQLite file fills that core meanwhile;
  * - each file's time is known: the ten slowest are printed at the end (and written to
  *   TEST_TIMES_FILE for `npm test`'s summary), the longest known ones start first so no long file
- *   starts last, and a passing file's output shrinks to one line while a failing one is printed whole.
+ *   starts last, and a passing file's output shrinks to one line while a failing one is printed whole;
+ * - a file that uses no database (marked `// test-server: no database`) runs once, not per database.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
@@ -27,8 +28,13 @@ const TEST_DIR = path.join(ROOT, 'server', 'test')
 /** Each file's last time, per database, so the longest start first on the next run here. */
 const TIMES_CACHE = path.join(ROOT, 'node_modules', '.cache', 'yingxiang', 'server-test-times.json')
 
-type Db = 'sqlite' | 'postgres'
-const DB_NAMES: Record<Db, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' }
+/** `none`: a file that uses no database of the runner's, run once instead of once per database. */
+type Db = 'sqlite' | 'postgres' | 'none'
+const DB_NAMES: Record<Db, string> = {
+  sqlite: 'SQLite',
+  postgres: 'PostgreSQL',
+  none: 'no database',
+}
 
 interface Job {
   file: string
@@ -162,6 +168,25 @@ export const ALONE_MARK = '// test-server: runs alone'
 
 const runsAlone = (job: Job) => readFileSync(path.join(ROOT, job.file), 'utf8').includes(ALONE_MARK)
 
+/**
+ * A file that tests no database (the DICOM decoders, the build configuration, the lint rules) says so
+ * with this line and runs once, not once per database: its second run only repeated the first. So
+ * that the mark cannot hide a file that does use one, that run's DATABASE_URL is a PostgreSQL address
+ * nobody listens on (NO_DATABASE_URL): a marked file that opens the database under test fails.
+ */
+export const NO_DATABASE_MARK = '// test-server: no database'
+export const NO_DATABASE_URL = 'postgres://127.0.0.1:9/no-database-for-this-file'
+
+/** One job per file and database, or a single `none` job for a file marked NO_DATABASE_MARK. */
+export function planJobs(files: string[], dbs: Db[], marked: (file: string) => boolean): Job[] {
+  return files.flatMap((file) =>
+    marked(file) ? [{ file, db: 'none' as const }] : dbs.map((db) => ({ file, db })),
+  )
+}
+
+const usesNoDatabase = (file: string) =>
+  readFileSync(path.join(ROOT, file), 'utf8').includes(NO_DATABASE_MARK)
+
 async function runPool(
   jobs: Job[],
   envFor: (db: Db) => NodeJS.ProcessEnv,
@@ -181,7 +206,7 @@ async function runPool(
 /** The summary: counts per database and the ten slowest files. */
 export function describeOutcomes(outcomes: Outcome[], wallSeconds: number): string {
   const lines: string[] = []
-  for (const db of ['sqlite', 'postgres'] as const) {
+  for (const db of ['sqlite', 'postgres', 'none'] as const) {
     const of = outcomes.filter((outcome) => outcome.db === db)
     if (of.length === 0) continue
     const failed = of.filter((outcome) => !outcome.ok).length
@@ -246,13 +271,14 @@ async function main(): Promise<number> {
         `${cluster ? ` (${cluster.url})` : ''}, ${concurrency} at a time`,
     )
     const times = readTimes()
-    const jobs = orderJobs(
-      dbs.flatMap((db) => files.map((file) => ({ file, db }))),
-      times,
-    )
+    const jobs = orderJobs(planJobs(files, dbs, usesNoDatabase), times)
     const started = performance.now()
     const envFor = (db: Db) =>
-      db === 'postgres' ? { ...baseEnv, DATABASE_URL: cluster!.url } : baseEnv
+      db === 'postgres'
+        ? { ...baseEnv, DATABASE_URL: cluster!.url }
+        : db === 'none'
+          ? { ...baseEnv, DATABASE_URL: NO_DATABASE_URL }
+          : baseEnv
     const outcomes = [
       ...(await runPool(jobs.filter(runsAlone), envFor, 1)),
       ...(await runPool(

@@ -1,3 +1,4 @@
+// test-server: no database
 /**
  * config/components-per-file.ts: a lazily loaded page carries only the Taro components its own files
  * use. Real webpack, Taro's real H5 component library, the alias Taro's H5 build sets; two "pages"

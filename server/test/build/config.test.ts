@@ -1,3 +1,4 @@
+// test-server: no database
 /**
  * The Taro build configuration (config/): what the app is told at build time, the mini-program's API
  * origin rule, the spec's 800 px max width, and the first-screen helpers. The config function itself

@@ -1,3 +1,4 @@
+// test-server: no database
 /**
  * The prerendered first paint (config/first-paint.ts) on a small stand-in for the Taro build: an
  * index.html like ours and an app script that mounts the way Taro's runtime does (a tab-bar container

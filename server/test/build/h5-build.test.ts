@@ -1,3 +1,4 @@
+// test-server: no database
 /**
  * `npm start` skips the H5 build when dist/h5 was built from exactly the current inputs (issue 18: a
  * second start takes seconds, not a build), and builds again when any input changed: a source file,

@@ -1,3 +1,4 @@
+// test-server: no database
 /**
  * Taro's loggers read a build's errors with `stats.toJson({})`, which in webpack 5 also builds every
  * chunk's module list with every reason (minutes and gigabytes for this app, issue 18). With

@@ -1,3 +1,4 @@
+// test-server: no database
 /**
  * config/page-chunks.ts: H5 pages after the home share the code they have in common. Real webpack
  * with Taro's H5 splitChunks options; three "pages" loaded with import() as Taro's router loads them

@@ -1,8 +1,12 @@
+// test-server: no database
 import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
 import { test } from 'node:test'
 import {
   describeOutcomes,
+  NO_DATABASE_MARK,
   orderJobs,
+  planJobs,
   tapCounts,
   testConcurrency,
 } from '../../../scripts/test-server'
@@ -38,6 +42,19 @@ test('the longest files start first: by the last run here, else by size', () => 
   )
   // A fresh clone: the bigger file (start-race) before the small serializer test.
   assert.equal(orderJobs(jobs, {}).at(-1)?.file, 'server/test/http/serializer.test.ts')
+})
+
+test('a file marked as using no database runs once; every other file once per database', () => {
+  const files = ['server/test/dicom/rle.test.ts', 'server/test/db/start-race.test.ts']
+  const marked = (file: string) => file.includes('/dicom/')
+  assert.deepEqual(planJobs(files, ['sqlite', 'postgres'], marked), [
+    { file: 'server/test/dicom/rle.test.ts', db: 'none' },
+    { file: 'server/test/db/start-race.test.ts', db: 'sqlite' },
+    { file: 'server/test/db/start-race.test.ts', db: 'postgres' },
+  ])
+  assert.deepEqual(planJobs(files, ['sqlite'], () => false).length, 2)
+  // The mark is read from the file's text: this file carries it.
+  assert.ok(readFileSync(__filename, 'utf8').startsWith(`${NO_DATABASE_MARK}\n`))
 })
 
 test("a file's counts come from its TAP summary", () => {

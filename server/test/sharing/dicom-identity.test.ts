@@ -1,3 +1,4 @@
+// test-server: no database
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import type { DicomJson } from '../../src/dicom/json'

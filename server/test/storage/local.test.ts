@@ -1,3 +1,4 @@
+// test-server: no database
 import assert from 'node:assert/strict'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import type { FileHandle } from 'node:fs/promises'

@@ -1,3 +1,4 @@
+// test-server: no database
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'

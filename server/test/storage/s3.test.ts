@@ -1,3 +1,4 @@
+// test-server: no database
 import { mkdtempSync, rmSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'

@@ -1,3 +1,4 @@
+// test-server: no database
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { DAY, describeWait, HOUR, MINUTE, SECOND } from '../../../src/domain/identity/time'
