@@ -1,6 +1,7 @@
 import { z } from 'zod/mini'
 import { PageQuerySchema, pageOf } from '../common'
 import { defineEndpoint } from '../endpoint'
+import { HOSPITAL_CARD, HospitalSchema } from '../hospitals'
 import { QueryFlagSchema } from '../main/records'
 
 /*
@@ -54,17 +55,12 @@ export const AreaRefSchema = z.object({
 })
 export type AreaRef = z.infer<typeof AreaRefSchema>
 
-export const ImageHospitalSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  level: z.string(),
-  province: z.string(),
-  city: z.string(),
-  address: z.string(),
-  regionCode: z.nullable(z.string()),
-  regionName: z.nullable(z.string()),
-  /** Offers AI reporting (marked in the picker). */
-  aiReporting: z.boolean(),
+/** The hospital picker shows where a hospital is and whether it offers AI reporting. */
+export const ImageHospitalSchema = z.pick(HospitalSchema, {
+  ...HOSPITAL_CARD,
+  regionCode: true,
+  regionName: true,
+  aiReporting: true,
 })
 export type ImageHospital = z.infer<typeof ImageHospitalSchema>
 

@@ -1,6 +1,7 @@
 import { z } from 'zod/mini'
 import { SmsCodeSchema } from '../common'
 import { defineEndpoint } from '../endpoint'
+import { HospitalRefSchema } from '../hospitals'
 
 /*
  * 影像查询 and claims (issue 7). A patient without a bound ID card adds a hospital exam to the account
@@ -82,7 +83,7 @@ export const sendClaimCode = defineEndpoint({
 
 export const ClaimedExamSchema = z.object({
   examId: z.string(),
-  hospital: z.object({ id: z.string(), name: z.string() }),
+  hospital: HospitalRefSchema,
   /** The exam's report, when the hospital has sent one (open it with getReportDetail). */
   reportId: z.nullable(z.string()),
   /** query: 影像查询; scan: a film-bag code. */

@@ -1,6 +1,7 @@
 import { z } from 'zod/mini'
 import { IdSchema, OkSchema, pageOf, PageQuerySchema } from '../common'
 import { defineEndpoint } from '../endpoint'
+import { HOSPITAL_CARD, HospitalSchema } from '../hospitals'
 import { ROLE_REQUIRED_MESSAGES } from '../sso/auth'
 import {
   ARTICLE_SUMMARY_MAX,
@@ -252,22 +253,18 @@ export const operatorListFeatures = defineEndpoint({
 export const HOSPITAL_NAME_MAX = 100
 const HospitalText = (max: number) => z.optional(z.string().check(z.trim(), z.maxLength(max)))
 
-export const OperatorHospitalSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  level: z.string(),
-  province: z.string(),
-  city: z.string(),
-  address: z.string(),
-  /** 6-digit administrative code (110101), or null. */
-  regionCode: z.nullable(z.string()),
-  regionName: z.nullable(z.string()),
-  latitude: z.nullable(z.number()),
-  longitude: z.nullable(z.number()),
-  demo: z.boolean(),
-  /** Keys not revoked. */
-  activeKeys: z.number(),
-})
+/** What an operator edits, and the hospital's count of keys not revoked. */
+export const OperatorHospitalSchema = z.extend(
+  z.pick(HospitalSchema, {
+    ...HOSPITAL_CARD,
+    regionCode: true,
+    regionName: true,
+    latitude: true,
+    longitude: true,
+    demo: true,
+  }),
+  { activeKeys: z.number() },
+)
 
 export const operatorListHospitals = defineEndpoint({
   service: 'main',

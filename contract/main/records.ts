@@ -1,6 +1,7 @@
 import { z } from 'zod/mini'
 import { IdSchema, OkSchema, PageQuerySchema, SmsCodeSchema, pageOf } from '../common'
 import { defineEndpoint } from '../endpoint'
+import { HOSPITAL_CARD, HospitalCardSchema, HospitalRefSchema, HospitalSchema } from '../hospitals'
 
 /*
  * The main service's hospitals-and-reports family (SPEC section 7), patient side: my reports, my
@@ -83,9 +84,6 @@ export const EXAM_STATUS_LABELS: Record<ExamStatus, string> = {
 
 // ---------------------------------------------------------------------------------------------------
 // Shared shapes
-
-export const HospitalRefSchema = z.object({ id: z.string(), name: z.string() })
-export type HospitalRef = z.infer<typeof HospitalRefSchema>
 
 /** The report of an exam as lists show it (no findings or conclusion: those need the detail). */
 export const ReportBriefSchema = z.object({
@@ -570,16 +568,10 @@ export const restoreReport = defineEndpoint({
 // ---------------------------------------------------------------------------------------------------
 // Hospitals
 
-export const MyHospitalSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  level: z.string(),
-  province: z.string(),
-  city: z.string(),
-  address: z.string(),
-  /** GCJ-02, for 导航; null (or absent from other servers) when not entered: search the address. */
-  latitude: z.optional(z.nullable(z.number())),
-  longitude: z.optional(z.nullable(z.number())),
+export const MyHospitalSchema = z.extend(HospitalCardSchema, {
+  /** Optional here: other servers may leave them out (the app then searches the address). */
+  latitude: z.optional(HospitalSchema.shape.latitude),
+  longitude: z.optional(HospitalSchema.shape.longitude),
   examCount: z.number(),
   reportCount: z.number(),
   latestStudyDate: z.nullable(z.string()),
@@ -600,20 +592,16 @@ export const listMyHospitals = defineEndpoint({
   summary: '我的医院（有我检查记录的医院）',
 })
 
-export const HospitalDetailSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  level: z.string(),
-  province: z.string(),
-  city: z.string(),
-  address: z.string(),
-  /** GB/T 2260 six-digit code and name of the district; null when not recorded. */
-  regionCode: z.nullable(z.string()),
-  regionName: z.nullable(z.string()),
-  aiReporting: z.boolean(),
-  demo: z.boolean(),
-  departments: z.array(z.object({ id: z.string(), name: z.string() })),
-})
+export const HospitalDetailSchema = z.extend(
+  z.pick(HospitalSchema, {
+    ...HOSPITAL_CARD,
+    regionCode: true,
+    regionName: true,
+    aiReporting: true,
+    demo: true,
+  }),
+  { departments: z.array(z.object({ id: z.string(), name: z.string() })) },
+)
 export type HospitalDetail = z.infer<typeof HospitalDetailSchema>
 
 export const getHospitalDetail = defineEndpoint({

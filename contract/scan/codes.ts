@@ -1,5 +1,6 @@
 import { z } from 'zod/mini'
 import { defineEndpoint } from '../endpoint'
+import { HospitalRefSchema } from '../hospitals'
 
 /*
  * The scan service (SPEC section 7: scan QR code, report info, report count, room list).
@@ -51,7 +52,7 @@ export const issueFilmCode = defineEndpoint({
 
 /** What holding a film-bag code shows: who issued it and what it is, no personal content. */
 export const FilmExamSchema = z.object({
-  hospital: z.object({ id: z.string(), name: z.string() }),
+  hospital: HospitalRefSchema,
   /** YYYY-MM-DD */
   studyDate: z.nullable(z.string()),
   modalities: z.array(z.string()),
@@ -145,7 +146,7 @@ export const resolveExamQrCode = defineEndpoint({
     ownExam: z.boolean(),
     studyInstanceUid: z.nullable(z.string()),
     accessionNumber: z.nullable(z.string()),
-    hospital: z.object({ id: z.string(), name: z.string() }),
+    hospital: HospitalRefSchema,
     studyDate: z.nullable(z.string()),
     modalities: z.array(z.string()),
     expiresAt: z.string(),

@@ -1,18 +1,12 @@
 import { z } from 'zod/mini'
 import { PageQuerySchema, pageOf } from '../common'
 import { defineEndpoint } from '../endpoint'
+import { HospitalCardSchema, type HospitalCard } from '../hospitals'
 import { RoleSchema } from './auth'
 
-export const HospitalSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  /** e.g. 三级甲等 */
-  level: z.string(),
-  province: z.string(),
-  city: z.string(),
-  address: z.string(),
-})
-export type Hospital = z.infer<typeof HospitalSchema>
+/** The directory lists a hospital by name, grade and place only. */
+export const HospitalSchema = HospitalCardSchema
+export type Hospital = HospitalCard
 
 export const DepartmentSchema = z.object({
   id: z.string(),

@@ -1,9 +1,15 @@
 import { sql } from 'kysely'
-import type { AreaNode, AreaRef, ImageHospital } from '@contract/image/areas'
+import {
+  type AreaNode,
+  type AreaRef,
+  type ImageHospital,
+  ImageHospitalSchema,
+} from '@contract/image/areas'
 import type { DB } from '../../db'
 import type { HospitalsTable } from '../../db/schema'
 import { visibleTo } from '../records'
 import type { Page, PatientScope } from '../patient'
+import { toHospital } from './shape'
 
 /*
  * Regions of the hospitals we have (personalImage/imageHospital). A hospital's region_code is the
@@ -99,20 +105,6 @@ export async function areaData(db: DB): Promise<AreaNode[]> {
 // ---------------------------------------------------------------------------------------------------
 // Hospital lists
 
-function toImageHospital(row: HospitalsTable): ImageHospital {
-  return {
-    id: row.id,
-    name: row.name,
-    level: row.level,
-    province: row.province,
-    city: row.city,
-    address: row.address,
-    regionCode: row.region_code,
-    regionName: row.region_name,
-    aiReporting: Number(row.ai_reporting) === 1,
-  }
-}
-
 /** The LIKE prefix of a province (11%), city (1101%) or district (110101) code. */
 export function regionPrefix(code: string): string {
   if (code.endsWith('0000')) return code.slice(0, 2)
@@ -163,7 +155,12 @@ export async function listImageHospitals(
     .limit(pageSize)
     .offset((page - 1) * pageSize)
     .execute()
-  return { items: rows.map(toImageHospital), total: Number(total), page, pageSize }
+  return {
+    items: rows.map((row) => toHospital(row, ImageHospitalSchema)),
+    total: Number(total),
+    page,
+    pageSize,
+  }
 }
 
 export async function listAiHospitals(
@@ -175,7 +172,7 @@ export async function listAiHospitals(
     query = query.where('region_code', 'like', `${regionPrefix(options.regionCode)}%`)
   }
   const rows = await query.orderBy('sort_order').orderBy('id').execute()
-  return rows.map(toImageHospital)
+  return rows.map((row) => toHospital(row, ImageHospitalSchema))
 }
 
 // ---------------------------------------------------------------------------------------------------

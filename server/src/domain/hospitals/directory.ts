@@ -1,26 +1,21 @@
 import { sql } from 'kysely'
-import type { Department, Hospital, RightNode } from '@contract/sso/directory'
+import {
+  type Department,
+  type Hospital,
+  HospitalSchema,
+  type RightNode,
+} from '@contract/sso/directory'
 import type { Role } from '@contract/sso/auth'
 import type { DB } from '../../db'
 import type { HospitalsTable } from '../../db/schema'
 import { notFound } from '../../http/errors'
-
-function toHospital(row: HospitalsTable): Hospital {
-  return {
-    id: row.id,
-    name: row.name,
-    level: row.level,
-    province: row.province,
-    city: row.city,
-    address: row.address,
-  }
-}
+import { toHospital } from './shape'
 
 export async function listHospitals(db: DB, filter: { city?: string } = {}): Promise<Hospital[]> {
   let query = db.selectFrom('hospitals').selectAll()
   if (filter.city) query = query.where('city', '=', filter.city)
   const rows = await query.orderBy('sort_order').orderBy('id').execute()
-  return rows.map(toHospital)
+  return rows.map((row) => toHospital(row, HospitalSchema))
 }
 
 /** `%`, `_` and `\` in a keyword are literal characters, not LIKE wildcards. */
@@ -56,7 +51,12 @@ export async function pageHospitals(
     .limit(pageSize)
     .offset((page - 1) * pageSize)
     .execute()
-  return { items: rows.map(toHospital), total: Number(total), page, pageSize }
+  return {
+    items: rows.map((row) => toHospital(row, HospitalSchema)),
+    total: Number(total),
+    page,
+    pageSize,
+  }
 }
 
 export async function listDepartments(db: DB, hospitalId: string): Promise<Department[]> {

@@ -1,37 +1,19 @@
 import { randomUUID } from 'node:crypto'
+import { z } from 'zod/mini'
+import { HospitalSchema } from '@contract/hospitals'
 import type { DB } from '../../db'
 import type { HospitalsTable } from '../../db/schema'
 import { badRequest, notFound } from '../../http/errors'
+import { toHospital } from './shape'
+
+/** The hospital fields the API-key tooling and the hospital-facing endpoints see (no coordinates). */
+const RecordFieldsSchema = z.omit(HospitalSchema, { latitude: true, longitude: true })
 
 /** A hospital as the API-key tooling and the hospital-facing endpoints see it. */
-export interface HospitalRecord {
-  id: string
-  name: string
-  level: string
-  province: string
-  city: string
-  address: string
-  regionCode: string | null
-  regionName: string | null
-  aiReporting: boolean
-  demo: boolean
-  createdAt: string
-}
+export type HospitalRecord = z.infer<typeof RecordFieldsSchema> & { createdAt: string }
 
-export function toHospitalRecord(row: HospitalsTable): HospitalRecord {
-  return {
-    id: row.id,
-    name: row.name,
-    level: row.level,
-    province: row.province,
-    city: row.city,
-    address: row.address,
-    regionCode: row.region_code,
-    regionName: row.region_name,
-    aiReporting: Number(row.ai_reporting) === 1,
-    demo: Number(row.demo) === 1,
-    createdAt: row.created_at,
-  }
+function toHospitalRecord(row: HospitalsTable): HospitalRecord {
+  return { ...toHospital(row, RecordFieldsSchema), createdAt: row.created_at }
 }
 
 export interface NewHospital {

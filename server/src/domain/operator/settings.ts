@@ -1,11 +1,13 @@
+import { OperatorHospitalSchema } from '@contract/main/operator'
 import type { DB } from '../../db'
 import { badRequest, notFound } from '../../http/errors'
 import {
   addHospital,
   issueHospitalKey,
   listHospitalKeys,
+  type NewHospital,
   revokeHospitalKey,
-  toHospitalRecord,
+  toHospital,
 } from '../hospitals'
 import { recordOperatorAction } from './audit'
 
@@ -65,21 +67,12 @@ export async function setFeature(
   })
 }
 
-export interface HospitalInput {
+/** A new hospital's fields but its flags (AI reporting, demo: not the operator's), and its place. */
+export interface HospitalInput extends Omit<NewHospital, 'aiReporting' | 'demo'> {
   id?: string | undefined
-  name: string
-  level?: string | undefined
-  province?: string | undefined
-  city?: string | undefined
-  address?: string | undefined
-  regionCode?: string | undefined
-  regionName?: string | undefined
   latitude?: number | undefined
   longitude?: number | undefined
 }
-
-const coordinate = (value: number | null | undefined) =>
-  value === null || value === undefined ? null : Number(value)
 
 /** Every hospital, or the one with this id, with its count of keys not revoked. */
 export async function listOperatorHospitals(db: DB, onlyId?: string) {
@@ -99,15 +92,10 @@ export async function listOperatorHospitals(db: DB, onlyId?: string) {
     keys.execute(),
   ])
   const activeOf = new Map(active.map((row) => [row.hospital_id, Number(row.n)]))
-  return rows.map((row) => {
-    const { aiReporting: _ai, createdAt: _created, ...record } = toHospitalRecord(row)
-    return {
-      ...record,
-      latitude: coordinate(row.latitude),
-      longitude: coordinate(row.longitude),
-      activeKeys: activeOf.get(row.id) ?? 0,
-    }
-  })
+  return rows.map((row) => ({
+    ...toHospital(row, OperatorHospitalSchema),
+    activeKeys: activeOf.get(row.id) ?? 0,
+  }))
 }
 
 async function operatorHospital(db: DB, hospitalId: string) {

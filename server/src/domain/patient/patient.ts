@@ -2,7 +2,9 @@ import { sql } from 'kysely'
 import {
   type ExamDetail,
   type HospitalDetail,
+  HospitalDetailSchema,
   type MyHospital,
+  MyHospitalSchema,
   REPORT_UNLOCK_TTL_SECONDS,
   type ReportBrief,
   type ReportDetail,
@@ -16,6 +18,7 @@ import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
 import type { ExamsTable, ExamUserStatesTable, ReportsTable } from '../../db/schema'
 import { ApiError, badRequest, forbidden, notFound } from '../../http/errors'
+import { hospitalColumns, toHospital } from '../hospitals'
 import { consumeSmsCode, findUserById, sameHash, keyedHash, maskName } from '../identity'
 import { proveIdentity } from '../profile'
 import {
@@ -655,29 +658,13 @@ export async function listMyHospitals(db: DB, scope: PatientScope): Promise<MyHo
     .where(visibleTo(scope.caller, scope.identity))
     .where('exams.source', '=', 'hospital')
     .select([
-      'hospitals.id',
-      'hospitals.name',
-      'hospitals.level',
-      'hospitals.province',
-      'hospitals.city',
-      'hospitals.address',
-      'hospitals.latitude',
-      'hospitals.longitude',
+      ...hospitalColumns(MyHospitalSchema),
       sql<number | string>`count(distinct exams.id)`.as('exam_count'),
       sql<number | string>`count(reports.id)`.as('report_count'),
       sql<string | null>`max(exams.study_date)`.as('latest_date'),
       sql<string>`max(exams.created_at)`.as('newest'),
     ])
-    .groupBy([
-      'hospitals.id',
-      'hospitals.name',
-      'hospitals.level',
-      'hospitals.province',
-      'hospitals.city',
-      'hospitals.address',
-      'hospitals.latitude',
-      'hospitals.longitude',
-    ])
+    .groupBy(hospitalColumns(MyHospitalSchema))
     .execute()
   return rows
     .sort((a, b) => {
@@ -686,15 +673,7 @@ export async function listMyHospitals(db: DB, scope: PatientScope): Promise<MyHo
       return left < right ? 1 : left > right ? -1 : a.id.localeCompare(b.id)
     })
     .map((row) => ({
-      id: row.id,
-      name: row.name,
-      level: row.level,
-      province: row.province,
-      city: row.city,
-      address: row.address,
-      latitude: row.latitude === null || row.latitude === undefined ? null : Number(row.latitude),
-      longitude:
-        row.longitude === null || row.longitude === undefined ? null : Number(row.longitude),
+      ...toHospital(row, MyHospitalSchema),
       examCount: Number(row.exam_count),
       reportCount: Number(row.report_count),
       latestStudyDate: row.latest_date,
@@ -717,19 +696,7 @@ export async function hospitalDetail(db: DB, hospitalId: string): Promise<Hospit
     .orderBy('sort_order')
     .orderBy('id')
     .execute()
-  return {
-    id: hospital.id,
-    name: hospital.name,
-    level: hospital.level,
-    province: hospital.province,
-    city: hospital.city,
-    address: hospital.address,
-    regionCode: hospital.region_code,
-    regionName: hospital.region_name,
-    aiReporting: Number(hospital.ai_reporting) === 1,
-    demo: Number(hospital.demo) === 1,
-    departments,
-  }
+  return { ...toHospital(hospital, HospitalDetailSchema), departments }
 }
 
 export { EXAM_NOT_FOUND }
