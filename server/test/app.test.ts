@@ -138,7 +138,6 @@ test('an endpoint needing a token answers 401 without one and with an unknown on
     message: '请重新登录！',
     data: null,
     error: '请先登录',
-
     reason: null,
   })
   const unknown = await app.inject({
@@ -157,7 +156,6 @@ test('403 and 429 use the envelope', async () => {
     message: '无权访问',
     data: null,
     error: '您无权访问该内容',
-
     reason: null,
   })
   const limited = await app.inject('/main/test/limited')
