@@ -1,12 +1,17 @@
 import { z } from 'zod/mini'
 
-/** Every response body: `{ code, message, data, error }`. `error` is set only when the call failed. */
+/**
+ * Every response body: `{ code, message, data, error, reason }`. `error` is set only when the call
+ * failed; `reason` only when it failed in a way code tells apart (reasons.ts). This server always
+ * sends `reason`; a server that predates it leaves it out, which reads as null.
+ */
 export function envelope<T extends z.ZodMiniType>(data: T) {
   return z.object({
     code: z.number(),
     message: z.string(),
     data,
     error: z.nullable(z.string()),
+    reason: z.optional(z.nullable(z.string())),
   })
 }
 
@@ -17,7 +22,10 @@ export interface Envelope<T> {
   code: number
   message: string
   data: T
+  /** For people: the Chinese text the app shows (toasts). Never compared by code. */
   error: string | null
+  /** For code: a REASONS value (reasons.ts) when the refusal is one code acts on, else null. */
+  reason: string | null
 }
 
 /** The stored session: a token object containing access_token (SPEC section 3). */

@@ -66,9 +66,10 @@ describe('app shell in a phone browser', () => {
     const response = await phone.context.request.get(`${BASE_URL}/main/no-such-call`)
     assert.equal(response.status(), 404)
     const body = (await response.json()) as Record<string, unknown>
-    assert.deepEqual(Object.keys(body).sort(), ['code', 'data', 'error', 'message'])
+    assert.deepEqual(Object.keys(body).sort(), ['code', 'data', 'error', 'message', 'reason'])
     assert.equal(body.code, 404)
     assert.equal(typeof body.error, 'string')
+    assert.equal(body.reason, null)
   })
 
   it('reaches every route of the spec by its exact path', async () => {

@@ -119,7 +119,8 @@ export const TokenRequestSchema = z.discriminatedUnion('grant_type', [
 /**
  * The `error` of a refresh refused because the same refresh token was just exchanged by another
  * request of its owner (another tab, a retried call): the newer session is wherever that request
- * stored it. Shared so the app can tell this apart from an ended session.
+ * stored it. The app tells this apart from an ended session by the reason session.refresh-raced
+ * (reasons.ts), not by this text.
  */
 export const REFRESH_RACED_ERROR = '登录状态已在其他页面更新，请重试'
 

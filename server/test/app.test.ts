@@ -63,7 +63,7 @@ before(async () => {
 
 function assertEnvelope(body: unknown): asserts body is Record<string, unknown> {
   assert.ok(body && typeof body === 'object')
-  assert.deepEqual(Object.keys(body).sort(), ['code', 'data', 'error', 'message'])
+  assert.deepEqual(Object.keys(body).sort(), ['code', 'data', 'error', 'message', 'reason'])
 }
 
 test('a success is the 200 envelope with error null', async () => {
@@ -73,7 +73,13 @@ test('a success is the 200 envelope with error null', async () => {
     payload: { name: '张三' },
   })
   assert.equal(res.statusCode, 200)
-  assert.deepEqual(res.json(), { code: 200, message: 'ok', data: { name: '张三' }, error: null })
+  assert.deepEqual(res.json(), {
+    code: 200,
+    message: 'ok',
+    data: { name: '张三' },
+    error: null,
+    reason: null,
+  })
 })
 
 test('a body field failing validation answers 400 with a Chinese error', async () => {
@@ -84,6 +90,7 @@ test('a body field failing validation answers 400 with a Chinese error', async (
     message: '请求参数有误',
     data: null,
     error: '缺少参数 name',
+    reason: null,
   })
   const long = await app.inject({
     method: 'POST',
@@ -131,6 +138,7 @@ test('an endpoint needing a token answers 401 without one and with an unknown on
     message: '请重新登录！',
     data: null,
     error: '请先登录',
+    reason: null,
   })
   const unknown = await app.inject({
     url: '/main/test/private',
@@ -148,6 +156,7 @@ test('403 and 429 use the envelope', async () => {
     message: '无权访问',
     data: null,
     error: '您无权访问该内容',
+    reason: null,
   })
   const limited = await app.inject('/main/test/limited')
   assert.equal(limited.statusCode, 429)
@@ -165,6 +174,7 @@ test('an unknown API path answers the 404 envelope in Chinese', async () => {
       message: '请求的资源不存在',
       data: null,
       error: '接口不存在，请检查地址',
+      reason: null,
     })
   }
   const post = await app.inject({ method: 'POST', url: '/main/app/version' })
@@ -180,6 +190,7 @@ test('an unexpected error answers 500 without internals', async () => {
     message: '服务器繁忙，请稍后再试',
     data: null,
     error: null,
+    reason: null,
   })
   assert.doesNotMatch(res.body, /ECONNREFUSED|hunter2|stack|at /)
 })
@@ -218,7 +229,13 @@ test('/openapi.json lists the contract routes with their schemas', async () => {
     ['softwareName'],
   )
   const ok = version.responses['200'].content['application/json'].schema
-  assert.deepEqual(Object.keys(ok.properties).sort(), ['code', 'data', 'error', 'message'])
+  assert.deepEqual(Object.keys(ok.properties).sort(), [
+    'code',
+    'data',
+    'error',
+    'message',
+    'reason',
+  ])
   assert.ok(ok.properties.data.properties.version)
   assert.equal(doc.paths['/openapi.json'], undefined)
   assert.ok(!Object.keys(doc.paths).some((p) => p.startsWith('/api-docs')))

@@ -11,8 +11,9 @@ import {
   type ReceivedGrant,
 } from '@contract/main/grants'
 import type { OutputOf } from '@contract/endpoint'
+import { REASONS } from '@contract/reasons'
 import { callEndpoint, type CallOptions } from './api'
-import { HttpError } from './http'
+import { HttpError, errorReason } from './http'
 import type { ExamDetail, ReportDetail } from './records'
 import { holdShareBearer, releaseShareBearer } from './share-bearer'
 
@@ -155,20 +156,13 @@ export function listReceivedGrants(options: CallOptions = {}): Promise<ReceivedG
   return callEndpoint(listReceivedGrantsEndpoint, {}, options)
 }
 
-function serverMessage(error: unknown): string | null {
-  if (!(error instanceof HttpError)) return null
-  const body = error.response.data as { error?: unknown; message?: unknown } | null
-  if (body && typeof body.error === 'string') return body.error
-  if (body && typeof body.message === 'string') return body.message
-  return null
-}
-
 /**
- * The grant (or this link's session) has ended: revoked, expired, used up. The page then shows a
- * full-page 授权已失效 state instead of an error with 重试, which could never succeed.
+ * The grant (or this link's session) has ended: revoked, expired, used up (a 403 with the reason
+ * grant.ended or grant.link-invalid). The page then shows a full-page 授权已失效 state instead of an
+ * error with 重试, which could never succeed.
  */
 export function isShareEnded(error: unknown): boolean {
   if (!(error instanceof HttpError) || error.statusCode !== 403) return false
-  const message = serverMessage(error)
-  return message === GRANT_MESSAGES.ended || message === GRANT_MESSAGES.linkInvalid
+  const reason = errorReason(error)
+  return reason === REASONS.grantEnded || reason === REASONS.grantLinkInvalid
 }

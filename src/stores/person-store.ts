@@ -1,8 +1,8 @@
 import { create } from 'zustand'
 import { createJSONStorage, persist } from 'zustand/middleware'
-import { FAMILY_MESSAGES } from '@contract/main/family'
+import { REASONS } from '@contract/reasons'
 import { taroStorage } from '@/platform/storage'
-import { describeError } from '@/services/api'
+import { errorReason } from '@/services/http'
 import { useAppStore } from '@/stores/app-store'
 
 /**
@@ -56,13 +56,14 @@ export function resetToSelf(): void {
 
 /**
  * A list call for the chosen person: when the server says the caller no longer manages them (the
- * member ended it from their own phone), the page goes back to 本人 and the refusal still shows.
+ * member ended it from their own phone; reason family.not-managed), the page goes back to 本人 and
+ * the refusal still shows.
  */
 export async function forPerson<T>(call: Promise<T>): Promise<T> {
   try {
     return await call
   } catch (error) {
-    if (describeError(error) === FAMILY_MESSAGES.notManaged) resetToSelf()
+    if (errorReason(error) === REASONS.familyNotManaged) resetToSelf()
     throw error
   }
 }

@@ -441,7 +441,10 @@ export interface IngestJobsTable {
   duplicate_count: number
   skipped_count: number
   attempts: number
+  /** For people: why it failed or was cancelled (Chinese). */
   message: string | null
+  /** For code: a contract/reasons.ts value when the ending is one code acts on (storage.full). */
+  reason: string | null
   result_json: string | null
   locked_by: string | null
   locked_until: string | null

@@ -1,3 +1,5 @@
+import type { Reason } from '@contract/reasons'
+
 /**
  * Errors a handler may throw on purpose. Their Chinese text reaches the user; anything else thrown is
  * an internal fault and becomes a 500 without details.
@@ -8,6 +10,11 @@ export class ApiError extends Error {
     readonly statusCode: number,
     /** Shown to the user (the envelope's `error`); Simplified Chinese, says what to do. */
     readonly userMessage: string,
+    /**
+     * The envelope's `reason`, for a refusal the app's code acts on (contract/reasons.ts); null for
+     * one it only shows. Code tells refusals apart by this, never by `userMessage`.
+     */
+    readonly reason: Reason | null = null,
   ) {
     super(userMessage)
   }
@@ -38,10 +45,14 @@ export function statusMessage(statusCode: number): string {
   return STATUS_MESSAGES[statusCode] ?? (statusCode >= 500 ? STATUS_MESSAGES[500] : '请求失败')
 }
 
-export const badRequest = (message: string) => new ApiError(400, message)
-export const unauthorized = (message = '登录已失效，请重新登录') => new ApiError(401, message)
-export const forbidden = (message = '您无权访问该内容') => new ApiError(403, message)
-export const notFound = (message = '请求的内容不存在') => new ApiError(404, message)
+export const badRequest = (message: string, reason: Reason | null = null) =>
+  new ApiError(400, message, reason)
+export const unauthorized = (message = '登录已失效，请重新登录', reason: Reason | null = null) =>
+  new ApiError(401, message, reason)
+export const forbidden = (message = '您无权访问该内容', reason: Reason | null = null) =>
+  new ApiError(403, message, reason)
+export const notFound = (message = '请求的内容不存在', reason: Reason | null = null) =>
+  new ApiError(404, message, reason)
 export const tooManyRequests = (message = '操作过于频繁，请稍后再试') => new ApiError(429, message)
 export const conflict = (message: string) => new ApiError(409, message)
 

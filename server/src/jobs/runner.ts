@@ -4,6 +4,7 @@ import { hostname } from 'node:os'
 import type { FastifyBaseLogger } from 'fastify'
 import { sql, type Selectable, type Transaction, TransactionBuilder } from 'kysely'
 import PgBoss from 'pg-boss'
+import { REASONS, type Reason } from '@contract/reasons'
 import type { FieldCipher } from '../crypto/field-cipher'
 import type { DB } from '../db'
 import type { Database, IngestJobsTable } from '../db/schema'
@@ -99,6 +100,8 @@ export interface JobOutcome {
   duplicateCount?: number
   skippedCount?: number
   message?: string | null
+  /** For code, beside `message`: why it failed, when code acts on it (contract/reasons.ts). */
+  reason?: Reason | null
   /**
    * Stored as result_json (the STOW-RS answer needs the per-instance outcome). Left out, the
    * row keeps the result_json the processor wrote while it ran.
@@ -231,6 +234,7 @@ async function insertJob(db: DB, input: NewJob, status: string): Promise<JobRow>
     skipped_count: 0,
     attempts: 0,
     message: null,
+    reason: null,
     result_json: null,
     locked_by: null,
     locked_until: null,
@@ -443,7 +447,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       // the staged bytes (and a waiting STOW request) on a full store. The job ends at once, its
       // staging removed; the sender sends again (STOW answers 507, an upload shows the reason).
       logger.error({ ...fullStorageOf(failure), attempt: job.attempts }, 'storage full')
-      await finishFailed(job, STORAGE_FULL, entry, baseCtx)
+      await finishFailed(job, STORAGE_FULL, entry, baseCtx, { reason: REASONS.storageFull })
       return
     }
     logger.error({ err: failure, attempt: job.attempts }, 'ingest job attempt failed')
@@ -539,6 +543,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         duplicate_count: outcome.duplicateCount ?? 0,
         skipped_count: outcome.skippedCount ?? 0,
         message: outcome.message ?? null,
+        reason: outcome.reason ?? null,
         // What the processor recorded while it ran (an upload's quota held) stays unless replaced.
         ...(outcome.result === undefined ? {} : { result_json: JSON.stringify(outcome.result) }),
         updated_at: at,

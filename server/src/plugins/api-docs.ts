@@ -19,7 +19,7 @@ export async function registerApiDocs(app: FastifyInstance, config: Config): Pro
       info: {
         title: '医影通 API',
         description:
-          '医影通参考服务的接口。每个响应都是 `{ code, message, data, error }`：成功时 code 为 200、error 为 null；失败时 error 为可以展示给用户的中文说明（5xx 除外）。',
+          '医影通参考服务的接口。每个响应都是 `{ code, message, data, error, reason }`：成功时 code 为 200、error 与 reason 为 null；失败时 error 为可以展示给用户的中文说明（5xx 除外），reason 为程序据以区分的稳定代码（如 family.not-managed、grant.ended），不需区分的失败为 null。程序只看 reason，不比较中文说明。',
         version: config.version,
       },
       tags: Object.keys(SERVICES).map((name) => ({ name })),

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { REASONS } from '@contract/reasons'
 import { DatabaseBusyError } from '../db'
 import { ApiError, DATABASE_BUSY, GONE_MEANWHILE, isForeignKeyViolation } from '../http/errors'
 import { failure } from '../http/envelope'
@@ -45,9 +46,10 @@ function statusOf(error: { statusCode?: unknown; status?: unknown }): number | u
 }
 
 /**
- * One error path for every route: the envelope `{ code, message, data: null, error }`. Deliberate
- * errors (ApiError, including validation) and Fastify's client errors keep their status and Chinese
- * text; anything else is a fault of ours: logged with its stack, answered 500 without internals.
+ * One error path for every route: the envelope `{ code, message, data: null, error, reason }`.
+ * Deliberate errors (ApiError, including validation) and Fastify's client errors keep their status,
+ * Chinese text and reason (contract/reasons.ts); anything else is a fault of ours: logged with its
+ * stack, answered 500 without internals.
  */
 export function registerErrorHandler(app: FastifyInstance): void {
   // Every route, schema or not (uploads, the web app): a NUL byte in the query, the path or a parsed
@@ -61,12 +63,14 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (error instanceof ApiError) {
       // Expected outcomes, not faults: no stack, and no request data in the log.
       request.log.info({ statusCode: error.statusCode, code: error.name }, 'request rejected')
-      return reply.code(error.statusCode).send(failure(error.statusCode, error.userMessage))
+      return reply
+        .code(error.statusCode)
+        .send(failure(error.statusCode, error.userMessage, { reason: error.reason }))
     }
     if (isStorageFull(error)) {
       // The operator's alarm, once per request: which storage is full, never the key or the body.
       request.log.error({ statusCode: 507, ...fullStorageOf(error) }, 'storage full')
-      return reply.code(507).send(failure(507, null))
+      return reply.code(507).send(failure(507, null, { reason: REASONS.storageFull }))
     }
     if (isForeignKeyViolation(error)) {
       // A row this write names was deleted by another request after the checks: a race, not a fault.
@@ -80,7 +84,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply
         .code(503)
         .header('retry-after', '1')
-        .send(failure(503, null, DATABASE_BUSY))
+        .send(failure(503, null, { message: DATABASE_BUSY }))
     }
     const status = statusOf(error) ?? 500
     if (status >= 400 && status < 500) {

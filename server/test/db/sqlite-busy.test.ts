@@ -144,6 +144,7 @@ test(
       message: '数据库繁忙，请稍后重试',
       data: null,
       error: null,
+      reason: null,
     })
     assert.ok(first.ms > 4_000, `the refused write waited ${first.ms} ms`)
     assert.equal(second.value.status, 200, JSON.stringify(second.value.body))

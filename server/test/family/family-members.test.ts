@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { before, test } from 'node:test'
+import { REASONS } from '@contract/reasons'
 import { envelope } from '@contract/envelope'
 import {
   addFamilyChild,
@@ -129,6 +130,7 @@ test('a number bound to an account, or the same number under another name, is re
   const taken = await addChild(guardian.token, '赵大人', validIdNumber('20200505', 42))
   assert.equal(taken.statusCode, 400)
   assert.equal(errorOf(taken), ID_CARD_TAKEN)
+  assert.equal(taken.json().reason, REASONS.idCardTaken)
 
   const id = childId('20210101')
   assert.equal((await addChild(guardian.token, '钱小宝', id)).statusCode, 200)

@@ -68,6 +68,7 @@ test('a client error without a Fastify code keeps its 4xx status and gets Chines
     message: '请求失败',
     data: null,
     error: '请求的内容范围无效',
+    reason: null,
   })
   assert.deepEqual(errorLogsSince(from), [])
 })
@@ -82,6 +83,7 @@ test('a URL that does not decode answers the envelope in Chinese, with the secur
       message: '请求参数有误',
       data: null,
       error: '请求地址有误，请检查后重试',
+      reason: null,
     })
     assert.doesNotMatch(res.body, /E0|valid url/, url)
     assertSecurityHeaders(res.headers, url)
@@ -150,6 +152,7 @@ test('requests Node cannot parse get the envelope in Chinese with the security h
       message: status === 400 ? '请求参数有误' : '请求失败',
       data: null,
       error: text,
+      reason: null,
     })
   }
 })

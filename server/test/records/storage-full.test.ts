@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { after, describe, test } from 'node:test'
+import { REASONS } from '@contract/reasons'
 import { encodeJpeg } from '../../src/dicom/codecs'
 import { buildApp } from '../../src/app'
 import { addHospital, issueHospitalKey } from '../../src/domain/hospitals'
@@ -38,6 +39,15 @@ import {
  */
 
 const PATIENT_NAME = 'Zhang^Sanfeng'
+
+/** Every 507: the text for people in `message`, and the reason code acts on (issue 19 §2). */
+const FULL_ENVELOPE = {
+  code: 507,
+  message: STORAGE_FULL,
+  data: null,
+  error: null,
+  reason: REASONS.storageFull,
+}
 
 /** The error the file system gives for a write to a full disk. */
 function enospc(): NodeJS.ErrnoException {
@@ -181,10 +191,11 @@ describe(`a full disk at every write point (${TEST_DB_KIND})`, async () => {
     const res = await push(study)
     disk.full = null
     assert.equal(res.status, 507)
-    assert.deepEqual(res.json, { code: 507, message: STORAGE_FULL, data: null, error: null })
+    assert.deepEqual(res.json, FULL_ENVELOPE)
     const job = await latestStowJob()
     assert.equal(job.status, 'cancelled')
     assert.equal(job.message, STORAGE_FULL)
+    assert.equal(job.reason, REASONS.storageFull)
     assert.deepEqual(
       storedKeys(world).filter((key) => key.startsWith(job.staging_prefix)),
       [],
@@ -196,6 +207,7 @@ describe(`a full disk at every write point (${TEST_DB_KIND})`, async () => {
       headers: { authorization: `Bearer ${hospitalKey}` },
     })
     assert.equal(again.status, 507)
+    assert.deepEqual(await again.json(), FULL_ENVELOPE)
     // Room again: the same push is stored.
     const retried = await push(study)
     assert.equal(retried.status, 200, JSON.stringify(retried.json))
@@ -208,12 +220,13 @@ describe(`a full disk at every write point (${TEST_DB_KIND})`, async () => {
     const res = await push(study, { prefer: 'wait=30' })
     disk.full = null
     assert.equal(res.status, 507, JSON.stringify(res.json))
-    assert.equal(res.json.message, STORAGE_FULL)
+    assert.deepEqual(res.json, FULL_ENVELOPE)
     // Retried as a passing fault (2 s, then 8 s) it took over 10 s and ended a 503 saying nothing.
     assert.ok(res.elapsedMs < 5_000, `answered after ${res.elapsedMs} ms`)
     const job = await latestStowJob()
     assert.equal(job.status, 'failed')
     assert.equal(job.message, STORAGE_FULL)
+    assert.equal(job.reason, REASONS.storageFull)
     assert.equal(job.attempts, 1)
     assert.deepEqual(await examsOf(study), [])
     await eventually(
@@ -246,7 +259,7 @@ describe(`a full disk at every write point (${TEST_DB_KIND})`, async () => {
       const from = lines.length
       const refused = await send(world, user, uploadId, 0, first)
       assert.equal(refused.statusCode, 507, send.name)
-      assert.deepEqual(refused.body, { code: 507, message: STORAGE_FULL, data: null, error: null })
+      assert.deepEqual(refused.body, FULL_ENVELOPE)
       assertOneAlarm(from, `chunk by ${send.name}`)
     }
     disk.full = null

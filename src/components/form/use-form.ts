@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { describeError } from '@/services/api'
-import { isCancelled } from '@/services/http'
+import { errorReason, isCancelled } from '@/services/http'
 import { firstFailure, type Rule } from './rules'
 
 export interface FieldSpec {
@@ -53,6 +53,12 @@ export interface Form<K extends string> {
   submit: (task: () => Promise<void>, names?: readonly K[]) => void
   submitting: boolean
   submitError: string | null
+  /**
+   * The server's reason code for the failure shown in `submitError` (contract/reasons.ts), or null.
+   * A page that offers a way out of one refusal (合并账号, 申诉) decides by this, never by the text.
+   */
+  submitReason: string | null
+  /** Shows a message of the page's own (or clears it); it carries no reason. */
   setSubmitError: (message: string | null) => void
 }
 
@@ -87,7 +93,7 @@ export function useForm<K extends string>(
     })),
   )
   const [submitting, setSubmitting] = useState(false)
-  const [submitError, setSubmitError] = useState<string | null>(null)
+  const [submitFailure, setSubmitFailure] = useState<{ message: string; reason: string | null }>()
   const busy = useRef(false)
   const alive = useRef(true)
   const fallback = options.fallback
@@ -148,7 +154,7 @@ export function useForm<K extends string>(
       if (busy.current) return
       busy.current = true
       setSubmitting(true)
-      setSubmitError(null)
+      setSubmitFailure(undefined)
       task().then(
         () => {
           busy.current = false
@@ -158,11 +164,21 @@ export function useForm<K extends string>(
           busy.current = false
           if (!alive.current) return
           setSubmitting(false)
-          if (!isCancelled(failure)) setSubmitError(describeError(failure, fallback))
+          if (isCancelled(failure)) return
+          setSubmitFailure({
+            message: describeError(failure, fallback),
+            reason: errorReason(failure),
+          })
         },
       )
     },
     [fallback],
+  )
+
+  const setSubmitError = useCallback(
+    (message: string | null) =>
+      setSubmitFailure(message === null ? undefined : { message, reason: null }),
+    [],
   )
 
   return {
@@ -188,7 +204,8 @@ export function useForm<K extends string>(
       if (validate(only)) run(task)
     },
     submitting,
-    submitError,
+    submitError: submitFailure?.message ?? null,
+    submitReason: submitFailure?.reason ?? null,
     setSubmitError,
   }
 }

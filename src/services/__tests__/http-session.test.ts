@@ -2,6 +2,7 @@ import Taro from '@tarojs/taro'
 import { useAppStore } from '@/stores/app-store'
 import { resetStores } from '@/stores/reset-stores'
 import { SESSION_STORAGE_KEY, useSessionStore } from '@/stores/session-store'
+import { REASONS } from '@contract/reasons'
 import { REFRESH_RACED_ERROR } from '@contract/sso/auth'
 import { NetworkError, http, isTimeout, refreshStoredSession, type HttpError } from '../http'
 import { capture, createHarness, ok } from './http-fakes'
@@ -338,9 +339,30 @@ describe('the app’s refresher (sign-on service, grant_type refresh_token)', ()
     jest.spyOn(Taro, 'request').mockResolvedValueOnce({
       statusCode: 401,
       header: {},
-      data: { code: 401, message: '请重新登录！', data: null, error: REFRESH_RACED_ERROR },
+      data: {
+        code: 401,
+        message: '请重新登录！',
+        data: null,
+        error: REFRESH_RACED_ERROR,
+        reason: REASONS.refreshRaced,
+      },
     } as never)
     await expect(refreshStoredSession('r1')).resolves.toBe('raced')
+  })
+
+  it("tells 'raced' by the server's reason, not by its words", async () => {
+    const refused = (error: string, reason: string | null) =>
+      jest.spyOn(Taro, 'request').mockResolvedValueOnce({
+        statusCode: 401,
+        header: {},
+        data: { code: 401, message: '请重新登录！', data: null, error, reason },
+      } as never)
+    refused('登录状态刚刚更新过，请再试一次', REASONS.refreshRaced)
+    await expect(refreshStoredSession('r1')).resolves.toBe('raced')
+    refused(REFRESH_RACED_ERROR, null)
+    await expect(refreshStoredSession('r1')).resolves.toBe(false)
+    refused(REFRESH_RACED_ERROR, REASONS.familyNotManaged)
+    await expect(refreshStoredSession('r1')).resolves.toBe(false)
   })
 
   it('the stored session another tab wrote is adopted instead of signing out', async () => {
@@ -358,7 +380,13 @@ describe('the app’s refresher (sign-on service, grant_type refresh_token)', ()
         return Promise.resolve({
           statusCode: 401,
           header: {},
-          data: { code: 401, message: '', data: null, error: REFRESH_RACED_ERROR },
+          data: {
+            code: 401,
+            message: '',
+            data: null,
+            error: REFRESH_RACED_ERROR,
+            reason: REASONS.refreshRaced,
+          },
         })
       }
       const authorised = options.header.Authorization === 'Bearer other'

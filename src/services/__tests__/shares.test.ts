@@ -1,4 +1,5 @@
 import Taro from '@tarojs/taro'
+import { REASONS } from '@contract/reasons'
 import { useSessionStore } from '@/stores/session-store'
 import { fetchFrame } from '../viewer'
 import { shareBearer } from '../share-bearer'
@@ -166,7 +167,7 @@ describe('shares service (the holder of a grant)', () => {
 
   it('tells an ended grant (403 授权已失效 or 链接无效) from other failures', async () => {
     const toast = jest.spyOn(Taro, 'showToast')
-    answer({ code: 403, error: '授权已失效' }, 403)
+    answer({ code: 403, error: '授权已失效', reason: REASONS.grantEnded }, 403)
     const ended = await getSharedExam('g1', 'x1').catch((error: unknown) => error)
     expect(isShareEnded(ended)).toBe(true)
     // The page says it in full; no toast on top.
@@ -175,5 +176,25 @@ describe('shares service (the holder of a grant)', () => {
     answer({ code: 404, error: '检查不存在或您无权查看' }, 404)
     const missing = await getSharedExam('g1', 'x1').catch((error: unknown) => error)
     expect(isShareEnded(missing)).toBe(false)
+  })
+
+  it('decides by the reason the server gives, never by its words', async () => {
+    const refusal = async (body: object) => {
+      answer({ code: 403, message: '无权访问', data: null, ...body }, 403)
+      return getSharedExam('g1', 'x1').catch((error: unknown) => error)
+    }
+    // Reworded text, same reasons: still ended.
+    expect(
+      isShareEnded(await refusal({ error: '该授权已经结束', reason: REASONS.grantEnded })),
+    ).toBe(true)
+    expect(
+      isShareEnded(await refusal({ error: '分享链接已过期', reason: REASONS.grantLinkInvalid })),
+    ).toBe(true)
+    // The very words of an ended grant, but another reason or none: some other refusal.
+    expect(
+      isShareEnded(await refusal({ error: '授权已失效', reason: REASONS.familyNotManaged })),
+    ).toBe(false)
+    expect(isShareEnded(await refusal({ error: '链接无效或已失效', reason: null }))).toBe(false)
+    expect(isShareEnded(await refusal({ message: '授权已失效', error: null }))).toBe(false)
   })
 })

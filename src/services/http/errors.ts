@@ -1,3 +1,4 @@
+import { isRecord } from './query'
 import type { HttpResponse } from './types'
 
 /** A request hook said no. Callers usually ignore it: check with `isCancelled(error)`. */
@@ -28,6 +29,24 @@ export class HttpError extends Error {
   get statusCode(): number {
     return this.response.statusCode
   }
+}
+
+/**
+ * The envelope's `reason` (contract/reasons.ts) of an answer body: the stable code of a refusal the
+ * app acts on, or null (none given, or not an envelope). Code decides by this, never by the Chinese
+ * `error`/`message`, which are for people.
+ */
+export function reasonOf(body: unknown): string | null {
+  if (!isRecord(body)) return null
+  return typeof body.reason === 'string' && body.reason !== '' ? body.reason : null
+}
+
+/**
+ * The server's `reason` for a failed call (see reasonOf); null for anything but an HttpError.
+ * Not `HttpError.reason`, which says how the wrapper classified the answer (401, 500, error field).
+ */
+export function errorReason(error: unknown): string | null {
+  return error instanceof HttpError ? reasonOf(error.response.data) : null
 }
 
 /** No answer came: offline, timeout, DNS or TLS failure. */

@@ -18,7 +18,9 @@ export {
   NetworkError,
   RequestBuildError,
   RequestCancelledError,
+  errorReason,
   isCancelled,
+  reasonOf,
   type HttpErrorReason,
 } from './errors'
 export { http, refreshStoredSession } from './instance'

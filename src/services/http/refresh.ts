@@ -1,9 +1,10 @@
 import { envelope } from '@contract/envelope'
-import { issueToken, REFRESH_RACED_ERROR } from '@contract/sso/auth'
+import { REASONS } from '@contract/reasons'
+import { issueToken } from '@contract/sso/auth'
 import { useAppStore } from '@/stores/app-store'
 import { useSessionStore } from '@/stores/session-store'
 import { hostOf } from '../hosts'
-import { HttpError } from './errors'
+import { HttpError, reasonOf } from './errors'
 import { isRecord } from './query'
 import type { Http, RefreshResult } from './types'
 
@@ -36,7 +37,7 @@ export async function exchangeRefreshToken(
     .catch((error: unknown) => (error instanceof HttpError ? error.response.data : null))
   const parsed = envelope(issueToken.output).safeParse(body)
   if (!parsed.success) {
-    return isRecord(body) && body.error === REFRESH_RACED_ERROR ? 'raced' : false
+    return reasonOf(body) === REASONS.refreshRaced ? 'raced' : false
   }
   const session = parsed.data.data
   useSessionStore.getState().setToken({

@@ -18,6 +18,7 @@ import { search } from './0016-search'
 import { operatorActions } from './0017-operator-actions'
 import { smsCodeScope } from './0018-sms-code-scope'
 import { guardianInvitations } from './0019-guardian-invitations'
+import { jobReasons } from './0020-job-reasons'
 
 /**
  * Every migration, in order. Names sort lexicographically (Kysely runs them in that order), so keep
@@ -43,6 +44,7 @@ export const migrations: Record<string, Migration> = {
   '0017-operator-actions': operatorActions,
   '0018-sms-code-scope': smsCodeScope,
   '0019-guardian-invitations': guardianInvitations,
+  '0020-job-reasons': jobReasons,
 }
 
 /** In-code provider: migrations travel with the bundle instead of being read from a folder at runtime. */

@@ -9,6 +9,7 @@ import {
   type FamilyMember,
   type FamilyRelation,
 } from '@contract/main/family'
+import { REASONS } from '@contract/reasons'
 import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
 import type { FamilyLinksTable } from '../../db/schema'
@@ -262,7 +263,7 @@ export async function addChild(
         normalisePatientName(cipher.decrypt(card.holder_encrypted)) ===
         normalisePatientName(input.name)
       if (!sameName || !(await isLoginlessPerson(trx, card.user_id))) {
-        throw badRequest(ID_CARD_TAKEN)
+        throw badRequest(ID_CARD_TAKEN, REASONS.idCardTaken)
       }
       // A child someone already guards is not joined by knowing the name and ID number (both are
       // printed on every report and were once readable through a share): the guardian shares the

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { REASONS } from '@contract/reasons'
 import type { Session, SmsPurpose } from '@contract/sso/auth'
 import type { DB } from '../../db'
 import type { WechatAuth, WechatIdentity } from '../../providers/wechat'
@@ -56,19 +57,20 @@ export const LOGIN_LOCKED_TEXT = '密码错误次数过多'
 
 /**
  * Password login refused by a lock (this phone and client, or the phone's hourly ceiling). A type of
- * its own, with `reason: 'locked'`, so callers (the audit log's 'lock' event) tell it from every other
- * 429 (the per-address limit, a busy argon2 gate) without matching the user-facing text. The
- * ceiling's text sends the owner to the two ways that lift it at once (an SMS-code login, a reset):
- * strangers can fill it from enough addresses, so waiting must not be the only answer.
+ * its own, with the reason `login.locked` (contract/reasons.ts), so callers (the audit log's 'lock'
+ * event) tell it from every other 429 (the per-address limit, a busy argon2 gate) without matching
+ * the user-facing text. The ceiling's text sends the owner to the two ways that lift it at once (an
+ * SMS-code login, a reset): strangers can fill it from enough addresses, so waiting must not be the
+ * only answer.
  */
 export class LoginLockedError extends ApiError {
-  readonly reason = 'locked' as const
   constructor(waitMs: number, scope: 'client' | 'phone' = 'client') {
     super(
       429,
       scope === 'phone'
         ? `${LOGIN_LOCKED_TEXT}，已暂停该手机号的密码登录，请使用验证码登录或找回密码（也可 ${describeWait(waitMs)}后再试）`
         : `${LOGIN_LOCKED_TEXT}，请 ${describeWait(waitMs)}后再试，或使用验证码登录`,
+      REASONS.loginLocked,
     )
   }
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { REFRESH_RACED_ERROR, type Session } from '@contract/sso/auth'
+import { REASONS } from '@contract/reasons'
 import type { DB } from '../../db'
 import { unauthorized } from '../../http/errors'
 import { recordAudit } from '../audit'
@@ -169,7 +170,7 @@ export async function refreshSession(
   if (!session) throw unauthorized(SESSION_EXPIRED)
   if (session.rotated_at !== null) {
     if (Date.parse(session.rotated_at) + REFRESH_GRACE_MS > now.getTime()) {
-      throw unauthorized(REFRESH_RACED)
+      throw unauthorized(REFRESH_RACED, REASONS.refreshRaced)
     }
     const revoked = await revokeFamily(db, session.family_id, now)
     // Recorded once per theft: a second replay finds the family already dead.
@@ -195,7 +196,7 @@ export async function refreshSession(
     .where('id', '=', session.id)
     .where('revoked_at', 'is', null)
     .executeTakeFirst()
-  if (Number(rotated.numUpdatedRows) === 0) throw unauthorized(REFRESH_RACED)
+  if (Number(rotated.numUpdatedRows) === 0) throw unauthorized(REFRESH_RACED, REASONS.refreshRaced)
   return startSession(db, user, now, {
     id: session.family_id,
     startedAt: session.family_started_at,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { UserProfile } from '@contract/sso/auth'
+import { REASONS } from '@contract/reasons'
 import type { DB } from '../../db'
 import { badRequest, tooManyRequests, unauthorized } from '../../http/errors'
 import {
@@ -191,7 +192,7 @@ export async function bindPhone(
     ip: options.ip,
   })
   const holder = await findUserByMobile(db, input.mobile)
-  if (holder && holder.id !== userId) throw badRequest(MOBILE_IN_USE)
+  if (holder && holder.id !== userId) throw badRequest(MOBILE_IN_USE, REASONS.mobileInUse)
   try {
     await db
       .updateTable('users')
@@ -199,7 +200,7 @@ export async function bindPhone(
       .where('id', '=', userId)
       .execute()
   } catch (error) {
-    if (isUniqueViolation(error)) throw badRequest(MOBILE_IN_USE)
+    if (isUniqueViolation(error)) throw badRequest(MOBILE_IN_USE, REASONS.mobileInUse)
     throw error
   }
   await revokeUserSessions(db, userId, { except: options.keepSessionId, now })

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { BoundCard } from '@contract/main/account'
+import { REASONS } from '@contract/reasons'
 import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
 import type { IdCardsTable } from '../../db/schema'
@@ -72,7 +73,7 @@ export async function bindIdCard(
     .select('id')
     .where('number_hash', '=', numberHash)
     .executeTakeFirst()
-  if (taken) throw badRequest(ID_CARD_TAKEN)
+  if (taken) throw badRequest(ID_CARD_TAKEN, REASONS.idCardTaken)
 
   const row: IdCardsTable = {
     id: randomUUID(),
@@ -104,7 +105,9 @@ export async function bindIdCard(
       .where('user_id', '=', userId)
       .executeTakeFirst()
     if (winner?.number_hash === numberHash) return toBoundCard(cipher, winner)
-    throw badRequest(winner ? ID_CARD_ALREADY_BOUND : ID_CARD_TAKEN)
+    throw winner
+      ? badRequest(ID_CARD_ALREADY_BOUND)
+      : badRequest(ID_CARD_TAKEN, REASONS.idCardTaken)
   }
   return toBoundCard(cipher, row)
 }

@@ -1,6 +1,7 @@
 import { type ExpressionBuilder, sql } from 'kysely'
 import { FAMILY_MESSAGES } from '@contract/main/family'
 import { GRANT_MESSAGES } from '@contract/main/grants'
+import { REASONS } from '@contract/reasons'
 import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
 import type { Database, ExamsTable } from '../../db/schema'
@@ -275,7 +276,7 @@ export async function assertPersonInReach(db: DB, userId: string, personId: stri
     .where('family_links.ended_at', 'is', null)
     .where('users.deleted_at', 'is', null)
     .executeTakeFirst()
-  if (!link) throw forbidden(FAMILY_MESSAGES.notManaged)
+  if (!link) throw forbidden(FAMILY_MESSAGES.notManaged, REASONS.familyNotManaged)
 }
 
 /** "The exam is one of these members' own", for `.where(...)` on exams. */
@@ -459,7 +460,7 @@ export async function reachStudy(
     }
   }
   if (covered.length === 0) return { exams: [], grantId: null, alsoGranted: null }
-  if (!grantId) throw forbidden(GRANT_MESSAGES.ended)
+  if (!grantId) throw forbidden(GRANT_MESSAGES.ended, REASONS.grantEnded)
   return { exams: ofNewest, grantId, alsoGranted: null }
 }
 

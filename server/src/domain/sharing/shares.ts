@@ -11,6 +11,7 @@ import {
   SHARE_TOKEN_PREFIX,
 } from '@contract/main/grants'
 import type { ExamDetail, ReportDetail } from '@contract/main/records'
+import { REASONS } from '@contract/reasons'
 import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
 import type { GrantsTable } from '../../db/schema'
@@ -58,7 +59,7 @@ async function grantByToken(db: DB, token: string): Promise<GrantsTable> {
     .where('grants.audience', '=', 'link')
     .where('users.deleted_at', 'is', null)
     .executeTakeFirst()
-  if (!grant) throw notFound(GRANT_MESSAGES.linkInvalid)
+  if (!grant) throw notFound(GRANT_MESSAGES.linkInvalid, REASONS.grantLinkInvalid)
   return grant
 }
 
@@ -137,7 +138,7 @@ export async function openShare(
   now: Date,
 ): Promise<OpenedShare> {
   const grant = await grantByToken(db, input.token)
-  if (grantEnded(grant, now)) throw forbidden(GRANT_MESSAGES.ended)
+  if (grantEnded(grant, now)) throw forbidden(GRANT_MESSAGES.ended, REASONS.grantEnded)
   if (grant.pickup_hash !== null) {
     if (!input.pickupCode) throw badRequest(GRANT_MESSAGES.pickupRequired)
     // Reserve first: a burst of guesses cannot overtake either count. The window's (5 per 15
@@ -178,7 +179,7 @@ export async function openShare(
     .where((eb) => eb.or([eb('max_views', 'is', null), eb('opens', '<', eb.ref('max_views'))]))
     .returning(['opens', 'expires_at'])
     .executeTakeFirst()
-  if (!taken) throw forbidden(GRANT_MESSAGES.ended)
+  if (!taken) throw forbidden(GRANT_MESSAGES.ended, REASONS.grantEnded)
   const sessionEnd = Math.min(
     Date.parse(taken.expires_at),
     now.getTime() + SHARE_SESSION_SECONDS * 1000,
@@ -226,10 +227,11 @@ export async function shareSessionReader(db: DB, token: string, now: Date): Prom
     .where('share_sessions.token_hash', '=', hashToken(token))
     .where('users.deleted_at', 'is', null)
     .executeTakeFirst()
-  if (!row) throw forbidden(SHARE_SESSION_INVALID)
+  if (!row) throw forbidden(SHARE_SESSION_INVALID, REASONS.grantLinkInvalid)
   const { session_id: sessionId, session_expires_at: sessionEnd, ...grant } = row
-  if (grantEnded(grant, now)) throw forbidden(GRANT_MESSAGES.ended)
-  if (sessionEnd <= now.toISOString()) throw forbidden(SHARE_SESSION_INVALID)
+  if (grantEnded(grant, now)) throw forbidden(GRANT_MESSAGES.ended, REASONS.grantEnded)
+  if (sessionEnd <= now.toISOString())
+    throw forbidden(SHARE_SESSION_INVALID, REASONS.grantLinkInvalid)
   return {
     grant,
     caller: { kind: 'share', grantId: grant.id, sessionId },
@@ -268,7 +270,7 @@ export async function grantReader(
     .where('users.deleted_at', 'is', null)
     .executeTakeFirst()
   if (!grant) throw notFound(GRANT_MESSAGES.notFound)
-  if (grantEnded(grant, now)) throw forbidden(GRANT_MESSAGES.ended)
+  if (grantEnded(grant, now)) throw forbidden(GRANT_MESSAGES.ended, REASONS.grantEnded)
   const label = (await personLabels(db, cipher, [found.user.id])).get(found.user.id)
   return {
     grant,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { REASONS } from '@contract/reasons'
 import { createJob, enqueueJob, isFinalJob, type JobRow, waitForJob } from '../../jobs/runner'
 import {
   manifestKey,
@@ -147,6 +148,12 @@ async function receive(app: FastifyInstance, request: FastifyRequest, reply: Fas
             : isStorageFull(error)
               ? STORAGE_FULL
               : '接收推送数据失败',
+        reason:
+          error instanceof ApiError
+            ? error.reason
+            : isStorageFull(error)
+              ? REASONS.storageFull
+              : null,
         updated_at: at,
         finished_at: at,
       })
@@ -185,16 +192,17 @@ function answer(request: FastifyRequest, reply: FastifyReply, job: JobRow) {
     )
     return reply.code(202).type('application/dicom+json').send({})
   }
-  if (job.message === STORAGE_FULL) {
+  if (job.reason === REASONS.storageFull) {
     // Received, or being stored, when the storage filled up: nothing of it was kept. Not the
-    // sender's fault (no 400), and not one a retry in seconds fixes: 507, whose `message` is the
-    // reason, as when the receiving itself met the full store (plugins/error-handler.ts).
-    return reply.code(507).send(failure(507, null))
+    // sender's fault (no 400), and not one a retry in seconds fixes: 507, whose `message` says why,
+    // as when the receiving itself met the full store (plugins/error-handler.ts).
+    return reply.code(507).send(failure(507, null, { reason: REASONS.storageFull }))
   }
   if (job.status === 'cancelled') throw badRequest(job.message ?? STOW_ROUTE_MESSAGES.failed)
   if (job.status !== 'done' || !job.result_json) {
     // The job itself failed (not one instance): nothing of it was stored. Unlike the app's 5xx
-    // envelopes, the reason is kept: the caller is a hospital system whose operator reads logs.
+    // envelopes, the job's message is kept: the caller is a hospital system whose operator reads
+    // logs.
     return reply
       .code(503)
       .header('retry-after', '60')

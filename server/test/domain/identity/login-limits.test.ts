@@ -4,6 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { before, test } from 'node:test'
 import pino from 'pino'
+import { REASONS } from '@contract/reasons'
 import type { SmsPurpose } from '@contract/sso/auth'
 import type { DB } from '../../../src/db'
 import {
@@ -34,7 +35,7 @@ before(async () => {
   db = await migratedDb()
 })
 
-type Failure = { statusCode?: number; userMessage?: string }
+type Failure = { statusCode?: number; userMessage?: string; reason?: string | null }
 async function failureOf(promise: Promise<unknown>): Promise<Failure> {
   try {
     await promise
@@ -65,7 +66,7 @@ test('a stranger locking a phone from one address does not lock the owner elsewh
   assert.equal(locked.userMessage, '密码错误次数过多，请 15 分钟后再试，或使用验证码登录')
   // Typed: the audit log tells this lock from any other 429 without matching the text.
   assert.ok(isLoginLocked(locked))
-  assert.equal((locked as { reason?: string }).reason, 'locked')
+  assert.equal(locked.reason, REASONS.loginLocked)
   // The stranger stays locked, even with the right password; the owner at home is not.
   assert.equal((await failureOf(login(mobile, password, stranger, clock))).statusCode, 429)
   assert.ok(await login(mobile, password, freshIp(), clock))

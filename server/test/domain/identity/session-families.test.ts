@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { before, test } from 'node:test'
+import { REASONS } from '@contract/reasons'
 import type { DB } from '../../../src/db'
 import { listAuditEvents } from '../../../src/domain/audit'
 import {
@@ -149,8 +150,12 @@ test('the owner refreshing twice at once is told to retry; nothing is revoked (i
   assert.equal(won.length, 1)
   assert.equal(lost.length, 1)
   assert.deepEqual(
-    { statusCode: lost[0]!.reason.statusCode, userMessage: lost[0]!.reason.userMessage },
-    { statusCode: 401, userMessage: REFRESH_RACED },
+    {
+      statusCode: lost[0]!.reason.statusCode,
+      userMessage: lost[0]!.reason.userMessage,
+      reason: lost[0]!.reason.reason,
+    },
+    { statusCode: 401, userMessage: REFRESH_RACED, reason: REASONS.refreshRaced },
   )
   const winner = won[0]!.value
   assert.ok(await findSessionByAccessToken(db, winner.access_token, clock.now()))
@@ -159,6 +164,7 @@ test('the owner refreshing twice at once is told to retry; nothing is revoked (i
   await assert.rejects(refreshSession(db, session.refresh_token, clock.now(), client), {
     statusCode: 401,
     userMessage: REFRESH_RACED,
+    reason: REASONS.refreshRaced,
   })
   assert.ok(await findSessionByAccessToken(db, winner.access_token, clock.now()))
   assert.ok(await refreshSession(db, winner.refresh_token, clock.now(), client))
@@ -180,6 +186,7 @@ test('HTTP: two parallel refreshes with one token give one 200 whose session kee
   const winner = answers.find((answer) => answer.statusCode === 200)!
   const loser = answers.find((answer) => answer.statusCode === 401)!
   assert.equal(loser.json().error, REFRESH_RACED)
+  assert.equal(loser.json().reason, REASONS.refreshRaced)
   const access = (winner.json().data as { access_token: string }).access_token
   const profile = await app.inject({ url: '/main/account/profile', headers: bearer(access) })
   assert.equal(profile.statusCode, 200, 'the new session from the 200 is not revoked')

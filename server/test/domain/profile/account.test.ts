@@ -3,6 +3,7 @@ import { mkdtemp, readdir } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { before, test } from 'node:test'
+import { REASONS } from '@contract/reasons'
 import { createFieldCipher } from '../../../src/crypto/field-cipher'
 import type { DB } from '../../../src/db'
 import {
@@ -100,6 +101,7 @@ test('bindPhone: the code goes to the new number; a number in use is refused', a
     ),
   )
   assert.equal(taken.userMessage, MOBILE_IN_USE)
+  assert.equal(taken.reason, REASONS.mobileInUse)
 })
 
 test('deleteAccount removes or anonymises everything personal, in one go', async () => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { before, test } from 'node:test'
+import { REASONS } from '@contract/reasons'
 import { createFieldCipher } from '../../../src/crypto/field-cipher'
 import type { DB } from '../../../src/db'
 import {
@@ -141,6 +142,7 @@ test('a number bound to one account is refused on another', async () => {
   )
   assert.equal(error.statusCode, 400)
   assert.equal(error.userMessage, ID_CARD_TAKEN)
+  assert.equal(error.reason, REASONS.idCardTaken)
   assert.deepEqual(await listBoundCards(db, cipher, other.user.id), [])
 })
 

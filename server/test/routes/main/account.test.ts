@@ -62,6 +62,7 @@ test('endpoints that need a token answer 401 without one, with a wrong one or an
       message: '请重新登录！',
       data: null,
       error: '请先登录',
+      reason: null,
     })
     for (const token of ['wrong-token', expired.access]) {
       const res = await call({

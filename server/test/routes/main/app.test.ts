@@ -47,7 +47,11 @@ test('a missing or malformed softwareName answers 400 with a Chinese error', asy
   for (const [url, error] of cases) {
     const res = await app.inject(url)
     assert.equal(res.statusCode, 400, url)
-    assert.deepEqual(res.json(), { code: 400, message: '请求参数有误', data: null, error }, url)
+    assert.deepEqual(
+      res.json(),
+      { code: 400, message: '请求参数有误', data: null, error, reason: null },
+      url,
+    )
   }
 })
 
@@ -107,6 +111,7 @@ test('an unknown kind or a bad softwareName answers 400 with a Chinese error', a
     message: '请求参数有误',
     data: null,
     error: '协议类型不存在，可选：privacy（隐私政策）、user（用户协议）、expert（专家协议）',
+    reason: null,
   })
   const name = await app.inject('/main/app/agreements/user?softwareName=%3Cscript%3E')
   assert.equal(name.statusCode, 400)

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { before, test } from 'node:test'
+import { REASONS } from '@contract/reasons'
 import { BoundCardSchema } from '@contract/main/account'
 import { createUser, findUserByMobile } from '../../../src/domain/identity'
 import {
@@ -69,6 +70,7 @@ test('bindIdCard: bound, masked, reflected in the profile; a second account cann
     message: '请求参数有误',
     data: null,
     error: '该身份证已被其他账号绑定',
+    reason: REASONS.idCardTaken,
   })
   assert.deepEqual((await get('/main/account/cards', other.token)).json().data, [])
   assert.equal(

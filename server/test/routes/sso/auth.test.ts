@@ -52,6 +52,7 @@ test('POST /sso/sms/send answers the cooldown and expiry, then 429 within 60 s',
     message: 'ok',
     data: { cooldownSeconds: 60, expiresInSeconds: 300 },
     error: null,
+    reason: null,
   })
   ctx.clock.advance(30_000)
   const again = await post('/sso/sms/send', { mobile, purpose: 'register' })
@@ -61,6 +62,7 @@ test('POST /sso/sms/send answers the cooldown and expiry, then 429 within 60 s',
     message: '操作过于频繁',
     data: null,
     error: '操作过于频繁，请 30 秒后再获取验证码',
+    reason: null,
   })
   ctx.clock.advance(30_000)
 })
@@ -229,6 +231,7 @@ test('POST /sso/oauth2/token: refresh rotates, the old tokens stop working', asy
     message: '请重新登录！',
     data: null,
     error: '登录凭证已在其他设备使用，为保护账号安全请重新登录',
+    reason: null,
   })
   const after = await call({ url: '/main/account/profile', headers: bearer(next.access_token) })
   assert.equal(after.statusCode, 401)
@@ -303,6 +306,7 @@ test('outside demo mode without SMS_PROVIDER, sending answers 503 and the outbox
     message: '服务暂不可用，请稍后再试',
     data: null,
     error: null,
+    reason: null,
   })
   assert.ok(
     prod.logs.some((line) => line.includes('短信服务未配置')),

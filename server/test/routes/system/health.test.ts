@@ -27,5 +27,6 @@ test('GET /health answers 503 in the envelope when the database is gone', async 
     message: '服务暂不可用，请稍后再试',
     data: null,
     error: null,
+    reason: null,
   })
 })

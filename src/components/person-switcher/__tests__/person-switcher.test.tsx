@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react'
 import Taro from '@tarojs/taro'
+import { REASONS } from '@contract/reasons'
 import { profile } from '@/services/__tests__/account-fixtures'
 import { HttpError } from '@/services/http'
 import { FAMILY_MESSAGES, listFamily } from '@/services/family'
@@ -149,7 +150,11 @@ describe('当前就诊人 on 我的影像 and 我的报告', () => {
     usePersonStore.getState().choose({ userId: 'u1', personId: 'p-child', label: '子女 张*宝' })
     images.mockRejectedValueOnce(
       new HttpError(
-        { statusCode: 403, data: { message: FAMILY_MESSAGES.notManaged }, header: {} },
+        {
+          statusCode: 403,
+          data: { message: FAMILY_MESSAGES.notManaged, reason: REASONS.familyNotManaged },
+          header: {},
+        },
         'status',
       ),
     )

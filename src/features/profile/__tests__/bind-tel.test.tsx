@@ -1,5 +1,6 @@
 import { act, fireEvent, screen } from '@testing-library/react'
 import Taro from '@tarojs/taro'
+import { REASONS } from '@contract/reasons'
 import { inputsDrawn, typeInto } from '@/components/form/__tests__/inputs'
 import { mount } from '@/components/form/__tests__/mount'
 import { FORM_MESSAGES } from '@/components/form/rules'
@@ -31,6 +32,15 @@ const mocked = {
 
 function Page() {
   return <BindTelView model={useBindTel()} />
+}
+
+/** The server's 400, in its words and with its reason code. */
+function refusal(error: string, reason: string | null) {
+  const { HttpError } = jest.requireActual<typeof import('@/services/http')>('@/services/http')
+  return new HttpError(
+    { statusCode: 400, header: {}, data: { code: 400, message: 'x', data: null, error, reason } },
+    'business',
+  )
 }
 
 async function flush() {
@@ -106,16 +116,7 @@ describe('绑定手机号', () => {
 
   it('asks nothing more of a WeChat-only account; a number with its own account can be merged', async () => {
     useAppStore.getState().setProfile(profile({ mobileMasked: null, hasPassword: false }))
-    mocked.bindPhone.mockRejectedValueOnce(
-      new (jest.requireActual<typeof import('@/services/http')>('@/services/http').HttpError)(
-        {
-          statusCode: 400,
-          header: {},
-          data: { code: 400, message: 'x', data: null, error: '该手机号已被其他账号使用' },
-        },
-        'business',
-      ),
-    )
+    mocked.bindPhone.mockRejectedValueOnce(refusal('该手机号已被其他账号使用', REASONS.mobileInUse))
     await mount(Page)
     expect(screen.queryByText('第一步：验证当前身份')).toBeNull()
     await fillNewPhone()
@@ -141,5 +142,29 @@ describe('绑定手机号', () => {
     })
     expect(screen.getByText('账号已合并')).toBeTruthy()
     expect(screen.getByRole('status').textContent).toBe(BIND_TEL_TEXT.signedOut)
+  })
+
+  it('offers the merge by the server’s reason, not by its words', async () => {
+    useAppStore.getState().setProfile(profile({ mobileMasked: null, hasPassword: false }))
+    // The same words with another reason (or none): no merge.
+    mocked.bindPhone
+      .mockRejectedValueOnce(refusal('该手机号已被其他账号使用', null))
+      .mockRejectedValueOnce(refusal('该手机号已被其他账号使用', REASONS.idCardTaken))
+      // Reworded, with the reason: the merge is offered.
+      .mockRejectedValueOnce(refusal('此号码已注册了另一个账号', REASONS.mobileInUse))
+    await mount(Page)
+    await fillNewPhone()
+    fireEvent.click(screen.getByText('确认绑定'))
+    await flush()
+    expect(screen.getByText('该手机号已被其他账号使用')).toBeTruthy()
+    expect(screen.queryByText('这是我的手机号，合并账号')).toBeNull()
+    fireEvent.click(screen.getByText('确认绑定'))
+    await flush()
+    expect(screen.getByText('该手机号已被其他账号使用')).toBeTruthy()
+    expect(screen.queryByText('这是我的手机号，合并账号')).toBeNull()
+    fireEvent.click(screen.getByText('确认绑定'))
+    await flush()
+    expect(screen.getByText('此号码已注册了另一个账号')).toBeTruthy()
+    expect(screen.getByText('这是我的手机号，合并账号')).toBeTruthy()
   })
 })

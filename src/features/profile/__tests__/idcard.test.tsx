@@ -1,4 +1,5 @@
 import { act, fireEvent, screen } from '@testing-library/react'
+import { REASONS } from '@contract/reasons'
 import { typeInto } from '@/components/form/__tests__/inputs'
 import { mount } from '@/components/form/__tests__/mount'
 import { FORM_MESSAGES } from '@/components/form/rules'
@@ -49,9 +50,13 @@ const CARD: BoundCard = {
   status: 'bound',
 }
 
-function refusal(error: string) {
+function refusal(error: string, reason: string | null = null) {
   return new HttpError(
-    { statusCode: 400, header: {}, data: { code: 400, message: 'Bad Request', data: null, error } },
+    {
+      statusCode: 400,
+      header: {},
+      data: { code: 400, message: 'Bad Request', data: null, error, reason },
+    },
     'business',
   )
 }
@@ -183,7 +188,7 @@ describe('实名认证', () => {
 
   it('offers an appeal for a number bound elsewhere, and shows its status', async () => {
     mockedList.mockResolvedValue([])
-    mockedBind.mockRejectedValue(refusal('该身份证已被其他账号绑定'))
+    mockedBind.mockRejectedValue(refusal('该身份证已被其他账号绑定', REASONS.idCardTaken))
     jest.mocked(appealIdCard).mockResolvedValue(APPEAL)
     await mount(Page)
     await screen.findByText('提交认证')
@@ -209,5 +214,30 @@ describe('实名认证', () => {
     })
     expect(await screen.findByText('我的申诉')).toBeTruthy()
     expect(screen.getByText('处理中')).toBeTruthy()
+  })
+
+  it('offers the appeal by the server’s reason, not by its words', async () => {
+    mockedList.mockResolvedValue([])
+    mockedBind
+      // The same words with another reason (or none): no appeal.
+      .mockRejectedValueOnce(refusal('该身份证已被其他账号绑定', REASONS.mobileInUse))
+      .mockRejectedValueOnce(refusal('该身份证已被其他账号绑定'))
+      // Reworded, with the reason: the appeal is offered.
+      .mockRejectedValueOnce(refusal('此身份证已在另一个账号绑定', REASONS.idCardTaken))
+    await mount(Page)
+    await screen.findByText('提交认证')
+    type('与身份证一致', '张三')
+    type('18 位居民身份证号', VALID)
+    fireEvent.click(screen.getByText('提交认证'))
+    expect(await screen.findByText('该身份证已被其他账号绑定')).toBeTruthy()
+    expect(screen.queryByText('这是我的身份证，提交申诉')).toBeNull()
+    fireEvent.click(screen.getByText('提交认证'))
+    await flush()
+    expect(mockedBind).toHaveBeenCalledTimes(2)
+    expect(screen.getByText('该身份证已被其他账号绑定')).toBeTruthy()
+    expect(screen.queryByText('这是我的身份证，提交申诉')).toBeNull()
+    fireEvent.click(screen.getByText('提交认证'))
+    expect(await screen.findByText('此身份证已在另一个账号绑定')).toBeTruthy()
+    expect(screen.getByText('这是我的身份证，提交申诉')).toBeTruthy()
   })
 })

@@ -1,4 +1,5 @@
 import { useCallback, useState } from 'react'
+import { REASONS } from '@contract/reasons'
 import { CODE_RULES, LOGIN_PASSWORD_RULES, MOBILE_RULES } from '@/components/form/rules'
 import { useForm, type FieldProps } from '@/components/form/use-form'
 import { usePhoneSmsCode, useSmsCode, type SmsCode } from '@/components/form/use-sms-code'
@@ -15,9 +16,6 @@ export const PROOF_LABELS: Record<ProofMethod, string> = {
   password: '登录密码',
   oldCode: '原手机号验证码',
 }
-
-/** The server's refusal when the new number has an account of its own (server account.ts). */
-export const MOBILE_IN_USE = '该手机号已被其他账号使用'
 
 export const BIND_TEL_TEXT = {
   done: '手机号已更换',
@@ -144,7 +142,7 @@ export function useBindTel(): BindTelModel {
     submitting: form.submitting,
     formError: form.submitError,
     submit,
-    canMerge: currentMasked === null && form.submitError === MOBILE_IN_USE,
+    canMerge: currentMasked === null && form.submitReason === REASONS.mobileInUse,
     merging,
     openMerge: () => {
       setMerging(true)

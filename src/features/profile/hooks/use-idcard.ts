@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
+import { REASONS } from '@contract/reasons'
 import {
   ID_CARD_RULES,
   REAL_NAME_RULES,
@@ -20,9 +21,6 @@ import {
   type IdCardAppeal,
 } from '@/services/profile'
 import { email, mobile, rangeLength } from '@/utils/validators'
-
-/** The server's refusal when the number belongs to another account (server id-cards.ts). */
-export const ID_CARD_TAKEN = '该身份证已被其他账号绑定'
 
 export const APPEAL_RULES = {
   reason: [
@@ -50,7 +48,7 @@ export interface IdCardModel {
   submitting: boolean
   /** The server refused the card: its message. */
   formError: string | null
-  /** The refusal was 该身份证已被其他账号绑定: offer 申诉 instead of a dead end. */
+  /** The refusal was 该身份证已被其他账号绑定 (id-card.taken): offer 申诉 instead of a dead end. */
   canAppeal: boolean
   submit: () => void
   retry: () => void
@@ -162,7 +160,7 @@ export function useIdCard(): IdCardModel {
     idNumber: form.field('idNumber'),
     submitting: form.submitting,
     formError: form.submitError,
-    canAppeal: form.submitError === ID_CARD_TAKEN,
+    canAppeal: form.submitReason === REASONS.idCardTaken,
     submit,
     retry: () => setAttempt((n) => n + 1),
     appeals,

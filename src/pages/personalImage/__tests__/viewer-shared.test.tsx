@@ -1,4 +1,5 @@
 import { screen, waitFor } from '@testing-library/react'
+import { REASONS } from '@contract/reasons'
 import { HttpError } from '@/services/http'
 import { downloadAuthorisedImage, getExamDetail } from '@/services/records'
 import { shareBearer } from '@/services/share-bearer'
@@ -100,14 +101,16 @@ describe('影像查看 through a grant', () => {
   })
 
   it('an ended grant says 授权已失效, not that there is no image', async () => {
-    jest
-      .mocked(getSharedExam)
-      .mockRejectedValue(
-        new HttpError(
-          { statusCode: 403, data: { code: 403, error: '授权已失效' }, header: {} },
-          'business',
-        ),
-      )
+    jest.mocked(getSharedExam).mockRejectedValue(
+      new HttpError(
+        {
+          statusCode: 403,
+          data: { code: 403, error: '授权已失效', reason: REASONS.grantEnded },
+          header: {},
+        },
+        'business',
+      ),
+    )
     const page = await renderPage('pages/personalImage/viewer', { examId: 'x1', grantId: 'g1' })
     await waitFor(() => expect(page.element.textContent).toContain('授权已失效'))
   })

@@ -1,5 +1,6 @@
 import { act, fireEvent, waitFor, within } from '@testing-library/react'
 import Taro from '@tarojs/taro'
+import { REASONS } from '@contract/reasons'
 import { HttpError } from '@/services/http'
 import { downloadAuthorisedImage } from '@/services/records'
 import { shareBearer } from '@/services/share-bearer'
@@ -87,9 +88,9 @@ function grant(overrides: Partial<ReceivedGrant> = {}): ReceivedGrant {
   }
 }
 
-function refused(status: number, error: string): HttpError {
+function refused(status: number, error: string, reason: string | null = null): HttpError {
   return new HttpError(
-    { statusCode: status, data: { code: status, error }, header: {} },
+    { statusCode: status, data: { code: status, error, reason }, header: {} },
     'business',
   )
 }
@@ -151,7 +152,7 @@ describe('查看分享: the landing of a link', () => {
     await flush()
     expect(view.getByText('提取码错误，请向分享人确认')).toBeTruthy()
 
-    open.mockRejectedValueOnce(refused(403, '授权已失效'))
+    open.mockRejectedValueOnce(refused(403, '授权已失效', REASONS.grantEnded))
     fireEvent.click(view.getByText('查看'))
     await flush()
     expect(view.getByText('授权已失效')).toBeTruthy()
@@ -169,10 +170,26 @@ describe('查看分享: the landing of a link', () => {
   })
 
   it('an unknown link: 链接无效或已失效', async () => {
-    preview.mockRejectedValue(refused(404, '链接无效或已失效'))
+    preview.mockRejectedValue(refused(404, '链接无效或已失效', REASONS.grantLinkInvalid))
     const page = await renderPage('pages/share/share', { token: 'nope' })
     await flush()
     expect(within(page.element).getByText('链接无效或已失效')).toBeTruthy()
+    expect(within(page.element).queryByText('重试')).toBeNull()
+  })
+
+  it('tells a gone link by the reason, not by the words', async () => {
+    // Reworded, same reason: the link is gone, nothing to retry.
+    preview.mockRejectedValue(refused(404, '此分享链接不存在', REASONS.grantLinkInvalid))
+    const gone = await renderPage('pages/share/share', { token: 'nope-1' })
+    await flush()
+    expect(within(gone.element).getByText('此分享链接不存在')).toBeTruthy()
+    expect(within(gone.element).queryByText('重试')).toBeNull()
+    // The same words without the reason: an ordinary failure, which a retry may fix.
+    preview.mockRejectedValue(refused(404, '链接无效或已失效'))
+    const failed = await renderPage('pages/share/share', { token: 'nope-2' })
+    await flush()
+    expect(within(failed.element).getByText('链接无效或已失效')).toBeTruthy()
+    expect(within(failed.element).getByText('重试')).toBeTruthy()
   })
 })
 
@@ -308,7 +325,7 @@ describe('shared records, exam and report', () => {
 
   it('授权已失效 from a read is a full page, not an error with 重试', async () => {
     grantOf.mockResolvedValue(grant())
-    examOf.mockRejectedValue(refused(403, '授权已失效'))
+    examOf.mockRejectedValue(refused(403, '授权已失效', REASONS.grantEnded))
     const page = await renderPage('pages/share/exam', { grantId: 'g1', examId: 'x1' })
     await flush()
     const view = within(page.element)

@@ -1,6 +1,8 @@
 import { useCallback, useState } from 'react'
+import { REASONS } from '@contract/reasons'
 import { useResource, type Resource } from '@/hooks/use-resource'
 import { describeError } from '@/services/api'
+import { errorReason } from '@/services/http'
 import {
   GRANT_MESSAGES,
   PICKUP_CODE_LENGTH,
@@ -25,7 +27,7 @@ export interface ShareLanding {
 
 /** The preview's error means the link itself is gone (ended, or never valid): no 重试. */
 export function isLinkGone(error: unknown): boolean {
-  return isShareEnded(error) || describeError(error) === GRANT_MESSAGES.linkInvalid
+  return isShareEnded(error) || errorReason(error) === REASONS.grantLinkInvalid
 }
 
 /**
