@@ -67,7 +67,8 @@ export function ReportBody({ report }: { report: ReportDetail }) {
     return (
       <View className="report-sections__card report-sections__card--notice">
         <Text className="report-sections__text">
-          医院已{report.statusLabel === '已作废' ? '作废' : '撤销'}该报告，请以医院的最新通知为准。
+          医院已{report.status === 'entered-in-error' ? '作废' : '撤销'}
+          该报告，请以医院的最新通知为准。
         </Text>
       </View>
     )
