@@ -9,10 +9,13 @@ export type ResourceState<T> =
 
 export interface ResourceActions<T> {
   /**
-   * Asks again. From ready the old data stays on screen until the new answer comes (a retry after an
-   * action does not flash the page); from an error it shows loading. Resolves when the answer is in.
+   * Asks again, at once. From ready the old data stays on screen until the new answer comes (a
+   * retry after an action does not flash the page); from an error it shows loading. Resolves when
+   * the answer is in.
    */
   reload: () => Promise<void>
+  /** Asks again showing loading, even over data on screen (the answer will be another screen). */
+  restart: () => Promise<void>
   /** Changes the data on screen without asking the server (after a change the server confirmed). */
   replace: (next: T | ((current: T) => T)) => void
 }
@@ -21,9 +24,28 @@ export type Resource<T> = ResourceState<T> & ResourceActions<T>
 /** A resource that may not be asked for yet (its key is null): 'idle' until it is. */
 export type OptionalResource<T> = (ResourceState<T> | { status: 'idle' }) & ResourceActions<T>
 
+/**
+ * Handed to `load`: `aborted` turns true once its answer will be dropped (the key changed, a newer
+ * reload started, the screen closed). A load that does more than return its answer (sets a second
+ * piece of state, starts a follow-up request) checks it first.
+ */
+export interface ResourceSignal {
+  readonly aborted: boolean
+}
+
 export interface ResourceOptions {
   /** The message for an error that carries no words of the server's (see describeError). */
   errorMessage?: string
+  /**
+   * After the key changes, show loading at once but ask only once the key has stayed for this
+   * long (a search box: one request when typing stops, not one a keystroke). A reload asks at once.
+   */
+  delayMs?: number
+  /**
+   * An error this says is no answer leaves the screen as it was (a request hook cancelled the
+   * request: isCancelled), instead of showing it.
+   */
+  ignoreError?: (error: unknown) => boolean
 }
 
 const IDLE = { status: 'idle' } as const
@@ -32,57 +54,86 @@ const LOADING = { status: 'loading' } as const
 /**
  * One thing a screen loads. `key` names what is asked (an id, a filter written as a string): when it
  * changes the thing is loaded again and an answer for an older key, or one arriving after the
- * screen closed, is dropped. A `null` key asks nothing (a sheet that is closed). The error comes with
- * the server's own Chinese words (`message`), or `errorMessage` when it has none.
+ * screen closed, is dropped (and its `signal` aborted). A `null` key asks nothing (a sheet that is
+ * closed). The error comes with the server's own Chinese words (`message`), or `errorMessage` when
+ * it has none.
  */
 export function useResource<T>(
   key: string,
-  load: () => Promise<T>,
+  load: (signal: ResourceSignal) => Promise<T>,
   options?: ResourceOptions,
 ): Resource<T>
 export function useResource<T>(
   key: string | null,
-  load: () => Promise<T>,
+  load: (signal: ResourceSignal) => Promise<T>,
   options?: ResourceOptions,
 ): OptionalResource<T>
 export function useResource<T>(
   key: string | null,
-  load: () => Promise<T>,
+  load: (signal: ResourceSignal) => Promise<T>,
   options: ResourceOptions = {},
 ): OptionalResource<T> {
   const [state, setState] = useState<ResourceState<T> | typeof IDLE>(key === null ? IDLE : LOADING)
   const generation = useRef(0)
-  const latest = useRef({ load, errorMessage: options.errorMessage, state })
-  latest.current = { load, errorMessage: options.errorMessage, state }
+  const inFlight = useRef<{ aborted: boolean } | null>(null)
+  const latest = useRef({ load, options, state })
+  latest.current = { load, options, state }
 
-  const run = useCallback(async (keepData: boolean): Promise<void> => {
-    const mine = ++generation.current
-    if (!keepData) setState(LOADING)
-    try {
-      const data = await latest.current.load()
-      if (mine === generation.current) setState({ status: 'ready', data })
-    } catch (error) {
-      if (mine !== generation.current) return
-      const message = describeError(error, latest.current.errorMessage)
-      setState({ status: 'error', error, message })
-    }
+  /** Whatever is in flight answers an old question from now on. */
+  const drop = useCallback(() => {
+    generation.current += 1
+    if (inFlight.current) inFlight.current.aborted = true
+    inFlight.current = null
   }, [])
+
+  const run = useCallback(
+    async (keepData: boolean): Promise<void> => {
+      drop()
+      const mine = generation.current
+      const signal = { aborted: false }
+      inFlight.current = signal
+      if (!keepData) setState(LOADING)
+      try {
+        const data = await latest.current.load(signal)
+        if (mine === generation.current) setState({ status: 'ready', data })
+      } catch (error) {
+        if (mine !== generation.current) return
+        const { errorMessage, ignoreError } = latest.current.options
+        if (ignoreError?.(error)) return
+        setState({ status: 'error', error, message: describeError(error, errorMessage) })
+      } finally {
+        if (inFlight.current === signal) inFlight.current = null
+      }
+    },
+    [drop],
+  )
 
   useEffect(() => {
     if (key === null) {
       setState(IDLE)
       return
     }
-    void run(false)
-    return () => {
-      // Unmounted, or the key changed: whatever is in flight answers an old question.
-      generation.current += 1
+    const delayMs = latest.current.options.delayMs ?? 0
+    if (delayMs <= 0) {
+      void run(false)
+      return drop
     }
-  }, [key, run])
+    setState(LOADING)
+    const timer = setTimeout(() => void run(false), delayMs)
+    return () => {
+      clearTimeout(timer)
+      drop()
+    }
+  }, [key, run, drop])
 
   const reload = useCallback(async () => {
     if (key === null) return
     await run(latest.current.state.status === 'ready')
+  }, [key, run])
+
+  const restart = useCallback(async () => {
+    if (key === null) return
+    await run(false)
   }, [key, run])
 
   const replace = useCallback((next: T | ((current: T) => T)) => {
@@ -93,5 +144,5 @@ export function useResource<T>(
     })
   }, [])
 
-  return { ...state, reload, replace }
+  return { ...state, reload, restart, replace }
 }

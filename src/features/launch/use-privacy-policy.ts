@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { Agreement } from '@contract/main/app'
+import { useResource } from '@/hooks/use-resource'
 import { exitApp } from '@/platform/exit'
 import { taroNavigator } from '@/platform/navigation'
 import { canUseAgreePrivacyButton } from '@/platform/privacy'
@@ -46,8 +47,6 @@ const consentDeps: ConsentDeps = {
 /** Everything the privacy-policy page does; the page only draws it. */
 export function usePrivacyPolicy(params: Record<string, string | undefined>): PrivacyPolicyView {
   const [mode, setMode] = useState<PrivacyPageMode>(() => modeFromParams(params))
-  const [state, setState] = useState<AgreementState>({ status: 'loading' })
-  const [attempt, setAttempt] = useState(0)
   const [busy, setBusy] = useState(false)
   const agreeWithWechat = useMemo(() => canUseAgreePrivacyButton(), [])
   const alive = useRef(true)
@@ -63,20 +62,25 @@ export function usePrivacyPolicy(params: Record<string, string | undefined>): Pr
     if (mode.kind === 'consent') hideHomeButton()
   }, [mode.kind])
 
-  useEffect(() => {
-    if (mode.kind === 'blocked') return
-    setState({ status: 'loading' })
-    getAgreement('privacy', currentSoftwareName()).then(
-      (agreement) => {
-        if (alive.current) setState({ status: 'ready', agreement })
-      },
-      (error: unknown) => {
-        if (alive.current && !isCancelled(error)) setState({ status: 'error', message: LOAD_ERROR })
-      },
-    )
-  }, [mode.kind, attempt])
-
-  const retry = useCallback(() => setAttempt((n) => n + 1), [])
+  // Blocked after refusing asks nothing; 再看看 (reconsider) asks again.
+  const resource = useResource(
+    mode.kind === 'blocked' ? null : mode.kind,
+    () => getAgreement('privacy', currentSoftwareName()),
+    { ignoreError: isCancelled },
+  )
+  const { reload } = resource
+  const agreement = resource.status === 'ready' ? resource.data : null
+  const failed = resource.status === 'error'
+  const state = useMemo<AgreementState>(
+    () =>
+      agreement
+        ? { status: 'ready', agreement }
+        : failed
+          ? { status: 'error', message: LOAD_ERROR }
+          : { status: 'loading' },
+    [agreement, failed],
+  )
+  const retry = useCallback(() => void reload(), [reload])
 
   const agree = useCallback(() => {
     if (state.status !== 'ready' || busy) return

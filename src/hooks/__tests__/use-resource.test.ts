@@ -1,6 +1,6 @@
 import { act, renderHook, waitFor } from '@testing-library/react'
-import { HttpError, NetworkError } from '@/services/http'
-import { useResource } from '../use-resource'
+import { HttpError, NetworkError, RequestCancelledError, isCancelled } from '@/services/http'
+import { useResource, type ResourceSignal } from '../use-resource'
 
 /** A promise the test settles by hand, so answers can arrive in any order. */
 function deferred<T>() {
@@ -140,5 +140,99 @@ describe('useResource', () => {
     expect(result.current.status).toBe('loading')
     expect(errors).not.toHaveBeenCalled()
     errors.mockRestore()
+  })
+
+  it("aborts the old key's signal when the key changes, and the last one when the screen closes", async () => {
+    const signals: Record<string, ResourceSignal> = {}
+    const { rerender, unmount } = renderHook(
+      ({ id }: { id: string }) =>
+        useResource(id, (signal) => {
+          signals[id] = signal
+          return new Promise<string>(() => undefined)
+        }),
+      { initialProps: { id: 'a' } },
+    )
+    expect(signals.a.aborted).toBe(false)
+    rerender({ id: 'b' })
+    expect(signals.a.aborted).toBe(true)
+    expect(signals.b.aborted).toBe(false)
+    unmount()
+    expect(signals.b.aborted).toBe(true)
+  })
+
+  it("aborts an in-flight load's signal when a newer reload starts", async () => {
+    const signals: ResourceSignal[] = []
+    const { result } = renderHook(() =>
+      useResource('k', (signal) => {
+        signals.push(signal)
+        return new Promise<string>(() => undefined)
+      }),
+    )
+    act(() => void result.current.reload())
+    expect(signals.map((signal) => signal.aborted)).toEqual([true, false])
+  })
+
+  describe('delayMs', () => {
+    beforeEach(() => jest.useFakeTimers())
+    afterEach(() => jest.useRealTimers())
+
+    it('asks once the key has stayed for the delay, showing loading meanwhile', async () => {
+      const load = jest.fn(async (q: string) => `hits for ${q}`)
+      const { result, rerender } = renderHook(
+        ({ q }: { q: string }) => useResource(q, () => load(q), { delayMs: 300 }),
+        { initialProps: { q: '协' } },
+      )
+      act(() => jest.advanceTimersByTime(100))
+      rerender({ q: '协和' })
+      act(() => jest.advanceTimersByTime(299))
+      expect(load).not.toHaveBeenCalled()
+      expect(result.current.status).toBe('loading')
+      await act(async () => jest.advanceTimersByTime(1))
+      expect(load.mock.calls).toEqual([['协和']])
+      expect(result.current).toMatchObject({ status: 'ready', data: 'hits for 协和' })
+    })
+
+    it('asks nothing once the screen closes during the delay; a reload asks at once', async () => {
+      const load = jest.fn(async () => 'hits')
+      const closed = renderHook(() => useResource('q', load, { delayMs: 300 }))
+      closed.unmount()
+      act(() => jest.advanceTimersByTime(1000))
+      expect(load).not.toHaveBeenCalled()
+
+      const open = renderHook(() => useResource('q', load, { delayMs: 300 }))
+      await act(() => open.result.current.reload())
+      expect(load).toHaveBeenCalledTimes(1)
+      expect(open.result.current).toMatchObject({ status: 'ready', data: 'hits' })
+    })
+  })
+
+  it('leaves the screen as it was for an error ignoreError says is no answer', async () => {
+    const cancelled = renderHook(() =>
+      useResource('p', () => Promise.reject(new RequestCancelledError()), {
+        ignoreError: isCancelled,
+      }),
+    )
+    await act(async () => undefined)
+    expect(cancelled.result.current.status).toBe('loading')
+
+    const failed = renderHook(() =>
+      useResource('p', () => Promise.reject(new NetworkError('request:fail', false)), {
+        ignoreError: isCancelled,
+      }),
+    )
+    await waitFor(() => expect(failed.result.current.status).toBe('error'))
+  })
+
+  it('shows loading on a restart, even with data on screen', async () => {
+    const second = deferred<string>()
+    let call = 0
+    const { result } = renderHook(() =>
+      useResource('s', () => (call++ === 0 ? Promise.resolve('locked') : second.promise)),
+    )
+    await waitFor(() => expect(result.current).toMatchObject({ status: 'ready', data: 'locked' }))
+    act(() => void result.current.restart())
+    expect(result.current.status).toBe('loading')
+    await act(async () => second.resolve('claimed'))
+    expect(result.current).toMatchObject({ status: 'ready', data: 'claimed' })
   })
 })

@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback } from 'react'
 import type { Agreement, AgreementKind } from '@contract/main/app'
+import { useResource } from '@/hooks/use-resource'
 import { currentSoftwareName } from '@/platform/runtime'
 import { getAgreement } from '@/services/app-info'
 import { isCancelled } from '@/services/http'
@@ -22,30 +23,16 @@ export interface AgreementView {
 
 /** One agreement's text from the server, as the privacy-policy page loads its own. */
 export function useAgreement(kind: AgreementKind): AgreementView {
-  const [state, setState] = useState<AgreementState>({ status: 'loading' })
-  const [attempt, setAttempt] = useState(0)
-
-  useEffect(() => {
-    let alive = true
-    setState({ status: 'loading' })
-    getAgreement(kind, currentSoftwareName()).then(
-      (agreement) => {
-        if (alive) setState({ status: 'ready', agreement })
-      },
-      (error: unknown) => {
-        if (alive && !isCancelled(error)) {
-          setState({
-            status: 'error',
-            message: `${AGREEMENT_TITLES[kind]}加载失败，请检查网络后重试`,
-          })
-        }
-      },
-    )
-    return () => {
-      alive = false
-    }
-  }, [kind, attempt])
-
-  const retry = useCallback(() => setAttempt((n) => n + 1), [])
+  const resource = useResource(kind, () => getAgreement(kind, currentSoftwareName()), {
+    ignoreError: isCancelled,
+  })
+  const { reload } = resource
+  const retry = useCallback(() => void reload(), [reload])
+  const state: AgreementState =
+    resource.status === 'ready'
+      ? { status: 'ready', agreement: resource.data }
+      : resource.status === 'error'
+        ? { status: 'error', message: `${AGREEMENT_TITLES[kind]}加载失败，请检查网络后重试` }
+        : { status: 'loading' }
   return { state, retry }
 }

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
+import { useResource } from '@/hooks/use-resource'
 import { createQrLogin, pollQrLogin, type Session } from '@/services/auth'
 import { describeError } from '@/services/api'
 import { HttpError } from '@/services/http'
@@ -27,80 +28,96 @@ export interface QrLogin {
   refresh: () => void
 }
 
+/** An unknown or used-up request answers 404/410: to the person that is an expired code. */
+function isGone(error: unknown): boolean {
+  return error instanceof HttpError && (error.statusCode === 404 || error.statusCode === 410)
+}
+
 /**
- * One login request at a time: create it, draw it, poll until the phone answers or it expires.
- * Polling stops when the panel is hidden or unmounted, and every answer that arrives after that is
- * ignored (`generation`), so an old request can never sign anyone in.
+ * One login request at a time: create it and draw it (the one thing loaded, through useResource),
+ * then poll until the phone answers or it expires (the flow after it is this hook's own). Polling
+ * stops when the panel is hidden or unmounted, and every answer that arrives after that is ignored
+ * (`generation`), so an old request can never sign anyone in.
  */
 export function useQrLogin(active: boolean, onSession: (session: Session) => void): QrLogin {
-  const [view, setView] = useState<QrView>({ status: 'loading' })
   const [attempt, setAttempt] = useState(0)
+  const ticket = useResource(
+    active ? String(attempt) : null,
+    async () => {
+      const created = await createQrLogin({ loading: false })
+      return { id: created.id, secret: created.pollSecret, image: await qrDataUrl(created.content) }
+    },
+    { errorMessage: '二维码加载失败' },
+  )
+  /** The phone's answer so far, for the ticket it is about. */
+  const [answer, setAnswer] = useState<{ of: unknown; view: QrView } | null>(null)
   const generation = useRef(0)
   const onSessionRef = useRef(onSession)
   onSessionRef.current = onSession
 
+  const drawn = ticket.status === 'ready' ? ticket.data : null
   useEffect(() => {
-    if (!active) return undefined
+    if (drawn === null) return undefined
     generation.current += 1
     const mine = generation.current
     const current = () => generation.current === mine
+    const { id, secret, image } = drawn
+    const show = (view: QrView) => setAnswer({ of: drawn, view })
     let timer: ReturnType<typeof setTimeout> | undefined
-    let image: string | null = null
-    setView({ status: 'loading' })
 
     const fail = (error: unknown) => {
       if (!current()) return
-      // An unknown or used-up request answers 404/410: to the person that is an expired code.
-      if (error instanceof HttpError && (error.statusCode === 404 || error.statusCode === 410)) {
-        setView({ status: 'expired', image })
-        return
-      }
-      setView({ status: 'error', message: describeError(error, '二维码加载失败') })
+      if (isGone(error)) show({ status: 'expired', image })
+      else show({ status: 'error', message: describeError(error, '二维码加载失败') })
     }
 
     // Expiry is the server's to say: a phone's clock may be minutes off the server's.
-    const poll = (id: string, secret: string) => {
+    const poll = () => {
       timer = setTimeout(() => {
         if (!current()) return
         pollQrLogin(id, secret, { loading: false, quietOffline: true }).then((answer) => {
           if (!current()) return
           if (answer.status === 'confirmed' && answer.session) {
-            setView({ status: 'confirmed' })
+            show({ status: 'confirmed' })
             generation.current += 1
             onSessionRef.current(answer.session)
             return
           }
           if (answer.status === 'refused' || answer.status === 'expired') {
-            setView({ status: answer.status, image })
+            show({ status: answer.status, image })
             return
           }
           // 'confirmed' without a session was collected already; treat it as used up.
           if (answer.status === 'confirmed') {
-            setView({ status: 'expired', image })
+            show({ status: 'expired', image })
             return
           }
-          if (image !== null) setView({ status: answer.status, image })
-          poll(id, secret)
+          show({ status: answer.status, image })
+          poll()
         }, fail)
       }, QR_POLL_MS)
     }
-
-    createQrLogin({ loading: false })
-      .then(async (ticket) => {
-        const drawn = await qrDataUrl(ticket.content)
-        if (!current()) return
-        image = drawn
-        setView({ status: 'pending', image: drawn })
-        poll(ticket.id, ticket.pollSecret)
-      })
-      .catch(fail)
+    poll()
 
     return () => {
       generation.current += 1
       if (timer !== undefined) clearTimeout(timer)
     }
-  }, [active, attempt])
+  }, [drawn])
 
   const refresh = useCallback(() => setAttempt((n) => n + 1), [])
+  let view: QrView
+  if (drawn !== null) {
+    view =
+      answer !== null && answer.of === drawn
+        ? answer.view
+        : { status: 'pending', image: drawn.image }
+  } else if (ticket.status === 'error') {
+    view = isGone(ticket.error)
+      ? { status: 'expired', image: null }
+      : { status: 'error', message: ticket.message }
+  } else {
+    view = { status: 'loading' }
+  }
   return { view, refresh }
 }

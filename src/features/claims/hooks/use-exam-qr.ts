@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { describeError } from '@/services/api'
+import { useResource } from '@/hooks/use-resource'
 import { issueExamQrCode } from '@/services/claims'
 
 /** A new code is fetched this long before the shown one ends, so the one on screen never lapses. */
@@ -11,91 +11,91 @@ export type ExamQrState =
   | { status: 'ready'; content: string; expiresAt: number; secondsLeft: number }
   | { status: 'error'; message: string }
 
+interface ExamQrCode {
+  content: string
+  /** When it ends (ms, local clock). */
+  expiresAt: number
+  ttlSeconds: number
+}
+
 /**
- * The owner's 5-minute exam code while `active`: fetched on opening, counted down every second, and
- * replaced automatically shortly before it ends (the server's time decides the end; the local clock
- * only counts). Closing stops everything.
+ * The owner's 5-minute exam code while `active`: fetched on opening (through useResource), counted
+ * down every second, and replaced automatically shortly before it ends (the server's time decides
+ * the end; the local clock only counts). Closing stops everything. The clock and the quiet refresh
+ * are this hook's own: they decide when the one code is asked again.
  */
 export function useExamQr(examId: string, active: boolean) {
-  const [state, setState] = useState<ExamQrState>({ status: 'idle' })
-  const timer = useRef<ReturnType<typeof setInterval> | null>(null)
-  const generation = useRef(0)
-  /** The generation whose request is in flight (a closed and reopened sheet asks afresh). */
-  const loading = useRef<number | null>(null)
+  /** The code on screen, read by the clock and by a failed quiet refresh. */
+  const shown = useRef<ExamQrCode | null>(null)
+  /** The next load is a background refresh (not one the person sees as loading). */
+  const quiet = useRef(false)
+  /** A load is in flight: the clock does not ask again meanwhile. */
+  const inFlight = useRef(false)
   /** No background retry before this time (ms), so a failing network is not asked every second. */
   const nextTry = useRef(0)
-  /** When the code on screen ends (ms, local clock); null without one. */
-  const expiry = useRef<number | null>(null)
+  const [now, setNow] = useState(() => Date.now())
 
-  const stop = useCallback(() => {
-    if (timer.current !== null) clearInterval(timer.current)
-    timer.current = null
-  }, [])
-
-  const load = useCallback(
-    (quiet: boolean) => {
-      const mine = generation.current
-      if (loading.current === mine) return
-      loading.current = mine
+  const code = useResource(
+    active ? examId : null,
+    async (): Promise<ExamQrCode> => {
+      const background = quiet.current
+      quiet.current = false
+      inFlight.current = true
       nextTry.current = Date.now() + 5000
-      if (!quiet) setState({ status: 'loading' })
-      // The server answers its own expiry; the phone's clock may be wrong, so only the duration
-      // (ttlSeconds) is trusted, counted from when the answer arrived.
-      issueExamQrCode(examId, { quietOffline: true }).then(
-        (code) => {
-          if (loading.current === mine) loading.current = null
-          if (mine !== generation.current) return
-          const expiresAt = Date.now() + code.ttlSeconds * 1000
-          expiry.current = expiresAt
-          setState({
-            status: 'ready',
-            content: code.content,
-            expiresAt,
-            secondsLeft: code.ttlSeconds,
-          })
-        },
-        (error: unknown) => {
-          if (loading.current === mine) loading.current = null
-          if (mine !== generation.current) return
-          setState((current) =>
-            // A failed background refresh keeps the code shown while it is still valid.
-            quiet && current.status === 'ready' && current.expiresAt > Date.now()
-              ? current
-              : { status: 'error', message: describeError(error, '二维码获取失败，请重试') },
-          )
-        },
-      )
+      try {
+        // The server answers its own expiry; the phone's clock may be wrong, so only the duration
+        // (ttlSeconds) is trusted, counted from when the answer arrived.
+        const issued = await issueExamQrCode(examId, { quietOffline: true })
+        return {
+          content: issued.content,
+          expiresAt: Date.now() + issued.ttlSeconds * 1000,
+          ttlSeconds: issued.ttlSeconds,
+        }
+      } catch (error) {
+        // A failed background refresh keeps the code shown while it is still valid.
+        const current = shown.current
+        if (background && current !== null && current.expiresAt > Date.now()) return current
+        throw error
+      } finally {
+        inFlight.current = false
+      }
     },
-    [examId],
+    { errorMessage: '二维码获取失败，请重试' },
   )
+  shown.current = code.status === 'ready' ? code.data : null
 
+  const { reload, restart } = code
   useEffect(() => {
-    if (!active) {
-      generation.current += 1
-      stop()
-      expiry.current = null
-      setState({ status: 'idle' })
-      return
-    }
-    load(false)
-    timer.current = setInterval(() => {
-      const ends = expiry.current
-      if (ends === null) return
-      const leftMs = ends - Date.now()
-      if (leftMs <= QR_REFRESH_AHEAD_MS && Date.now() >= nextTry.current) load(true)
-      setState((current) => {
-        if (current.status !== 'ready' || current.expiresAt !== ends) return current
-        if (leftMs <= 0) return { status: 'loading' }
-        return { ...current, secondsLeft: Math.ceil(leftMs / 1000) }
-      })
+    if (!active) return undefined
+    const timer = setInterval(() => {
+      setNow(Date.now())
+      const ends = shown.current?.expiresAt
+      if (ends === undefined || inFlight.current) return
+      if (ends - Date.now() <= QR_REFRESH_AHEAD_MS && Date.now() >= nextTry.current) {
+        quiet.current = true
+        void reload()
+      }
     }, 1000)
-    return () => {
-      generation.current += 1
-      stop()
-    }
-  }, [active, load, stop])
+    return () => clearInterval(timer)
+  }, [active, reload])
 
-  const retry = useCallback(() => load(false), [load])
+  const retry = useCallback(() => {
+    if (!inFlight.current) void restart()
+  }, [restart])
+
+  let state: ExamQrState
+  if (code.status === 'idle') state = { status: 'idle' }
+  else if (code.status === 'error') state = { status: 'error', message: code.message }
+  else if (code.status === 'loading') state = { status: 'loading' }
+  else {
+    const { content, expiresAt, ttlSeconds } = code.data
+    const leftMs = expiresAt - Math.max(now, expiresAt - ttlSeconds * 1000)
+    // The code on screen ended before a new one came: loading until it does.
+    state =
+      leftMs <= 0
+        ? { status: 'loading' }
+        : { status: 'ready', content, expiresAt, secondsLeft: Math.ceil(leftMs / 1000) }
+  }
   return { state, retry }
 }
 

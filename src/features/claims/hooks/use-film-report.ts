@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useRef, useState } from 'react'
-import { describeError } from '@/services/api'
+import { useCallback, useRef } from 'react'
+import { useResource } from '@/hooks/use-resource'
 import {
   getClaimedReport,
   getScanReportCount,
@@ -43,63 +43,61 @@ function plausible(code: string | undefined): code is string {
  * now with the SMS proof, or earlier, or matched by their bound ID card).
  */
 export function useFilmReport(code: string | undefined) {
-  const [state, setState] = useState<FilmReportState>(
-    plausible(code) ? { status: 'loading' } : { status: 'invalid' },
-  )
-  const [extras, setExtras] = useState<FilmExtras>(NO_EXTRAS)
-  const alive = useRef(true)
   const claimed = useRef(false)
-
-  useEffect(() => {
-    alive.current = true
-    return () => {
-      alive.current = false
-    }
-  }, [])
-
-  const load = useCallback(async () => {
-    if (!plausible(code)) return setState({ status: 'invalid' })
-    setState({ status: 'loading' })
-    // Alongside the report, quietly: a failure leaves the extras out, not the page in error.
-    void Promise.allSettled([
-      getScanReportCount(code, { loading: false, quietOffline: true }),
-      listScanRooms(code, { loading: false, quietOffline: true }),
-    ]).then(([count, rooms]) => {
-      if (!alive.current) return
-      setExtras({
-        count: count.status === 'fulfilled' ? count.value : null,
-        rooms: rooms.status === 'fulfilled' ? rooms.value : null,
-      })
-    })
-    try {
-      const scan = await getScanReportInfo(code)
-      if (!scan.mine) {
-        if (alive.current) setState({ status: 'locked', scan })
-        return
-      }
+  const key = plausible(code) ? code : null
+  const scan = useResource<Extract<FilmReportState, { status: 'locked' | 'ready' }>>(
+    key,
+    async () => {
+      const scan = await getScanReportInfo(key ?? '')
+      if (!scan.mine) return { status: 'locked', scan }
       const report = scan.reportId ? await getClaimedReport(scan.reportId) : null
-      if (alive.current) setState({ status: 'ready', scan, report, justClaimed: claimed.current })
-    } catch (error) {
-      if (alive.current)
-        setState({ status: 'error', message: describeError(error, '报告加载失败，请重试') })
+      return { status: 'ready', scan, report, justClaimed: claimed.current }
+    },
+    { errorMessage: '报告加载失败，请重试' },
+  )
+  // Alongside the report, quietly: a failure leaves the extras out, not the page in error.
+  const extras = useResource(key, async () => {
+    const [count, rooms] = await Promise.allSettled([
+      getScanReportCount(key ?? '', { loading: false, quietOffline: true }),
+      listScanRooms(key ?? '', { loading: false, quietOffline: true }),
+    ])
+    return {
+      count: count.status === 'fulfilled' ? count.value : null,
+      rooms: rooms.status === 'fulfilled' ? rooms.value : null,
     }
-  }, [code])
+  })
 
-  useEffect(() => {
-    void load()
-  }, [load])
+  const { restart: restartScan } = scan
+  const { reload: reloadExtras } = extras
+  const load = useCallback(() => {
+    void reloadExtras()
+    void restartScan()
+  }, [reloadExtras, restartScan])
 
   const onClaimed = useCallback(
     (_exam: ClaimedExam) => {
       claimed.current = true
-      void load()
+      load()
     },
     [load],
   )
+  const state: FilmReportState =
+    scan.status === 'idle'
+      ? { status: 'invalid' }
+      : scan.status === 'ready'
+        ? scan.data
+        : scan.status === 'error'
+          ? { status: 'error', message: scan.message }
+          : { status: 'loading' }
   const ticket = state.status === 'locked' ? state.scan.ticket : null
   const proof = useClaimCode(ticket, onClaimed)
 
-  return { state, extras, proof, retry: () => void load() }
+  return {
+    state,
+    extras: extras.status === 'ready' ? extras.data : NO_EXTRAS,
+    proof,
+    retry: load,
+  }
 }
 
 export type FilmReportView = ReturnType<typeof useFilmReport>

@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useRef, useState } from 'react'
-import { describeError } from '@/services/api'
+import { useCallback, useRef, useState } from 'react'
+import { useResource } from '@/hooks/use-resource'
 import { HttpError } from '@/services/http'
 import { addArticleRead, type ArticleDetail, getArticle, likeArticle } from '@/services/content'
 import { addFavourite, removeFavourite } from '@/services/favourites'
@@ -24,9 +24,6 @@ export interface ArticleModel {
 /** 资讯详情: the article, its read counted once on open, 赞 and 收藏. */
 export function useArticle(articleId: string): ArticleModel {
   const signedIn = useSessionStore((state) => state.token !== null)
-  const [status, setStatus] = useState<ArticleModel['status']>('loading')
-  const [error, setError] = useState('')
-  const [article, setArticle] = useState<ArticleDetail | null>(null)
   const [readCount, setReadCount] = useState(0)
   const counted = useRef(false)
 
@@ -47,20 +44,15 @@ export function useArticle(articleId: string): ArticleModel {
   const { reset: resetLike } = like
   const { reset: resetFavourite } = favourite
 
-  const load = useCallback(async () => {
-    if (articleId === '') {
-      setError(ARTICLE_MISSING)
-      setStatus('missing')
-      return
-    }
-    setStatus('loading')
-    try {
+  const resource = useResource(
+    // No id at all: nothing to ask, the article is missing.
+    articleId === '' ? null : articleId,
+    async (signal) => {
       const found = await getArticle(articleId)
-      setArticle(found)
+      if (signal.aborted) return found
       setReadCount(found.readCount)
       resetLike({ on: found.liked, count: found.likeCount })
       resetFavourite({ on: found.favourited, count: found.favouriteCount })
-      setStatus('ready')
       if (!counted.current) {
         counted.current = true
         // Counted once per open; the server keeps it to once per reader per day.
@@ -69,16 +61,26 @@ export function useArticle(articleId: string): ArticleModel {
           () => undefined,
         )
       }
-    } catch (cause) {
-      const missing = cause instanceof HttpError && cause.statusCode === 404
-      setError(missing ? ARTICLE_MISSING : describeError(cause, '文章加载失败，请稍后重试'))
-      setStatus(missing ? 'missing' : 'error')
-    }
-  }, [articleId, resetLike, resetFavourite])
+      return found
+    },
+    { errorMessage: '文章加载失败，请稍后重试' },
+  )
 
-  useEffect(() => {
-    void load()
-  }, [load])
+  const missing =
+    resource.status === 'idle' || (resource.status === 'error' && isMissing(resource.error))
+  const status: ArticleModel['status'] = missing ? 'missing' : resource.status
+  return {
+    status,
+    error: missing ? ARTICLE_MISSING : resource.status === 'error' ? resource.message : '',
+    article: resource.status === 'ready' ? resource.data : null,
+    readCount,
+    like,
+    favourite,
+    signedIn,
+    retry: () => void resource.reload(),
+  }
+}
 
-  return { status, error, article, readCount, like, favourite, signedIn, retry: () => void load() }
+function isMissing(error: unknown): boolean {
+  return error instanceof HttpError && error.statusCode === 404
 }

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react'
 import { z } from 'zod/mini'
 import { SEARCH_QUERY_MAX, SearchQuerySchema } from '@contract/main/content'
 import { usePagedList, type PagedList } from '@/components/refresh-list'
+import { useResource } from '@/hooks/use-resource'
 import { showToast } from '@/platform/ui'
 import { describeError } from '@/services/api'
 import {
@@ -48,12 +49,8 @@ export function useSearch(): SearchModel {
   const [input, setInput] = useState('')
   const [query, setQuery] = useState<string | null>(null)
   const [tab, setTab] = useState<SearchTab>('all')
-  const [totals, setTotals] = useState<Record<SearchKind, number> | null>(null)
-  const [preview, setPreview] = useState<SearchModel['preview']>({
-    status: 'loading',
-    hits: [],
-    error: '',
-  })
+  // Each 搜索 asks afresh, even for the same words (`searches` counts them).
+  const [searches, setSearches] = useState(0)
   const [history, setHistory] = useState<{ id: string; q: string }[]>([])
   const [hot, setHot] = useState<string[]>([])
 
@@ -78,24 +75,27 @@ export function useSearch(): SearchModel {
       setInput(parsed.data)
       setQuery(parsed.data)
       setTab('all')
-      setTotals(null)
-      setPreview({ status: 'loading', hits: [], error: '' })
-      search({ q: parsed.data }).then(
-        (answer) => {
-          setTotals(answer.totals)
-          setPreview({ status: 'ready', hits: answer.hits, error: '' })
-          loadHistory()
-        },
-        (error) =>
-          setPreview({
-            status: 'error',
-            hits: [],
-            error: describeError(error, '搜索失败，请稍后重试'),
-          }),
-      )
+      setSearches((n) => n + 1)
     },
-    [input, loadHistory],
+    [input],
   )
+
+  const results = useResource(
+    query === null ? null : `${searches}:${query}`,
+    async (signal) => {
+      const answer = await search({ q: query ?? '' })
+      if (!signal.aborted) loadHistory()
+      return answer
+    },
+    { errorMessage: '搜索失败，请稍后重试' },
+  )
+  const totals = results.status === 'ready' ? results.data.totals : null
+  const preview: SearchModel['preview'] =
+    results.status === 'ready'
+      ? { status: 'ready', hits: results.data.hits, error: '' }
+      : results.status === 'error'
+        ? { status: 'error', hits: [], error: results.message }
+        : { status: 'loading', hits: [], error: '' }
 
   const removeHistory = useCallback(async (id?: string) => {
     try {

@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useCallback, useRef, useState } from 'react'
+import { useResource } from '@/hooks/use-resource'
 import { usePagedList, type PagedList } from '@/components/refresh-list'
-import { describeError } from '@/services/api'
 import { HttpError } from '@/services/http'
 import {
   getVideo,
@@ -49,9 +49,6 @@ export interface VideoModel {
 /** 视频详情: the video starts where this viewer stopped, and remembers where they stop again. */
 export function useVideo(videoId: string): VideoModel {
   const signedIn = useSessionStore((state) => state.token !== null)
-  const [status, setStatus] = useState<VideoModel['status']>('loading')
-  const [error, setError] = useState('')
-  const [video, setVideo] = useState<VideoDetail | null>(null)
   const [playError, setPlayError] = useState(false)
   const position = useRef(0)
   const saved = useRef(0)
@@ -66,30 +63,27 @@ export function useVideo(videoId: string): VideoModel {
   const favourite = useToggle({ on: false, count: 0 }, sendFavourite)
   const { reset } = favourite
 
-  const load = useCallback(async () => {
-    if (videoId === '') {
-      setError(VIDEO_MISSING)
-      setStatus('missing')
-      return
-    }
-    setStatus('loading')
-    try {
+  const resource = useResource(
+    // No id at all: nothing to ask, the video is missing.
+    videoId === '' ? null : videoId,
+    async (signal) => {
       const found = await getVideo(videoId)
+      if (signal.aborted) return found
       position.current = found.resumeAt
       saved.current = found.resumeAt
-      setVideo(found)
       reset({ on: found.favourited, count: 0 })
-      setStatus('ready')
-    } catch (cause) {
-      const missing = cause instanceof HttpError && cause.statusCode === 404
-      setError(missing ? VIDEO_MISSING : describeError(cause, '视频加载失败，请稍后重试'))
-      setStatus(missing ? 'missing' : 'error')
-    }
-  }, [videoId, reset])
-
-  useEffect(() => {
-    void load()
-  }, [load])
+      return found
+    },
+    { errorMessage: '视频加载失败，请稍后重试' },
+  )
+  const video = resource.status === 'ready' ? resource.data : null
+  const missing =
+    resource.status === 'idle' ||
+    (resource.status === 'error' &&
+      resource.error instanceof HttpError &&
+      resource.error.statusCode === 404)
+  const status: VideoModel['status'] = missing ? 'missing' : resource.status
+  const error = missing ? VIDEO_MISSING : resource.status === 'error' ? resource.message : ''
 
   const save = useCallback(() => {
     if (!signedIn || !video) return
@@ -118,6 +112,6 @@ export function useVideo(videoId: string): VideoModel {
     },
     onPlayError: () => setPlayError(true),
     leave: save,
-    retry: () => void load(),
+    retry: () => void resource.reload(),
   }
 }

@@ -24,7 +24,7 @@ export interface FamilyModel {
 
 /** 亲情卡: 本人, the members I manage and who manages me, fresh from the server. */
 export function useFamily(): FamilyModel {
-  const family = useResource('family', listFamily)
+  const family = useResource('family', () => listFamily())
   const { reload: reloadFamily } = family
   const reload = useCallback(() => void reloadFamily(), [reloadFamily])
 

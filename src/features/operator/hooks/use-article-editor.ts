@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { OPERATOR_MESSAGES } from '@contract/main/operator'
+import { useResource } from '@/hooks/use-resource'
 import { showToast } from '@/platform/ui'
-import { describeError } from '@/services/api'
 import { operatorApi, type OperatorArticle } from '@/services/operator'
 import { act, useUpload, type Upload } from './use-operator'
 
@@ -25,8 +25,6 @@ export interface ArticleEditor {
 
 /** Writes a new article (no id) or edits one; saving never publishes unless asked. */
 export function useArticleEditor(articleId: string | undefined): ArticleEditor {
-  const [status, setStatus] = useState<ArticleEditor['status']>('loading')
-  const [error, setError] = useState<string | null>(null)
   const [types, setTypes] = useState<{ id: string; name: string }[]>([])
   const [typeId, setTypeId] = useState('')
   const [title, setTitle] = useState('')
@@ -35,34 +33,23 @@ export function useArticleEditor(articleId: string | undefined): ArticleEditor {
   const [saved, setSaved] = useState<OperatorArticle | null>(null)
   const cover = useUpload('cover')
 
-  useEffect(() => {
-    let live = true
-    void (async () => {
-      try {
-        const [allTypes, article] = await Promise.all([
-          operatorApi.articleTypes(),
-          articleId ? operatorApi.article(articleId) : Promise.resolve(null),
-        ])
-        if (!live) return
-        setTypes(allTypes)
-        setTypeId(article?.typeId ?? allTypes[0]?.id ?? '')
-        if (article) {
-          setTitle(article.title)
-          setSummary(article.summary)
-          setHtml(article.html)
-          setSaved(article)
-        }
-        setStatus('ready')
-      } catch (caught) {
-        if (!live) return
-        setError(describeError(caught))
-        setStatus('error')
-      }
-    })()
-    return () => {
-      live = false
+  // The types and the article are the one thing loaded; the form they fill is this editor's own.
+  const loaded = useResource(articleId ?? '', async (signal) => {
+    const [allTypes, article] = await Promise.all([
+      operatorApi.articleTypes(),
+      articleId ? operatorApi.article(articleId) : Promise.resolve(null),
+    ])
+    if (signal.aborted) return null
+    setTypes(allTypes)
+    setTypeId(article?.typeId ?? allTypes[0]?.id ?? '')
+    if (article) {
+      setTitle(article.title)
+      setSummary(article.summary)
+      setHtml(article.html)
+      setSaved(article)
     }
-  }, [articleId])
+    return null
+  })
 
   const save = async (publish: boolean) => {
     if (!title.trim()) return showToast(OPERATOR_MESSAGES.titleRequired)
@@ -89,8 +76,8 @@ export function useArticleEditor(articleId: string | undefined): ArticleEditor {
   }
 
   return {
-    status,
-    error,
+    status: loaded.status,
+    error: loaded.status === 'error' ? loaded.message : null,
     types,
     typeId,
     setTypeId,

@@ -8,11 +8,11 @@ import {
   rule,
 } from '@/components/form/rules'
 import { useForm, type FieldProps } from '@/components/form/use-form'
+import { useResource } from '@/hooks/use-resource'
 import { showToast } from '@/platform/ui'
 import {
   appealIdCard,
   bindIdCard,
-  describeError,
   listBoundCards,
   listIdCardAppeals,
   refreshProfile,
@@ -73,8 +73,6 @@ export interface IdCardModel {
  * has it; it never reaches a store or a log. A number bound to another account leads to an appeal.
  */
 export function useIdCard(): IdCardModel {
-  const [state, setState] = useState<IdCardState>({ status: 'loading' })
-  const [attempt, setAttempt] = useState(0)
   const [appeals, setAppeals] = useState<IdCardAppeal[]>([])
   const form = useForm({
     realName: { rules: REAL_NAME_RULES },
@@ -94,23 +92,30 @@ export function useIdCard(): IdCardModel {
     }
   }, [])
 
-  useEffect(() => {
-    setState({ status: 'loading' })
-    listBoundCards().then(
-      (cards) => {
-        if (!alive.current) return
-        const card = cards.find((item) => item.kind === 'idcard')
-        setState(card ? { status: 'bound', card } : { status: 'form' })
-      },
-      (error: unknown) =>
-        alive.current && setState({ status: 'error', message: describeError(error, '加载失败') }),
-    )
-    // The appeals are extra: a failure to list them leaves the page usable.
-    listIdCardAppeals({ loading: false }).then(
-      (list) => alive.current && setAppeals(list),
-      () => undefined,
-    )
-  }, [attempt])
+  const cards = useResource(
+    'bound-cards',
+    async (signal) => {
+      // The appeals are extra: a failure to list them leaves the page usable.
+      listIdCardAppeals({ loading: false }).then(
+        (list) => !signal.aborted && setAppeals(list),
+        () => undefined,
+      )
+      const list = await listBoundCards()
+      return list.find((item) => item.kind === 'idcard') ?? null
+    },
+    { errorMessage: '加载失败' },
+  )
+  // The card is the one thing loaded; form, appeal and a card bound here are this page's own steps.
+  const [step, setStep] = useState<IdCardState | null>(null)
+  const state: IdCardState =
+    step ??
+    (cards.status === 'ready'
+      ? cards.data
+        ? { status: 'bound', card: cards.data }
+        : { status: 'form' }
+      : cards.status === 'error'
+        ? { status: 'error', message: cards.message }
+        : { status: 'loading' })
 
   const submit = () => {
     const { values } = form
@@ -119,7 +124,7 @@ export function useIdCard(): IdCardModel {
       if (!alive.current) return
       form.setValue('idNumber', '')
       form.setValue('realName', '')
-      setState({ status: 'bound', card })
+      setStep({ status: 'bound', card })
       showToast('身份证已绑定')
       // 我的 and 设置 show the card's state from the profile.
       refreshProfile({ loading: false, quietOffline: true }).catch(() => undefined)
@@ -140,7 +145,7 @@ export function useIdCard(): IdCardModel {
       setAppeals((list) => [recorded, ...list.filter((item) => item.id !== recorded.id)])
       appeal.setValue('reason', '')
       form.setSubmitError(null)
-      setState({ status: 'form' })
+      setStep({ status: 'form' })
       showToast('申诉已提交')
     })
   }
@@ -149,7 +154,7 @@ export function useIdCard(): IdCardModel {
     verification.run(async () => {
       const card = await verifyIdCard()
       if (!alive.current) return
-      setState({ status: 'bound', card })
+      setStep({ status: 'bound', card })
       refreshProfile({ loading: false, quietOffline: true }).catch(() => undefined)
     })
   }
@@ -162,10 +167,13 @@ export function useIdCard(): IdCardModel {
     formError: form.submitError,
     canAppeal: form.submitReason === REASONS.idCardTaken,
     submit,
-    retry: () => setAttempt((n) => n + 1),
+    retry: () => {
+      setStep(null)
+      void cards.reload()
+    },
     appeals,
-    openAppeal: () => setState({ status: 'appeal' }),
-    closeAppeal: () => setState({ status: 'form' }),
+    openAppeal: () => setStep({ status: 'appeal' }),
+    closeAppeal: () => setStep({ status: 'form' }),
     reason: appeal.field('reason'),
     contact: appeal.field('contact'),
     appealSubmitting: appeal.submitting,

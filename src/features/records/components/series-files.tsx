@@ -1,5 +1,6 @@
 import { Text, View } from '@tarojs/components'
 import { useState } from 'react'
+import { useResource } from '@/hooks/use-resource'
 import { showModal, showToast } from '@/platform/ui'
 import { describeError } from '@/services/api'
 import { deleteDicomInstance } from '@/services/dicom-upload'
@@ -13,12 +14,6 @@ export interface SeriesFilesProps {
   /** After a file is deleted: the page reloads the study (its counts and series change). */
   onDeleted: () => void
 }
-
-type Files =
-  | { status: 'closed' }
-  | { status: 'loading' }
-  | { status: 'error'; message: string }
-  | { status: 'ready'; files: SeriesInstance[] }
 
 function fileSize(bytes: number): string {
   return bytes < 1024 * 1024
@@ -39,26 +34,24 @@ function SeriesRow({
   series: SeriesSummary
   onDeleted: () => void
 }) {
-  const [files, setFiles] = useState<Files>({ status: 'closed' })
+  // Closed asks nothing; each opening asks afresh.
+  const [expanded, setExpanded] = useState(false)
+  const files = useResource(
+    expanded ? `${examId}:${series.id}` : null,
+    () => listSeriesInstances(examId, series.id),
+    { errorMessage: '文件列表加载失败，请重试' },
+  )
   const [deleting, setDeleting] = useState<string | null>(null)
 
-  const load = async () => {
-    setFiles({ status: 'loading' })
-    try {
-      setFiles({ status: 'ready', files: await listSeriesInstances(examId, series.id) })
-    } catch (error) {
-      setFiles({ status: 'error', message: describeError(error, '文件列表加载失败，请重试') })
-    }
-  }
-
   const toggle = () => {
-    if (files.status === 'ready' || files.status === 'loading') setFiles({ status: 'closed' })
-    else void load()
+    if (files.status === 'ready' || files.status === 'loading') setExpanded(false)
+    else if (files.status === 'error') void files.reload()
+    else setExpanded(true)
   }
 
   const remove = async (file: SeriesInstance, index: number) => {
     if (deleting) return
-    const last = files.status === 'ready' && files.files.length === 1
+    const last = files.status === 'ready' && files.data.length === 1
     const confirmed = await showModal({
       title: '删除文件',
       content: last
@@ -71,11 +64,7 @@ function SeriesRow({
     try {
       await deleteDicomInstance(examId, file.id)
       showToast('已删除')
-      setFiles((current) =>
-        current.status === 'ready'
-          ? { status: 'ready', files: current.files.filter((item) => item.id !== file.id) }
-          : current,
-      )
+      files.replace((current) => current.filter((item) => item.id !== file.id))
       onDeleted()
     } catch (error) {
       showToast(describeError(error))
@@ -84,7 +73,7 @@ function SeriesRow({
     }
   }
 
-  const open = files.status !== 'closed'
+  const open = files.status !== 'idle'
   const title = [
     `序列 ${series.seriesNumber ?? ''}`.trim(),
     series.description ?? (series.modality ? modalityName(series.modality) : null),
@@ -101,12 +90,12 @@ function SeriesRow({
       </View>
       {files.status === 'loading' && <Text className="series-files__note">加载中 ...</Text>}
       {files.status === 'error' && (
-        <Text className="series-files__note" onClick={() => void load()}>
+        <Text className="series-files__note" onClick={() => void files.reload()}>
           {`${files.message}（点此重试）`}
         </Text>
       )}
       {files.status === 'ready' &&
-        files.files.map((file, index) => (
+        files.data.map((file, index) => (
           <View key={file.id} className="series-files__file">
             <Text className="series-files__name">{fileName(file, index)}</Text>
             <Text className="series-files__meta">

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
+import { useResource } from '@/hooks/use-resource'
 import {
   answerQrLogin,
   describeError,
@@ -31,8 +32,13 @@ export const INVALID_QR_MESSAGE = '二维码无效，请重新扫描电脑上的
  */
 export function useScanLogin(id: string | undefined): ScanLoginView {
   const signedIn = useSessionStore((state) => state.token !== null)
-  const [state, setState] = useState<ScanLoginState>(() =>
-    !id ? { status: 'invalid' } : signedIn ? { status: 'loading' } : { status: 'signed-out' },
+  const key = id && signedIn ? id : null
+  // Only a request this app's scanner registered (see getQrLoginRequest); never one from the URL.
+  const request = useResource(key, () => getQrLoginRequest(id ?? ''))
+  // The request is the one thing loaded; answering it is this page's own step (for this key).
+  // While the answer is on its way its state is null (the request shows, busy).
+  const [answered, setAnswered] = useState<{ key: string; state: ScanLoginState | null } | null>(
+    null,
   )
   const alive = useRef(true)
   const answering = useRef(false)
@@ -44,34 +50,38 @@ export function useScanLogin(id: string | undefined): ScanLoginView {
     }
   }, [])
 
+  // Signed out meanwhile: signing in again asks afresh, as on opening.
   useEffect(() => {
-    if (!id) return
-    if (!signedIn) {
-      setState({ status: 'signed-out' })
-      return
-    }
-    setState({ status: 'loading' })
-    // Only a request this app's scanner registered (see getQrLoginRequest); never one from the URL.
-    getQrLoginRequest(id).then(
-      (request) => alive.current && setState({ status: 'ready', request, busy: false }),
-      (error: unknown) =>
-        alive.current && setState({ status: 'error', message: describeError(error) }),
-    )
-  }, [id, signedIn])
+    if (key === null) setAnswered(null)
+  }, [key])
 
   const answer = useCallback(
     (approve: boolean) => {
       if (!id || answering.current) return
       answering.current = true
-      setState((current) => (current.status === 'ready' ? { ...current, busy: true } : current))
+      const settle = (state: ScanLoginState) => alive.current && setAnswered({ key: id, state })
+      setAnswered({ key: id, state: null })
       answerQrLogin(id, approve).then(
-        () => alive.current && setState({ status: approve ? 'approved' : 'refused' }),
-        (error: unknown) =>
-          alive.current && setState({ status: 'error', message: describeError(error) }),
+        () => settle({ status: approve ? 'approved' : 'refused' }),
+        (error: unknown) => settle({ status: 'error', message: describeError(error) }),
       )
     },
     [id],
   )
+
+  const mine = answered !== null && answered.key === key
+  const step = mine ? answered.state : null
+  const state: ScanLoginState = !id
+    ? { status: 'invalid' }
+    : !signedIn
+      ? { status: 'signed-out' }
+      : step
+        ? step
+        : request.status === 'ready'
+          ? { status: 'ready', request: request.data, busy: mine }
+          : request.status === 'error'
+            ? { status: 'error', message: request.message }
+            : { status: 'loading' }
 
   return { state, confirm: () => answer(true), refuse: () => answer(false) }
 }

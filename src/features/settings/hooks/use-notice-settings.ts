@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
+import { useResource } from '@/hooks/use-resource'
 import { showToast } from '@/platform/ui'
 import {
   describeError,
@@ -31,8 +32,11 @@ export interface NoticeModel {
  * switch goes back and a toast says why, so the screen never shows a setting that is not saved.
  */
 export function useNoticeSettings(): NoticeModel {
-  const [state, setState] = useState<NoticeState>({ status: 'loading' })
-  const [attempt, setAttempt] = useState(0)
+  const settings = useResource('notice-settings', () => getNoticeSettings(), {
+    errorMessage: '加载失败',
+  })
+  // Which switches are saving is this screen's own: the settings are the one thing loaded.
+  const [saving, setSaving] = useState<readonly NoticeKey[]>([])
   const alive = useRef(true)
 
   useEffect(() => {
@@ -42,49 +46,40 @@ export function useNoticeSettings(): NoticeModel {
     }
   }, [])
 
-  useEffect(() => {
-    setState({ status: 'loading' })
-    getNoticeSettings().then(
-      (settings) => alive.current && setState({ status: 'ready', settings, saving: [] }),
-      (error: unknown) =>
-        alive.current && setState({ status: 'error', message: describeError(error, '加载失败') }),
-    )
-  }, [attempt])
-
   // The current state, read synchronously: a tap must decide at once whether it starts a save.
-  const latest = useRef(state)
-  latest.current = state
+  const latest = useRef({ ready: settings.status === 'ready', saving })
+  latest.current = { ready: settings.status === 'ready', saving }
 
-  const toggle = useCallback((key: NoticeKey, value: boolean) => {
-    const current = latest.current
-    if (current.status !== 'ready' || current.saving.includes(key)) return
-    const next: NoticeState = {
-      status: 'ready',
-      settings: { ...current.settings, [key]: value },
-      saving: [...current.saving, key],
-    }
-    latest.current = next
-    setState(next)
-    const settle = (apply: (settings: NoticeSettings) => NoticeSettings) =>
-      setState((current) =>
-        current.status === 'ready'
-          ? {
-              status: 'ready',
-              settings: apply(current.settings),
-              saving: current.saving.filter((item) => item !== key),
-            }
-          : current,
+  const { replace } = settings
+  const toggle = useCallback(
+    (key: NoticeKey, value: boolean) => {
+      const current = latest.current
+      if (!current.ready || current.saving.includes(key)) return
+      latest.current = { ready: true, saving: [...current.saving, key] }
+      replace((settings) => ({ ...settings, [key]: value }))
+      setSaving((list) => [...list, key])
+      const settle = (apply: (settings: NoticeSettings) => NoticeSettings) => {
+        replace(apply)
+        setSaving((list) => list.filter((item) => item !== key))
+      }
+      saveNoticeSettings({ [key]: value }).then(
+        // Only this switch takes the server's word: another one may be on its way.
+        (saved) => alive.current && settle((settings) => ({ ...settings, [key]: saved[key] })),
+        (error: unknown) => {
+          if (!alive.current) return
+          settle((settings) => ({ ...settings, [key]: !value }))
+          showToast(`保存失败：${describeError(error)}`)
+        },
       )
-    saveNoticeSettings({ [key]: value }).then(
-      // Only this switch takes the server's word: another one may be on its way.
-      (saved) => alive.current && settle((settings) => ({ ...settings, [key]: saved[key] })),
-      (error: unknown) => {
-        if (!alive.current) return
-        settle((settings) => ({ ...settings, [key]: !value }))
-        showToast(`保存失败：${describeError(error)}`)
-      },
-    )
-  }, [])
+    },
+    [replace],
+  )
 
-  return { state, retry: () => setAttempt((n) => n + 1), toggle }
+  const state: NoticeState =
+    settings.status === 'ready'
+      ? { status: 'ready', settings: settings.data, saving }
+      : settings.status === 'error'
+        ? { status: 'error', message: settings.message }
+        : { status: 'loading' }
+  return { state, retry: () => void settings.reload(), toggle }
 }

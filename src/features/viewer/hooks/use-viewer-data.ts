@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
+import { useResource } from '@/hooks/use-resource'
 import { describeError } from '@/services/api'
 import { HttpError } from '@/services/http'
 import { useAuthorisedImage } from '@/components/authorised-image/use-authorised-image'
@@ -129,56 +130,47 @@ export function useViewerData(
   loadExam: (examId: string) => Promise<ExamDetail> = getExamDetail,
 ): ViewerData {
   const { examId, seriesUid, sop, frame, studyUid: givenStudy, thumb } = request
-  const [data, setData] = useState<ViewerData>(() => ({
-    status: 'loading',
-    previewPath: earlyPreviewPath(request),
-  }))
+  const key = JSON.stringify([examId, seriesUid, sop, frame, givenStudy, thumb, attempt])
+  // Known once the exam answered, while the metadata still loads (for that key only).
+  const [preview, setPreview] = useState<{ key: string; path: string | null } | null>(null)
 
-  useEffect(() => {
-    let live = true
-    const early = { examId, seriesUid, sop, frame, studyUid: givenStudy, thumb }
-    setData({ status: 'loading', previewPath: earlyPreviewPath(early) })
+  const series = useResource(key, async (signal) => {
     const ahead = givenStudy && seriesUid ? fetchSeriesMetadata(givenStudy, seriesUid) : null
     // Awaited only when used; a failure then is the exam's answer to give, not an unhandled one.
     ahead?.catch(() => undefined)
-    void (async () => {
-      try {
-        const exam = await loadExam(examId)
-        const series = pickSeries(exam, seriesUid)
-        if (!exam.studyUid || !series) throw new ViewerError(NO_IMAGE)
-        if (series.previewStatus === 'unsupported' && series.instanceCount > 0) {
-          // The server could not decode it either: no frame will come.
-          throw new ViewerError(series.previewMessage ?? UNSUPPORTED_IMAGE)
-        }
-        const studyUid = exam.studyUid
-        const previewPath = previewPathOf(studyUid, series, sop, frame)
-        if (!live) return
-        setData({ status: 'loading', previewPath })
-        const confirmed = ahead && givenStudy === studyUid && seriesUid === series.seriesUid
-        const infos = parseSeries(
-          await (confirmed ? ahead : fetchSeriesMetadata(studyUid, series.seriesUid)),
-        )
-        const slices = slicesOf(infos)
-        if (!live) return
-        setData({
-          status: 'ready',
-          previewPath,
-          exam,
-          series,
-          studyUid,
-          slices,
-          startIndex: startIndexOf(slices, sop, frame),
-        })
-      } catch (error) {
-        if (live) setData({ status: 'error', message: messageOf(error) })
-      }
-    })()
-    return () => {
-      live = false
+    const exam = await loadExam(examId)
+    const series = pickSeries(exam, seriesUid)
+    if (!exam.studyUid || !series) throw new ViewerError(NO_IMAGE)
+    if (series.previewStatus === 'unsupported' && series.instanceCount > 0) {
+      // The server could not decode it either: no frame will come.
+      throw new ViewerError(series.previewMessage ?? UNSUPPORTED_IMAGE)
     }
-  }, [examId, seriesUid, sop, frame, givenStudy, thumb, attempt, loadExam])
+    const studyUid = exam.studyUid
+    const previewPath = previewPathOf(studyUid, series, sop, frame)
+    // Another series asked meanwhile (or the viewer closed): nobody waits for this one's metadata.
+    if (signal.aborted) throw new ViewerError(NO_IMAGE)
+    setPreview({ key, path: previewPath })
+    const confirmed = ahead && givenStudy === studyUid && seriesUid === series.seriesUid
+    const infos = parseSeries(
+      await (confirmed ? ahead : fetchSeriesMetadata(studyUid, series.seriesUid)),
+    )
+    const slices = slicesOf(infos)
+    return {
+      previewPath,
+      exam,
+      series,
+      studyUid,
+      slices,
+      startIndex: startIndexOf(slices, sop, frame),
+    }
+  })
 
-  return data
+  if (series.status === 'ready') return { status: 'ready', ...series.data }
+  if (series.status === 'error') return { status: 'error', message: messageOf(series.error) }
+  return {
+    status: 'loading',
+    previewPath: preview?.key === key ? preview.path : earlyPreviewPath(request),
+  }
 }
 
 /**

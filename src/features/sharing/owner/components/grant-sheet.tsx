@@ -1,6 +1,7 @@
 import { Text, View } from '@tarojs/components'
 import { Button, Checkbox, Input, Popup, Switch } from '@nutui/nutui-react-taro'
 import { useEffect, useMemo, useState } from 'react'
+import { useResource } from '@/hooks/use-resource'
 import { describeError } from '@/services/api'
 import { navigate } from '@/services/navigate'
 import {
@@ -67,7 +68,27 @@ export function GrantSheet({
   const [saving, setSaving] = useState(false)
   const [created, setCreated] = useState<CreatedGrant | null>(null)
   // The person's other exams, loaded when asked for (授权 of several records at once).
-  const [others, setOthers] = useState<GrantChoice[] | 'loading' | null>(null)
+  const [askedOthers, setAskedOthers] = useState(false)
+  const othersResource = useResource(
+    askedOthers ? `${personId ?? ''}:${subject.examId ?? ''}` : null,
+    async (signal) => {
+      try {
+        // The newest 50 of this person's exams: enough to pick from (a grant holds 20 at most).
+        const page = await listExams({ pageSize: 50, ...(personId ? { personId } : {}) })
+        return otherChoicesOf(page.items, subject.examId)
+      } catch (failure) {
+        // Said on the form's error line; the button offers them again.
+        if (!signal.aborted) setError(describeError(failure, '其他检查加载失败，请稍后重试'))
+        throw failure
+      }
+    },
+  )
+  const others: GrantChoice[] | 'loading' | null =
+    othersResource.status === 'ready'
+      ? othersResource.data
+      : othersResource.status === 'loading'
+        ? 'loading'
+        : null
   const offered = Array.isArray(others) ? [...choices, ...others] : choices
   useShareCard(created?.link ? { title: created.link.title, path: created.link.path } : null)
 
@@ -77,19 +98,12 @@ export function GrantSheet({
     setForm(initialForm(choices, focus))
     setError(null)
     setCreated(null)
-    setOthers(null)
+    setAskedOthers(false)
   }, [visible, choices, focus])
 
-  const loadOthers = async () => {
-    setOthers('loading')
-    try {
-      // The newest 50 of this person's exams: enough to pick from (a grant holds 20 at most).
-      const page = await listExams({ pageSize: 50, ...(personId ? { personId } : {}) })
-      setOthers(otherChoicesOf(page.items, subject.examId))
-    } catch (failure) {
-      setOthers(null)
-      setError(describeError(failure, '其他检查加载失败，请稍后重试'))
-    }
+  const loadOthers = () => {
+    if (othersResource.status === 'error') void othersResource.reload()
+    else setAskedOthers(true)
   }
 
   const update = (patch: Partial<typeof form>) => {
@@ -181,7 +195,7 @@ export function GrantSheet({
             {!Array.isArray(others) && (
               <View
                 className="grant-sheet__more"
-                onClick={others === 'loading' ? undefined : () => void loadOthers()}
+                onClick={others === 'loading' ? undefined : loadOthers}
               >
                 <Text>{others === 'loading' ? '加载中…' : '＋ 同时授权其他检查'}</Text>
               </View>
