@@ -1,9 +1,10 @@
 import { sql } from 'kysely'
 import type { AreaNode, AreaRef, ImageHospital } from '@contract/image/areas'
 import type { DB } from '../../db'
+import { type Page, page } from '../../db/paging'
 import type { HospitalsTable } from '../../db/schema'
 import { visibleTo } from '../records'
-import type { Page, PatientScope } from '../patient'
+import type { PatientScope } from '../patient'
 
 /*
  * Regions of the hospitals we have (personalImage/imageHospital). A hospital's region_code is the
@@ -135,8 +136,6 @@ export async function listImageHospitals(
     aiOnly?: boolean
   },
 ): Promise<Page<ImageHospital>> {
-  const page = options.page ?? 1
-  const pageSize = options.pageSize ?? 10
   let query = db.selectFrom('hospitals')
   if (options.regionCode) {
     query = query.where('region_code', 'like', `${regionPrefix(options.regionCode)}%`)
@@ -153,17 +152,8 @@ export async function listImageHospitals(
       ]),
     )
   }
-  const { total } = await query
-    .select((eb) => eb.fn.countAll<number | string>().as('total'))
-    .executeTakeFirstOrThrow()
-  const rows = await query
-    .selectAll()
-    .orderBy('sort_order')
-    .orderBy('id')
-    .limit(pageSize)
-    .offset((page - 1) * pageSize)
-    .execute()
-  return { items: rows.map(toImageHospital), total: Number(total), page, pageSize }
+  const found = await page(options, query.selectAll().orderBy('sort_order').orderBy('id'), query)
+  return { ...found, items: found.items.map(toImageHospital) }
 }
 
 export async function listAiHospitals(

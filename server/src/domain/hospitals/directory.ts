@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import type { Department, Hospital, RightNode } from '@contract/sso/directory'
 import type { Role } from '@contract/sso/auth'
 import type { DB } from '../../db'
+import { type Page, page } from '../../db/paging'
 import type { HospitalsTable } from '../../db/schema'
 import { notFound } from '../../http/errors'
 
@@ -31,10 +32,7 @@ function likePattern(keyword: string): string {
 export async function pageHospitals(
   db: DB,
   options: { keyword?: string; page?: number; pageSize?: number },
-): Promise<{ items: Hospital[]; total: number; page: number; pageSize: number }> {
-  const page = options.page ?? 1
-  // SPEC section 9: lists default to 10 a page.
-  const pageSize = options.pageSize ?? 10
+): Promise<Page<Hospital>> {
   const keyword = options.keyword?.trim()
   let query = db.selectFrom('hospitals')
   if (keyword) {
@@ -46,17 +44,8 @@ export async function pageHospitals(
       ]),
     )
   }
-  const { total } = await query
-    .select((eb) => eb.fn.countAll<number | string>().as('total'))
-    .executeTakeFirstOrThrow()
-  const rows = await query
-    .selectAll()
-    .orderBy('sort_order')
-    .orderBy('id')
-    .limit(pageSize)
-    .offset((page - 1) * pageSize)
-    .execute()
-  return { items: rows.map(toHospital), total: Number(total), page, pageSize }
+  const found = await page(options, query.selectAll().orderBy('sort_order').orderBy('id'), query)
+  return { ...found, items: found.items.map(toHospital) }
 }
 
 export async function listDepartments(db: DB, hospitalId: string): Promise<Department[]> {

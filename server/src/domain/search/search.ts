@@ -1,6 +1,12 @@
 import { type Expression, PostgresAdapter, type SqlBool, sql } from 'kysely'
-import { SEARCH_KINDS, type SearchHit, type SearchKind } from '@contract/main/content'
+import {
+  CONTENT_PAGE_SIZE,
+  SEARCH_KINDS,
+  type SearchHit,
+  type SearchKind,
+} from '@contract/main/content'
 import type { DB } from '../../db'
+import { countRows, type Page, page, type PageQuery } from '../../db/paging'
 import { ARTICLE_SEARCH_TEXT } from '../../db/migrations/0016-search'
 import { highlightRuns, snippetAround } from './highlight'
 
@@ -59,45 +65,38 @@ void ARTICLE_SEARCH_TEXT
 interface KindSearch {
   count(): Promise<number>
   /** A page of hits and the total, in one scan (a window count): a long body is read once. */
-  hits(limit: number, offset: number): Promise<Page>
+  hits(query: PageQuery): Promise<Page<SearchHit>>
 }
 
-interface Page {
-  hits: SearchHit[]
-  /** Undefined when the page was empty past the first: the window had no row to carry it. */
-  total: number | undefined
-}
+const TOTAL = sql<number | string>`count(*) over ()`.as('total')
 
-const TOTAL = sql<number>`count(*) over ()`.as('total')
-
-function pageOf(rows: { total: number | string | bigint }[], hits: SearchHit[]): Page {
-  return { hits, total: rows.length > 0 ? Number(rows[0]!.total) : undefined }
+/** A kind's page: its rows carry their total (TOTAL). */
+const PAGED = {
+  size: CONTENT_PAGE_SIZE,
+  totalOf: (row: { total: number | string }) => row.total,
 }
 
 function articles(db: DB, q: string): KindSearch {
   const base = () =>
     db.selectFrom('articles').where('articles.state', '=', 'published').where(articleMatch(db, q))
   return {
-    async count() {
-      const row = await base()
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow()
-      return Number(row.n)
-    },
-    async hits(limit, offset) {
+    count: () => countRows(base()),
+    async hits(query) {
       const titleFirst = sql<number>`case when ${contains(db, 'articles.title', q)} then 0 else 1 end`
-      const rows = await base()
-        .select(['articles.id', 'articles.title', 'articles.summary', 'articles.plain_text'])
-        .select(TOTAL)
-        .orderBy(titleFirst)
-        .orderBy('articles.published_at', 'desc')
-        .orderBy('articles.id', 'desc')
-        .limit(limit)
-        .offset(offset)
-        .execute()
-      return pageOf(
-        rows,
-        rows.map((row) => ({
+      const found = await page(
+        query,
+        base()
+          .select(['articles.id', 'articles.title', 'articles.summary', 'articles.plain_text'])
+          .select(TOTAL)
+          .orderBy(titleFirst)
+          .orderBy('articles.published_at', 'desc')
+          .orderBy('articles.id', 'desc'),
+        base(),
+        PAGED,
+      )
+      return {
+        ...found,
+        items: found.items.map((row) => ({
           kind: 'article' as const,
           id: row.id,
           title: highlightRuns(row.title, q),
@@ -109,7 +108,7 @@ function articles(db: DB, q: string): KindSearch {
           ),
           link: { route: 'infoDetail', params: { id: row.id } },
         })),
-      )
+      }
     },
   }
 }
@@ -121,24 +120,21 @@ function videos(db: DB, q: string): KindSearch {
       .where('state', '=', 'published')
       .where((eb) => eb.or([contains(db, 'title', q), contains(db, 'summary', q)]))
   return {
-    async count() {
-      const row = await base()
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow()
-      return Number(row.n)
-    },
-    async hits(limit, offset) {
-      const rows = await base()
-        .select(['id', 'title', 'summary', 'category'])
-        .select(TOTAL)
-        .orderBy('published_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(limit)
-        .offset(offset)
-        .execute()
-      return pageOf(
-        rows,
-        rows.map((row) => ({
+    count: () => countRows(base()),
+    async hits(query) {
+      const found = await page(
+        query,
+        base()
+          .select(['id', 'title', 'summary', 'category'])
+          .select(TOTAL)
+          .orderBy('published_at', 'desc')
+          .orderBy('id', 'desc'),
+        base(),
+        PAGED,
+      )
+      return {
+        ...found,
+        items: found.items.map((row) => ({
           kind: 'video' as const,
           id: row.id,
           title: highlightRuns(row.title, q),
@@ -148,7 +144,7 @@ function videos(db: DB, q: string): KindSearch {
             params: { id: row.id },
           },
         })),
-      )
+      }
     },
   }
 }
@@ -161,24 +157,21 @@ function hospitals(db: DB, q: string): KindSearch {
         eb.or([contains(db, 'name', q), contains(db, 'address', q), contains(db, 'city', q)]),
       )
   return {
-    async count() {
-      const row = await base()
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow()
-      return Number(row.n)
-    },
-    async hits(limit, offset) {
-      const rows = await base()
-        .select(['id', 'name', 'level', 'province', 'city', 'address'])
-        .select(TOTAL)
-        .orderBy('sort_order')
-        .orderBy('id')
-        .limit(limit)
-        .offset(offset)
-        .execute()
-      return pageOf(
-        rows,
-        rows.map((row) => ({
+    count: () => countRows(base()),
+    async hits(query) {
+      const found = await page(
+        query,
+        base()
+          .select(['id', 'name', 'level', 'province', 'city', 'address'])
+          .select(TOTAL)
+          .orderBy('sort_order')
+          .orderBy('id'),
+        base(),
+        PAGED,
+      )
+      return {
+        ...found,
+        items: found.items.map((row) => ({
           kind: 'hospital' as const,
           id: row.id,
           title: highlightRuns(row.name, q),
@@ -190,7 +183,7 @@ function hospitals(db: DB, q: string): KindSearch {
           ),
           link: { route: 'hospitalList', params: { hospitalId: row.id } },
         })),
-      )
+      }
     },
   }
 }
@@ -203,31 +196,24 @@ function experts(db: DB, q: string): KindSearch {
       .where('deleted_at', 'is', null)
       .where(contains(db, 'nickname', q))
   return {
-    async count() {
-      const row = await base()
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow()
-      return Number(row.n)
-    },
-    async hits(limit, offset) {
-      const rows = await base()
-        .select(['id', 'nickname'])
-        .select(TOTAL)
-        .orderBy('nickname')
-        .orderBy('id')
-        .limit(limit)
-        .offset(offset)
-        .execute()
-      return pageOf(
-        rows,
-        rows.map((row) => ({
+    count: () => countRows(base()),
+    async hits(query) {
+      const found = await page(
+        query,
+        base().select(['id', 'nickname']).select(TOTAL).orderBy('nickname').orderBy('id'),
+        base(),
+        PAGED,
+      )
+      return {
+        ...found,
+        items: found.items.map((row) => ({
           kind: 'expert' as const,
           id: row.id,
           title: highlightRuns(row.nickname, q),
           snippet: [['认证专家', false]],
           link: { route: 'personalDetail', params: { id: row.id } },
         })),
-      )
+      }
     },
   }
 }
@@ -241,19 +227,17 @@ const SEARCHES: Record<SearchKind, (db: DB, q: string) => KindSearch> = {
 
 export async function search(
   db: DB,
-  input: { q: string; kind?: SearchKind; page: number; pageSize: number },
+  input: PageQuery & { q: string; kind?: SearchKind | undefined },
 ): Promise<{ hits: SearchHit[]; totals: Record<SearchKind, number> }> {
-  const offset = (input.page - 1) * input.pageSize
   const pages = await Promise.all(
     SEARCH_KINDS.map(async (kind) => {
       const one = SEARCHES[kind](db, input.q)
       // The kind asked for: its page. The others: a count (for the tabs). No kind: a few of each.
       if (input.kind && input.kind !== kind) return { kind, hits: [], total: await one.count() }
-      const page = input.kind
-        ? await one.hits(input.pageSize, offset)
-        : await one.hits(HITS_PER_KIND_PREVIEW, 0)
-      const total = page.total ?? (input.kind && offset > 0 ? await one.count() : 0)
-      return { kind, hits: page.hits, total }
+      const found = await one.hits(
+        input.kind ? input : { page: 1, pageSize: HITS_PER_KIND_PREVIEW },
+      )
+      return { kind, hits: found.items, total: found.total }
     }),
   )
   return {
