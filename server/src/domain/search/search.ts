@@ -1,11 +1,17 @@
-import { type Expression, PostgresAdapter, type SqlBool, sql } from 'kysely'
+import {
+  type Expression,
+  PostgresAdapter,
+  type SelectQueryBuilder,
+  type SqlBool,
+  sql,
+} from 'kysely'
 import {
   CONTENT_PAGE_SIZE,
   SEARCH_KINDS,
   type SearchHit,
   type SearchKind,
 } from '@contract/main/content'
-import type { DB } from '../../db'
+import type { Database, DB } from '../../db'
 import { countRows, type Page, page, type PageQuery } from '../../db/paging'
 import { ARTICLE_SEARCH_TEXT } from '../../db/migrations/0016-search'
 import { highlightRuns, snippetAround } from './highlight'
@@ -70,47 +76,53 @@ interface KindSearch {
 
 const TOTAL = sql<number | string>`count(*) over ()`.as('total')
 
-/** A kind's page: its rows carry their total (TOTAL). */
-const PAGED = {
-  size: CONTENT_PAGE_SIZE,
-  totalOf: (row: { total: number | string }) => row.total,
+/**
+ * A kind's search from its matching rows (`base`), what a hit needs of them, in order (`rows`, with
+ * TOTAL so the page carries its total), and how a row reads as a hit.
+ */
+function kindSearch<TB extends keyof Database, B, O extends { total: number | string }>(
+  base: () => SelectQueryBuilder<Database, TB, B>,
+  rows: (matching: SelectQueryBuilder<Database, TB, B>) => SelectQueryBuilder<Database, TB, O>,
+  hit: (row: O) => SearchHit,
+): KindSearch {
+  return {
+    count: () => countRows(base()),
+    async hits(query) {
+      const found = await page(query, rows(base()), base(), {
+        size: CONTENT_PAGE_SIZE,
+        totalOf: (row) => row.total,
+      })
+      return { ...found, items: found.items.map(hit) }
+    },
+  }
 }
 
 function articles(db: DB, q: string): KindSearch {
   const base = () =>
     db.selectFrom('articles').where('articles.state', '=', 'published').where(articleMatch(db, q))
-  return {
-    count: () => countRows(base()),
-    async hits(query) {
-      const titleFirst = sql<number>`case when ${contains(db, 'articles.title', q)} then 0 else 1 end`
-      const found = await page(
-        query,
-        base()
-          .select(['articles.id', 'articles.title', 'articles.summary', 'articles.plain_text'])
-          .select(TOTAL)
-          .orderBy(titleFirst)
-          .orderBy('articles.published_at', 'desc')
-          .orderBy('articles.id', 'desc'),
-        base(),
-        PAGED,
-      )
-      return {
-        ...found,
-        items: found.items.map((row) => ({
-          kind: 'article' as const,
-          id: row.id,
-          title: highlightRuns(row.title, q),
-          snippet: highlightRuns(
-            row.summary.toLowerCase().includes(q.toLowerCase()) || !row.plain_text
-              ? snippetAround(row.summary, q, 60)
-              : snippetAround(row.plain_text, q),
-            q,
-          ),
-          link: { route: 'infoDetail', params: { id: row.id } },
-        })),
-      }
-    },
-  }
+  const titleFirst = sql<number>`case when ${contains(db, 'articles.title', q)} then 0 else 1 end`
+  return kindSearch(
+    base,
+    (matching) =>
+      matching
+        .select(['articles.id', 'articles.title', 'articles.summary', 'articles.plain_text'])
+        .select(TOTAL)
+        .orderBy(titleFirst)
+        .orderBy('articles.published_at', 'desc')
+        .orderBy('articles.id', 'desc'),
+    (row) => ({
+      kind: 'article' as const,
+      id: row.id,
+      title: highlightRuns(row.title, q),
+      snippet: highlightRuns(
+        row.summary.toLowerCase().includes(q.toLowerCase()) || !row.plain_text
+          ? snippetAround(row.summary, q, 60)
+          : snippetAround(row.plain_text, q),
+        q,
+      ),
+      link: { route: 'infoDetail', params: { id: row.id } },
+    }),
+  )
 }
 
 function videos(db: DB, q: string): KindSearch {
@@ -119,34 +131,25 @@ function videos(db: DB, q: string): KindSearch {
       .selectFrom('videos')
       .where('state', '=', 'published')
       .where((eb) => eb.or([contains(db, 'title', q), contains(db, 'summary', q)]))
-  return {
-    count: () => countRows(base()),
-    async hits(query) {
-      const found = await page(
-        query,
-        base()
-          .select(['id', 'title', 'summary', 'category'])
-          .select(TOTAL)
-          .orderBy('published_at', 'desc')
-          .orderBy('id', 'desc'),
-        base(),
-        PAGED,
-      )
-      return {
-        ...found,
-        items: found.items.map((row) => ({
-          kind: 'video' as const,
-          id: row.id,
-          title: highlightRuns(row.title, q),
-          snippet: highlightRuns(snippetAround(row.summary, q, 60), q),
-          link: {
-            route: row.category === 'diet' ? 'videoShowYsDetail' : 'videoShowDetail',
-            params: { id: row.id },
-          },
-        })),
-      }
-    },
-  }
+  return kindSearch(
+    base,
+    (matching) =>
+      matching
+        .select(['id', 'title', 'summary', 'category'])
+        .select(TOTAL)
+        .orderBy('published_at', 'desc')
+        .orderBy('id', 'desc'),
+    (row) => ({
+      kind: 'video' as const,
+      id: row.id,
+      title: highlightRuns(row.title, q),
+      snippet: highlightRuns(snippetAround(row.summary, q, 60), q),
+      link: {
+        route: row.category === 'diet' ? 'videoShowYsDetail' : 'videoShowDetail',
+        params: { id: row.id },
+      },
+    }),
+  )
 }
 
 function hospitals(db: DB, q: string): KindSearch {
@@ -156,36 +159,27 @@ function hospitals(db: DB, q: string): KindSearch {
       .where((eb) =>
         eb.or([contains(db, 'name', q), contains(db, 'address', q), contains(db, 'city', q)]),
       )
-  return {
-    count: () => countRows(base()),
-    async hits(query) {
-      const found = await page(
-        query,
-        base()
-          .select(['id', 'name', 'level', 'province', 'city', 'address'])
-          .select(TOTAL)
-          .orderBy('sort_order')
-          .orderBy('id'),
-        base(),
-        PAGED,
-      )
-      return {
-        ...found,
-        items: found.items.map((row) => ({
-          kind: 'hospital' as const,
-          id: row.id,
-          title: highlightRuns(row.name, q),
-          snippet: highlightRuns(
-            [row.level, `${row.province}${row.city === row.province ? '' : row.city}`, row.address]
-              .filter(Boolean)
-              .join(' · '),
-            q,
-          ),
-          link: { route: 'hospitalList', params: { hospitalId: row.id } },
-        })),
-      }
-    },
-  }
+  return kindSearch(
+    base,
+    (matching) =>
+      matching
+        .select(['id', 'name', 'level', 'province', 'city', 'address'])
+        .select(TOTAL)
+        .orderBy('sort_order')
+        .orderBy('id'),
+    (row) => ({
+      kind: 'hospital' as const,
+      id: row.id,
+      title: highlightRuns(row.name, q),
+      snippet: highlightRuns(
+        [row.level, `${row.province}${row.city === row.province ? '' : row.city}`, row.address]
+          .filter(Boolean)
+          .join(' · '),
+        q,
+      ),
+      link: { route: 'hospitalList', params: { hospitalId: row.id } },
+    }),
+  )
 }
 
 function experts(db: DB, q: string): KindSearch {
@@ -195,27 +189,18 @@ function experts(db: DB, q: string): KindSearch {
       .where('role', '=', 'expert')
       .where('deleted_at', 'is', null)
       .where(contains(db, 'nickname', q))
-  return {
-    count: () => countRows(base()),
-    async hits(query) {
-      const found = await page(
-        query,
-        base().select(['id', 'nickname']).select(TOTAL).orderBy('nickname').orderBy('id'),
-        base(),
-        PAGED,
-      )
-      return {
-        ...found,
-        items: found.items.map((row) => ({
-          kind: 'expert' as const,
-          id: row.id,
-          title: highlightRuns(row.nickname, q),
-          snippet: [['认证专家', false]],
-          link: { route: 'personalDetail', params: { id: row.id } },
-        })),
-      }
-    },
-  }
+  return kindSearch(
+    base,
+    (matching) =>
+      matching.select(['id', 'nickname']).select(TOTAL).orderBy('nickname').orderBy('id'),
+    (row) => ({
+      kind: 'expert' as const,
+      id: row.id,
+      title: highlightRuns(row.nickname, q),
+      snippet: [['认证专家', false]],
+      link: { route: 'personalDetail', params: { id: row.id } },
+    }),
+  )
 }
 
 const SEARCHES: Record<SearchKind, (db: DB, q: string) => KindSearch> = {
