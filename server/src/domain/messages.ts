@@ -176,7 +176,7 @@ export async function countUnread(db: DB, userId: string): Promise<number> {
   return Number(row.n)
 }
 
-/** 我的消息 lists 20 a page, not the spec's 10. */
+/** 我的消息 defaults to 20 a page when the query names no size, not the spec's 10. */
 export const MESSAGES_PAGE_SIZE = 20
 
 /** Newest first; `unread` counts every unread message of the person, whatever the kind filter. */

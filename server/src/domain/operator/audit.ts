@@ -10,7 +10,7 @@ import { page, type PageQuery } from '../../db/paging'
 
 type OperatorAction = z.infer<typeof OperatorActionKindSchema>
 
-/** The operators' lists default to 20 a page, not the spec's 10 (their screens are wider). */
+/** The operators' lists default to 20 a page (the size their pages ask for), not the spec's 10. */
 export const OPERATOR_PAGE_SIZE = 20
 
 export interface ActionInput {
