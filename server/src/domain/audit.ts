@@ -6,6 +6,7 @@ import {
   type AuditKind,
 } from '@contract/main/security'
 import type { DB } from '../db'
+import { type Page, page, type PageQuery } from '../db/paging'
 import { type ClientInfo, summariseClient } from './client-info'
 
 export interface AuditInput {
@@ -55,12 +56,7 @@ export async function recordAudit(db: DB, input: AuditInput): Promise<void> {
     .execute()
 }
 
-export interface AuditPage {
-  items: AuditEvent[]
-  total: number
-  page: number
-  pageSize: number
-}
+export type AuditPage = Page<AuditEvent>
 
 export const AUDIT_PAGE_SIZE = 10
 
@@ -68,30 +64,23 @@ export const AUDIT_PAGE_SIZE = 10
 export async function listAuditEvents(
   db: DB,
   userId: string,
-  paging: { page?: number | undefined; pageSize?: number | undefined },
+  paging: PageQuery,
 ): Promise<AuditPage> {
-  const page = paging.page ?? 1
-  const pageSize = paging.pageSize ?? AUDIT_PAGE_SIZE
-  const counted = await db
+  const base = db
     .selectFrom('audit_events')
-    .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
-    .where('user_id', '=', userId)
-    .where('kind', 'in', AUDIT_KINDS)
-    .executeTakeFirst()
-  const rows = await db
-    .selectFrom('audit_events')
-    .selectAll()
     .where('user_id', '=', userId)
     // Kinds a newer server wrote and this one does not know are left out, not mislabelled.
     .where('kind', 'in', AUDIT_KINDS)
+  const found = await page(
+    paging,
     // The id breaks ties between events of the same millisecond, so pages never overlap.
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(pageSize)
-    .offset((page - 1) * pageSize)
-    .execute()
+    base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
+    base,
+    { size: AUDIT_PAGE_SIZE },
+  )
   return {
-    items: rows.map((row) => {
+    ...found,
+    items: found.items.map((row) => {
       const kind = row.kind as AuditKind
       return {
         id: row.id,
@@ -104,8 +93,5 @@ export async function listAuditEvents(
         detail: row.detail,
       }
     }),
-    total: Number(counted?.n ?? 0),
-    page,
-    pageSize,
   }
 }

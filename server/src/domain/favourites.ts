@@ -1,6 +1,8 @@
+import { CONTENT_PAGE_SIZE } from '@contract/main/content'
 import { FAVOURITE_KINDS, type Favourite, type FavouriteKind } from '@contract/main/favourites'
 import type { FieldCipher } from '../crypto/field-cipher'
 import type { DB } from '../db'
+import { type PageQuery, pageWindow } from '../db/paging'
 import { notFound } from '../http/errors'
 import { mediaPath } from './content'
 import { findVisibleExam } from './records'
@@ -105,8 +107,10 @@ export async function listFavourites(
   db: DB,
   cipher: FieldCipher,
   userId: string,
-  query: { kind: FavouriteKind; page: number; pageSize: number },
+  query: PageQuery & { kind: FavouriteKind },
 ) {
+  // Not page(): the total comes from the per-kind counts the tabs need anyway, one grouped query.
+  const { page, pageSize, offset } = pageWindow(query, CONTENT_PAGE_SIZE)
   const [rows, counts] = await Promise.all([
     db
       .selectFrom('favourites')
@@ -115,8 +119,8 @@ export async function listFavourites(
       .where('kind', '=', query.kind)
       .orderBy('created_at', 'desc')
       .orderBy('target_id', 'desc')
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize)
+      .limit(pageSize)
+      .offset(offset)
       .execute(),
     db
       .selectFrom('favourites')
@@ -140,7 +144,7 @@ export async function listFavourites(
     if ((FAVOURITE_KINDS as readonly string[]).includes(count.kind))
       totals[count.kind as FavouriteKind] = Number(count.n)
   }
-  return { items, total: totals[query.kind], totals }
+  return { items, total: totals[query.kind], page, pageSize, totals }
 }
 
 async function countOf(db: DB, kind: FavouriteKind, targetId: string): Promise<number> {

@@ -7,6 +7,7 @@ import {
   type FeedbackType,
 } from '@contract/main/feedback'
 import type { DB } from '../db'
+import { page, type PageQuery } from '../db/paging'
 import type { FeedbackTable } from '../db/schema'
 import { ApiError, badRequest, notFound } from '../http/errors'
 import type { ObjectStore } from '../storage/object-store'
@@ -193,30 +194,23 @@ export async function addFeedback(
 export async function listFeedback(
   db: DB,
   filter: { userId?: string; status?: Feedback['status'] },
-  page: number,
-  pageSize: number,
+  query: PageQuery,
+  size?: number,
 ) {
   let base = db.selectFrom('feedback')
   if (filter.userId) base = base.where('user_id', '=', filter.userId)
   if (filter.status) base = base.where('status', '=', filter.status)
-  const [rows, total] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(pageSize)
-      .offset((page - 1) * pageSize)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ])
+  const found = await page(
+    query,
+    base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
+    base,
+    { size },
+  )
   const images = await imagesOf(
     db,
-    rows.map((row) => row.id),
+    found.items.map((row) => row.id),
   )
-  return {
-    items: rows.map((row) => toFeedback(row, images.get(row.id) ?? [])),
-    total: Number(total.n),
-  }
+  return { ...found, items: found.items.map((row) => toFeedback(row, images.get(row.id) ?? [])) }
 }
 
 /** Images uploaded but never sent with a feedback, older than a day: rows and bytes go. */

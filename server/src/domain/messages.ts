@@ -8,6 +8,7 @@ import {
 } from '@contract/main/messages'
 import type { NoticeSettings } from '@contract/main/account'
 import type { DB } from '../db'
+import { type Page, page, type PageQuery } from '../db/paging'
 import type { MessagesTable } from '../db/schema'
 import { badRequest, notFound } from '../http/errors'
 import type { SubscribeMessageProvider, SubscribeNotice } from '../providers/subscribe-message'
@@ -175,26 +176,24 @@ export async function countUnread(db: DB, userId: string): Promise<number> {
   return Number(row.n)
 }
 
+/** 我的消息 defaults to 20 a page when the query names no size, not the spec's 10. */
+export const MESSAGES_PAGE_SIZE = 20
+
 /** Newest first; `unread` counts every unread message of the person, whatever the kind filter. */
 export async function listMessages(
   db: DB,
   userId: string,
-  query: { page: number; pageSize: number; kind?: MessageKind | undefined },
-): Promise<{ items: Message[]; total: number; unread: number }> {
+  query: PageQuery & { kind?: MessageKind | undefined },
+): Promise<Page<Message> & { unread: number }> {
   let base = db.selectFrom('messages').where('user_id', '=', userId)
   if (query.kind) base = base.where('kind', '=', query.kind)
-  const [rows, count, unread] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
+  const [found, unread] = await Promise.all([
+    page(query, base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'), base, {
+      size: MESSAGES_PAGE_SIZE,
+    }),
     countUnread(db, userId),
   ])
-  return { items: rows.map(toMessage), total: Number(count.n), unread }
+  return { ...found, items: found.items.map(toMessage), unread }
 }
 
 /** Opening a message marks it read (once: the first reading time is kept). */

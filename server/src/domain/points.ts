@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { z } from 'zod/mini'
 import { POINT_REASON_LABELS, type PointReasonSchema } from '@contract/main/apps'
 import type { DB } from '../db'
+import { page, type PageQuery } from '../db/paging'
 import { conflict } from '../http/errors'
 
 /*
@@ -89,26 +90,15 @@ export async function pointBalance(db: DB, userId: string): Promise<number> {
   return row ? Number(row.balance) : 0
 }
 
-export async function listPoints(db: DB, userId: string, page: number, pageSize: number) {
-  const [rows, total, balance] = await Promise.all([
-    db
-      .selectFrom('point_entries')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(pageSize)
-      .offset((page - 1) * pageSize)
-      .execute(),
-    db
-      .selectFrom('point_entries')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('user_id', '=', userId)
-      .executeTakeFirstOrThrow(),
+export async function listPoints(db: DB, userId: string, query: PageQuery) {
+  const base = db.selectFrom('point_entries').where('user_id', '=', userId)
+  const [found, balance] = await Promise.all([
+    page(query, base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'), base),
     pointBalance(db, userId),
   ])
   return {
-    items: rows.map((row) => ({
+    ...found,
+    items: found.items.map((row) => ({
       id: row.id,
       reason: row.reason as PointReason,
       reasonLabel: POINT_REASON_LABELS[row.reason as PointReason] ?? row.reason,
@@ -116,9 +106,6 @@ export async function listPoints(db: DB, userId: string, page: number, pageSize:
       balanceAfter: Number(row.balance_after),
       at: row.created_at,
     })),
-    total: Number(total.n),
     balance,
-    page,
-    pageSize,
   }
 }

@@ -112,6 +112,10 @@ test('my reports: 10 a page (the spec default), newest first, total and unread',
   const beyond = await list(alice.token, '?page=3')
   assert.deepEqual(beyond.items, [])
   assert.equal(beyond.total, 14)
+  // Past the end no row carries the counts: they are asked apart, unread too.
+  assert.equal(beyond.unread, 14)
+  const beyondUnread = await list(alice.token, '?page=3&unreadOnly=1')
+  assert.deepEqual([beyondUnread.total, beyondUnread.unread], [14, 14])
 
   const item = first.items[0]!
   assert.equal(item.hospital.name, '示例甲医院')
@@ -159,6 +163,8 @@ test('read marks: opening marks read; an amended report is unread again and show
   assert.equal(mine.items.find((item) => item.id === reportId)!.read, true)
   assert.equal(mine.unread, 13)
   assert.equal((await list(alice.token, '?unreadOnly=1')).total, 13)
+  const beyond = await list(alice.token, '?page=3')
+  assert.deepEqual([beyond.total, beyond.unread], [14, 13])
 
   ctx.clock.advance(60_000)
   await amendReport(ctx.app.db, reportId, {

@@ -184,3 +184,23 @@ test(`a query is hot only once ${HOT_MIN_PEOPLE} different people searched it; o
   assert.ok(hot.includes('甲状腺结节'))
   assert.ok(!hot.includes('某人的私事'))
 })
+
+test('one kind pages with the total on every page, past the end too', async () => {
+  const ids = [
+    await addArticle('翻页甲', '翻页检索词'),
+    await addArticle('翻页乙', '翻页检索词'),
+    await addArticle('翻页丙', '翻页检索词'),
+  ]
+  const pages = []
+  for (const page of [1, 2, 3, 4]) {
+    const res = await find('翻页检索词', `&kind=article&pageSize=1&page=${page}`)
+    assert.equal(res.status, 200)
+    assert.equal(res.data.totals.article, 3, `page ${page}`)
+    pages.push(res.data.hits.map((h: { id: string }) => h.id))
+  }
+  assert.deepEqual(pages.slice(0, 3).flat().sort(), [...ids].sort())
+  assert.deepEqual(pages[3], [])
+  const preview = await find('翻页检索词')
+  assert.equal(preview.data.totals.article, 3)
+  assert.equal(preview.data.hits.filter((h: { kind: string }) => h.kind === 'article').length, 3)
+})

@@ -1,5 +1,11 @@
-import type { ArticleDetail, ArticleSummary, ArticleType } from '@contract/main/content'
+import {
+  type ArticleDetail,
+  type ArticleSummary,
+  type ArticleType,
+  CONTENT_PAGE_SIZE,
+} from '@contract/main/content'
 import type { DB } from '../../db'
+import { type Page, page, type PageQuery } from '../../db/paging'
 import type { ArticlesTable } from '../../db/schema'
 import { notFound } from '../../http/errors'
 import { award, POINT_AWARDS } from '../points'
@@ -95,28 +101,24 @@ export async function listArticleTypes(db: DB): Promise<ArticleType[]> {
  */
 export async function listArticles(
   db: DB,
-  query: { page: number; pageSize: number; typeId?: string },
-): Promise<{ items: ArticleSummary[]; total: number }> {
+  query: PageQuery & { typeId?: string | undefined },
+): Promise<Page<ArticleSummary>> {
   const { typeId } = query
-  const rows = await db
-    .selectFrom('articles')
-    .innerJoin('article_types', 'article_types.id', 'articles.type_id')
-    .select(SUMMARY_COLUMNS)
-    .select(['article_types.name as type_name', countPublished(db, typeId).as('total')])
-    .where('articles.state', '=', 'published')
-    .$if(typeId !== undefined, (qb) => qb.where('articles.type_id', '=', typeId!))
-    .orderBy('articles.published_at', 'desc')
-    .orderBy('articles.id', 'desc')
-    .limit(query.pageSize)
-    .offset((query.page - 1) * query.pageSize)
-    .execute()
-  // A page past the end has no row to carry the count: asked apart, only then.
-  const total = rows[0]
-    ? rows[0].total
-    : query.page > 1
-      ? (await countPublished(db, typeId).executeTakeFirstOrThrow()).n
-      : 0
-  return { items: rows.map(toArticleSummary), total: Number(total) }
+  const found = await page(
+    query,
+    db
+      .selectFrom('articles')
+      .innerJoin('article_types', 'article_types.id', 'articles.type_id')
+      .select(SUMMARY_COLUMNS)
+      .select(['article_types.name as type_name', countPublished(db, typeId).as('total')])
+      .where('articles.state', '=', 'published')
+      .$if(typeId !== undefined, (qb) => qb.where('articles.type_id', '=', typeId!))
+      .orderBy('articles.published_at', 'desc')
+      .orderBy('articles.id', 'desc'),
+    countPublished(db, typeId),
+    { size: CONTENT_PAGE_SIZE, totalOf: (row) => row.total ?? 0 },
+  )
+  return { ...found, items: found.items.map(toArticleSummary) }
 }
 
 /** How many articles are published (of one type). */

@@ -1,5 +1,11 @@
-import type { VideoCategory, VideoDetail, VideoSummary } from '@contract/main/content'
+import {
+  CONTENT_PAGE_SIZE,
+  type VideoCategory,
+  type VideoDetail,
+  type VideoSummary,
+} from '@contract/main/content'
 import type { DB } from '../../db'
+import { type Page, page, type PageQuery } from '../../db/paging'
 import type { VideosTable } from '../../db/schema'
 import { notFound } from '../../http/errors'
 import { mediaPath } from './articles'
@@ -33,23 +39,19 @@ export function toVideoSummary(row: VideosTable): VideoSummary {
 
 export async function listVideos(
   db: DB,
-  query: { category: VideoCategory; page: number; pageSize: number },
-): Promise<{ items: VideoSummary[]; total: number }> {
+  query: PageQuery & { category: VideoCategory },
+): Promise<Page<VideoSummary>> {
   const base = db
     .selectFrom('videos')
     .where('state', '=', 'published')
     .where('category', '=', query.category)
-  const [rows, total] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy('published_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ])
-  return { items: rows.map(toVideoSummary), total: Number(total.n) }
+  const found = await page(
+    query,
+    base.selectAll().orderBy('published_at', 'desc').orderBy('id', 'desc'),
+    base,
+    { size: CONTENT_PAGE_SIZE },
+  )
+  return { ...found, items: found.items.map(toVideoSummary) }
 }
 
 async function findPublished(db: DB, videoId: string) {

@@ -102,6 +102,8 @@ function parseMetadata(json: string | undefined): DicomJson {
 /**
  * Pages through keys, builds their rows and keeps the matching ones. When the database already
  * applied every filter exactly, offset and limit go to the database directly.
+ *
+ * Not db/paging's page(): QIDO-RS (PS3.18) takes any offset and limit and answers no total.
  */
 async function collect<K>(
   page: (offset: number, size: number) => Promise<K[]>,

@@ -6,9 +6,11 @@ import {
   ImageHospitalSchema,
 } from '@contract/image/areas'
 import type { DB } from '../../db'
+import { contains } from '../../db/contains'
+import { type Page, page } from '../../db/paging'
 import type { HospitalsTable } from '../../db/schema'
 import { visibleTo } from '../records'
-import type { Page, PatientScope } from '../patient'
+import type { PatientScope } from '../patient'
 import { toHospital } from './shape'
 
 /*
@@ -112,11 +114,6 @@ export function regionPrefix(code: string): string {
   return code
 }
 
-/** `%`, `_` and `\` in a keyword are literal characters, not LIKE wildcards. */
-function likePattern(keyword: string): string {
-  return `%${keyword.replace(/[\\%_]/g, (char) => `\\${char}`)}%`
-}
-
 export async function listImageHospitals(
   db: DB,
   options: {
@@ -127,8 +124,6 @@ export async function listImageHospitals(
     aiOnly?: boolean
   },
 ): Promise<Page<ImageHospital>> {
-  const page = options.page ?? 1
-  const pageSize = options.pageSize ?? 10
   let query = db.selectFrom('hospitals')
   if (options.regionCode) {
     query = query.where('region_code', 'like', `${regionPrefix(options.regionCode)}%`)
@@ -136,31 +131,16 @@ export async function listImageHospitals(
   if (options.aiOnly) query = query.where('ai_reporting', '=', 1)
   const keyword = options.keyword?.trim()
   if (keyword) {
-    const pattern = likePattern(keyword)
     query = query.where((eb) =>
       eb.or([
-        sql<boolean>`name like ${pattern} escape '\\'`,
-        sql<boolean>`city like ${pattern} escape '\\'`,
-        sql<boolean>`coalesce(region_name, '') like ${pattern} escape '\\'`,
+        contains(db, 'name', keyword),
+        contains(db, 'city', keyword),
+        contains(db, "coalesce(region_name, '')", keyword),
       ]),
     )
   }
-  const { total } = await query
-    .select((eb) => eb.fn.countAll<number | string>().as('total'))
-    .executeTakeFirstOrThrow()
-  const rows = await query
-    .selectAll()
-    .orderBy('sort_order')
-    .orderBy('id')
-    .limit(pageSize)
-    .offset((page - 1) * pageSize)
-    .execute()
-  return {
-    items: rows.map((row) => toHospital(row, ImageHospitalSchema)),
-    total: Number(total),
-    page,
-    pageSize,
-  }
+  const found = await page(options, query.selectAll().orderBy('sort_order').orderBy('id'), query)
+  return { ...found, items: found.items.map((row) => toHospital(row, ImageHospitalSchema)) }
 }
 
 export async function listAiHospitals(

@@ -1,4 +1,3 @@
-import { sql } from 'kysely'
 import {
   type Department,
   type Hospital,
@@ -7,6 +6,8 @@ import {
 } from '@contract/sso/directory'
 import type { Role } from '@contract/sso/auth'
 import type { DB } from '../../db'
+import { contains } from '../../db/contains'
+import { type Page, page } from '../../db/paging'
 import type { HospitalsTable } from '../../db/schema'
 import { notFound } from '../../http/errors'
 import { toHospital } from './shape'
@@ -18,45 +19,19 @@ export async function listHospitals(db: DB, filter: { city?: string } = {}): Pro
   return rows.map((row) => toHospital(row, HospitalSchema))
 }
 
-/** `%`, `_` and `\` in a keyword are literal characters, not LIKE wildcards. */
-function likePattern(keyword: string): string {
-  return `%${keyword.replace(/[\\%_]/g, (char) => `\\${char}`)}%`
-}
-
 export async function pageHospitals(
   db: DB,
   options: { keyword?: string; page?: number; pageSize?: number },
-): Promise<{ items: Hospital[]; total: number; page: number; pageSize: number }> {
-  const page = options.page ?? 1
-  // SPEC section 9: lists default to 10 a page.
-  const pageSize = options.pageSize ?? 10
+): Promise<Page<Hospital>> {
   const keyword = options.keyword?.trim()
   let query = db.selectFrom('hospitals')
   if (keyword) {
-    const pattern = likePattern(keyword)
     query = query.where(({ or }) =>
-      or([
-        sql<boolean>`name like ${pattern} escape '\\'`,
-        sql<boolean>`city like ${pattern} escape '\\'`,
-      ]),
+      or([contains(db, 'name', keyword), contains(db, 'city', keyword)]),
     )
   }
-  const { total } = await query
-    .select((eb) => eb.fn.countAll<number | string>().as('total'))
-    .executeTakeFirstOrThrow()
-  const rows = await query
-    .selectAll()
-    .orderBy('sort_order')
-    .orderBy('id')
-    .limit(pageSize)
-    .offset((page - 1) * pageSize)
-    .execute()
-  return {
-    items: rows.map((row) => toHospital(row, HospitalSchema)),
-    total: Number(total),
-    page,
-    pageSize,
-  }
+  const found = await page(options, query.selectAll().orderBy('sort_order').orderBy('id'), query)
+  return { ...found, items: found.items.map((row) => toHospital(row, HospitalSchema)) }
 }
 
 export async function listDepartments(db: DB, hospitalId: string): Promise<Department[]> {

@@ -6,8 +6,12 @@ import {
   OperatorActionKindSchema as ActionSchema,
 } from '@contract/main/operator'
 import type { DB } from '../../db'
+import { page, type PageQuery } from '../../db/paging'
 
 type OperatorAction = z.infer<typeof OperatorActionKindSchema>
+
+/** The operators' lists default to 20 a page (the size their pages ask for), not the spec's 10. */
+export const OPERATOR_PAGE_SIZE = 20
 
 export interface ActionInput {
   operatorId: string
@@ -35,25 +39,22 @@ export async function recordOperatorAction(db: DB, input: ActionInput, now: Date
     .execute()
 }
 
-export async function listOperatorActions(db: DB, page: number, pageSize: number) {
-  const [rows, total] = await Promise.all([
+export async function listOperatorActions(db: DB, query: PageQuery) {
+  const found = await page(
+    query,
     db
       .selectFrom('operator_actions')
       .leftJoin('users', 'users.id', 'operator_actions.operator_user_id')
       .selectAll('operator_actions')
       .select('users.nickname')
       .orderBy('operator_actions.created_at', 'desc')
-      .orderBy('operator_actions.id', 'desc')
-      .limit(pageSize)
-      .offset((page - 1) * pageSize)
-      .execute(),
-    db
-      .selectFrom('operator_actions')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ])
+      .orderBy('operator_actions.id', 'desc'),
+    db.selectFrom('operator_actions'),
+    { size: OPERATOR_PAGE_SIZE },
+  )
   return {
-    items: rows.map((row) => {
+    ...found,
+    items: found.items.map((row) => {
       const action = row.action as OperatorAction
       return {
         id: row.id,
@@ -65,6 +66,5 @@ export async function listOperatorActions(db: DB, page: number, pageSize: number
         at: row.created_at,
       }
     }),
-    total: Number(total.n),
   }
 }

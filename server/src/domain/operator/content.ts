@@ -8,6 +8,7 @@ import {
   type OperatorFileSchema,
 } from '@contract/main/operator'
 import type { DB } from '../../db'
+import { page, type PageQuery } from '../../db/paging'
 import type { ArticlesTable, Database, VideosTable } from '../../db/schema'
 import { ApiError, badRequest, notFound } from '../../http/errors'
 import type { ObjectStore } from '../../storage/object-store'
@@ -19,7 +20,7 @@ import {
   toVideoSummary,
 } from '../content'
 import { cleanPhoto, PHOTO_TOO_LARGE, PHOTO_TYPE_REFUSED, PHOTO_UNREADABLE } from '../../images'
-import { recordOperatorAction } from './audit'
+import { OPERATOR_PAGE_SIZE, recordOperatorAction } from './audit'
 import { mp4DurationSeconds } from './mp4'
 
 /*
@@ -166,23 +167,17 @@ export async function listOperatorArticleTypes(db: DB) {
 
 export async function listOperatorArticles(
   db: DB,
-  query: { page: number; pageSize: number; state?: ArticlesTable['state'] },
+  query: PageQuery & { state?: ArticlesTable['state'] },
 ) {
   let base = articlesWithType(db)
   if (query.state) base = base.where('articles.state', '=', query.state)
-  const [rows, total] = await Promise.all([
-    base
-      .orderBy('articles.updated_at', 'desc')
-      .orderBy('articles.id', 'desc')
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize)
-      .execute(),
-    base
-      .clearSelect()
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ])
-  return { items: rows.map(toOperatorArticle), total: Number(total.n) }
+  const found = await page(
+    query,
+    base.orderBy('articles.updated_at', 'desc').orderBy('articles.id', 'desc'),
+    base,
+    { size: OPERATOR_PAGE_SIZE },
+  )
+  return { ...found, items: found.items.map(toOperatorArticle) }
 }
 
 export async function getOperatorArticle(db: DB, articleId: string) {
@@ -347,25 +342,16 @@ function toOperatorVideo(row: VideosTable & { mime_type: string }) {
   }
 }
 
-export async function listOperatorVideos(
-  db: DB,
-  query: { page: number; pageSize: number; category?: VideoCategory },
-) {
+export async function listOperatorVideos(db: DB, query: PageQuery & { category?: VideoCategory }) {
   let base = videosWithFile(db)
   if (query.category) base = base.where('videos.category', '=', query.category)
-  const [rows, total] = await Promise.all([
-    base
-      .orderBy('videos.updated_at', 'desc')
-      .orderBy('videos.id', 'desc')
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize)
-      .execute(),
-    base
-      .clearSelect()
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ])
-  return { items: rows.map(toOperatorVideo), total: Number(total.n) }
+  const found = await page(
+    query,
+    base.orderBy('videos.updated_at', 'desc').orderBy('videos.id', 'desc'),
+    base,
+    { size: OPERATOR_PAGE_SIZE },
+  )
+  return { ...found, items: found.items.map(toOperatorVideo) }
 }
 
 async function getOperatorVideo(db: DB, videoId: string) {

@@ -1,2 +1,2 @@
-export { type Page, type PatientScope } from './lists'
+export { type PatientScope } from './lists'
 export { examDetail, REPORT_NOT_VISIBLE, toReportDetail } from './patient'

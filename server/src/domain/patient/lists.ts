@@ -13,6 +13,7 @@ import {
 } from '@contract/main/records'
 import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
+import { countRows, type Page, page, pageWindow } from '../../db/paging'
 import type { Database, ExamsTable } from '../../db/schema'
 import type { StoredIdCard } from '../identity'
 import {
@@ -33,13 +34,6 @@ import { examTitle, modalityList } from '../records'
  * A report counts as read when the person opened it after its last change: an amended report is new
  * to them again.
  */
-
-export interface Page<T> {
-  items: T[]
-  total: number
-  page: number
-  pageSize: number
-}
 
 /**
  * Who asks, resolved once per request. `userId` is the person asking, whose marks (read, private,
@@ -80,12 +74,6 @@ export function memberOf(scope: PatientScope): string | undefined {
   return scope.caller.kind === 'user' && scope.caller.userId !== scope.userId
     ? scope.caller.userId
     : undefined
-}
-
-function pageOptions(options: { page?: number | undefined; pageSize?: number | undefined }) {
-  const page = options.page ?? 1
-  const pageSize = options.pageSize ?? RECORDS_PAGE_SIZE
-  return { page, pageSize, offset: (page - 1) * pageSize }
 }
 
 /**
@@ -253,7 +241,6 @@ export async function listPersonalReports(
   scope: PatientScope,
   filter: ReportListFilter,
 ): Promise<Page<ReportListItem> & { unread: number }> {
-  const { page, pageSize, offset } = pageOptions(filter)
   let base = db
     .selectFrom('reports')
     .innerJoin('exams', 'exams.id', 'reports.exam_id')
@@ -290,43 +277,37 @@ export async function listPersonalReports(
   if (filter.dateFrom) base = base.where('exams.study_date', '>=', filter.dateFrom)
   if (filter.dateTo) base = base.where('exams.study_date', '<=', filter.dateTo)
 
-  const listed = filter.unreadOnly ? base.where(sql<boolean>`not ${readSql('reports')}`) : base
+  const unreadOnes = base.where(sql<boolean>`not ${readSql('reports')}`)
+  const listed = filter.unreadOnly ? unreadOnes : base
   // The page's ids and its totals in one pass (window aggregates over the filtered rows), sorting
   // narrow rows: carrying every column of every report of the caller through the sort cost most of
   // the request. Then the page's 20 rows in full. Only a page past the end, which has no row to
   // carry the totals, asks for them separately.
-  const ranked = await listed
-    .select([
-      'reports.id',
-      sql<number | string>`count(*) over ()`.as('total_rows'),
-      sql<number | string>`sum(case when ${readSql('reports')} then 0 else 1 end) over ()`.as(
-        'unread_rows',
-      ),
-    ])
-    .orderBy(sql`coalesce(reports.issued_at, reports.created_at)`, 'desc')
-    .orderBy('reports.id', 'desc')
-    .limit(pageSize)
-    .offset(offset)
-    .execute()
-  let total = 0
-  let unread = 0
-  if (ranked.length > 0) {
-    total = Number(ranked[0]!.total_rows)
-    unread = Number(ranked[0]!.unread_rows)
-  } else if (offset > 0) {
-    const counts = await base
+  const ranked = await page(
+    filter,
+    listed
       .select([
-        (eb) => eb.fn.countAll<number | string>().as('total'),
-        sql<number | string | null>`sum(case when ${readSql('reports')} then 0 else 1 end)`.as(
-          'unread',
+        'reports.id',
+        sql<number | string>`count(*) over ()`.as('total_rows'),
+        sql<number | string>`sum(case when ${readSql('reports')} then 0 else 1 end) over ()`.as(
+          'unread_rows',
         ),
       ])
-      .executeTakeFirstOrThrow()
-    unread = Number(counts.unread ?? 0)
-    total = filter.unreadOnly ? unread : Number(counts.total)
-  }
+      .orderBy(sql`coalesce(reports.issued_at, reports.created_at)`, 'desc')
+      .orderBy('reports.id', 'desc'),
+    listed,
+    { size: RECORDS_PAGE_SIZE, totalOf: (row) => row.total_rows },
+  )
+  const { total } = ranked
+  const first = ranked.items[0]
+  // Without a row to carry it, unread is the total when only unread ones are listed (or none are).
+  const unread = first
+    ? Number(first.unread_rows)
+    : total === 0 || filter.unreadOnly
+      ? total
+      : await countRows(unreadOnes)
 
-  const ids = ranked.map((row) => row.id)
+  const ids = ranked.items.map((row) => row.id)
   const details =
     ids.length === 0
       ? []
@@ -381,7 +362,7 @@ export async function listPersonalReports(
       summary: isPrivate ? null : summaryOf(row.conclusion_head),
     }
   })
-  return { items, total, page, pageSize, unread }
+  return { ...ranked, items, unread }
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -407,7 +388,8 @@ export async function listYsReports(
   scope: PatientScope,
   options: { page?: number | undefined; pageSize?: number | undefined },
 ): Promise<Page<YsReportItem>> {
-  const { page, pageSize, offset } = pageOptions(options)
+  // Not page(): the page runs across two lists, the uploads in flight and then the exams.
+  const { page, pageSize, offset } = pageWindow(options, RECORDS_PAGE_SIZE)
   const examsQuery = db
     .selectFrom('exams')
     .where(visibleTo(scope.caller, scope.identity))
@@ -649,7 +631,6 @@ export async function listExams(
   scope: PatientScope,
   filter: ExamListFilter,
 ): Promise<Page<ExamSummary>> {
-  const { page, pageSize, offset } = pageOptions(filter)
   let base = db.selectFrom('exams').where(visibleTo(scope.caller, scope.identity))
   if (filter.hospitalId === UPLOADS_GROUP) base = base.where('exams.source', '=', 'upload')
   else if (filter.hospitalId) {
@@ -671,29 +652,19 @@ export async function listExams(
   // The page's ids and the total in one pass over narrow rows (sorting the caller's every exam with
   // all its columns cost most of the request), then the page's rows in full; a page past the end
   // counts separately.
-  const ranked = await base
-    .select(['exams.id', sql<number | string>`count(*) over ()`.as('total_rows')])
-    .orderBy(EXAM_DAY, 'desc')
-    .orderBy('exams.created_at', 'desc')
-    .orderBy('exams.id', 'desc')
-    .limit(pageSize)
-    .offset(offset)
-    .execute()
-  let total = ranked.length > 0 ? Number(ranked[0]!.total_rows) : 0
-  if (ranked.length === 0 && offset > 0) {
-    const counted = await base
-      .select((eb) => eb.fn.countAll<number | string>().as('total'))
-      .executeTakeFirstOrThrow()
-    total = Number(counted.total)
-  }
+  const ranked = await page(
+    filter,
+    base
+      .select(['exams.id', sql<number | string>`count(*) over ()`.as('total_rows')])
+      .orderBy(EXAM_DAY, 'desc')
+      .orderBy('exams.created_at', 'desc')
+      .orderBy('exams.id', 'desc'),
+    base,
+    { size: RECORDS_PAGE_SIZE, totalOf: (row) => row.total_rows },
+  )
   const rows = await summaryRowsInOrder(
     db,
-    ranked.map((row) => row.id),
+    ranked.items.map((row) => row.id),
   )
-  return {
-    items: await summariseExams(db, scope.userId, rows),
-    total,
-    page,
-    pageSize,
-  }
+  return { ...ranked, items: await summariseExams(db, scope.userId, rows) }
 }

@@ -457,7 +457,10 @@ const SORT_COLUMNS = {
   _lastUpdated: 'reports.updated_at',
 } as const
 
-/** The hospital's own reports matching a search, with the total, for a searchset Bundle. */
+/**
+ * The hospital's own reports matching a search, with the total, for a searchset Bundle. Not
+ * db/paging's page(): FHIR's _offset is any row, not a page, and _count 0 asks for the total alone.
+ */
 export async function searchHospitalReports(
   db: DB,
   cipher: FieldCipher,

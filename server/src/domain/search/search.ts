@@ -1,6 +1,13 @@
-import { type Expression, PostgresAdapter, type SqlBool, sql } from 'kysely'
-import { SEARCH_KINDS, type SearchHit, type SearchKind } from '@contract/main/content'
-import type { DB } from '../../db'
+import { type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely'
+import {
+  CONTENT_PAGE_SIZE,
+  SEARCH_KINDS,
+  type SearchHit,
+  type SearchKind,
+} from '@contract/main/content'
+import type { Database, DB } from '../../db'
+import { contains, isPostgres } from '../../db/contains'
+import { countRows, type Page, page, type PageQuery } from '../../db/paging'
 import { ARTICLE_SEARCH_TEXT } from '../../db/migrations/0016-search'
 import { highlightRuns, snippetAround } from './highlight'
 
@@ -15,25 +22,6 @@ import { highlightRuns, snippetAround } from './highlight'
 /** Without a kind the answer holds this many hits of each kind (the 全部 tab). */
 export const HITS_PER_KIND_PREVIEW = 3
 const TRIGRAM = 3
-
-const isPostgres = (db: DB) => db.getExecutor().adapter instanceof PostgresAdapter
-
-/** A LIKE pattern that finds `q` anywhere, with %, _ and \ taken literally. */
-export function containsPattern(q: string): string {
-  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
-}
-
-/**
- * `column` contains q. Latin letters match in either case on both databases (SQLite's LIKE folds
- * ASCII; PostgreSQL needs ILIKE). Chinese has no case, and PostgreSQL's LIKE rechecks a long body
- * several times faster than ILIKE, so a query without Latin letters uses LIKE there.
- */
-function contains(db: DB, column: string, q: string): Expression<SqlBool> {
-  const pattern = containsPattern(q)
-  return isPostgres(db) && /[A-Za-z]/.test(q)
-    ? sql<SqlBool>`${sql.raw(column)} ilike ${pattern} escape '\\'`
-    : sql<SqlBool>`${sql.raw(column)} like ${pattern} escape '\\'`
-}
 
 function articleMatch(db: DB, q: string): Expression<SqlBool> {
   if (!isPostgres(db)) {
@@ -59,59 +47,58 @@ void ARTICLE_SEARCH_TEXT
 interface KindSearch {
   count(): Promise<number>
   /** A page of hits and the total, in one scan (a window count): a long body is read once. */
-  hits(limit: number, offset: number): Promise<Page>
+  hits(query: PageQuery): Promise<Page<SearchHit>>
 }
 
-interface Page {
-  hits: SearchHit[]
-  /** Undefined when the page was empty past the first: the window had no row to carry it. */
-  total: number | undefined
-}
+const TOTAL = sql<number | string>`count(*) over ()`.as('total')
 
-const TOTAL = sql<number>`count(*) over ()`.as('total')
-
-function pageOf(rows: { total: number | string | bigint }[], hits: SearchHit[]): Page {
-  return { hits, total: rows.length > 0 ? Number(rows[0]!.total) : undefined }
+/**
+ * A kind's search from its matching rows (`base`), what a hit needs of them, in order (`rows`, with
+ * TOTAL so the page carries its total), and how a row reads as a hit.
+ */
+function kindSearch<TB extends keyof Database, B, O extends { total: number | string }>(
+  base: () => SelectQueryBuilder<Database, TB, B>,
+  rows: (matching: SelectQueryBuilder<Database, TB, B>) => SelectQueryBuilder<Database, TB, O>,
+  hit: (row: O) => SearchHit,
+): KindSearch {
+  return {
+    count: () => countRows(base()),
+    async hits(query) {
+      const found = await page(query, rows(base()), base(), {
+        size: CONTENT_PAGE_SIZE,
+        totalOf: (row) => row.total,
+      })
+      return { ...found, items: found.items.map(hit) }
+    },
+  }
 }
 
 function articles(db: DB, q: string): KindSearch {
   const base = () =>
     db.selectFrom('articles').where('articles.state', '=', 'published').where(articleMatch(db, q))
-  return {
-    async count() {
-      const row = await base()
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow()
-      return Number(row.n)
-    },
-    async hits(limit, offset) {
-      const titleFirst = sql<number>`case when ${contains(db, 'articles.title', q)} then 0 else 1 end`
-      const rows = await base()
+  const titleFirst = sql<number>`case when ${contains(db, 'articles.title', q)} then 0 else 1 end`
+  return kindSearch(
+    base,
+    (matching) =>
+      matching
         .select(['articles.id', 'articles.title', 'articles.summary', 'articles.plain_text'])
         .select(TOTAL)
         .orderBy(titleFirst)
         .orderBy('articles.published_at', 'desc')
-        .orderBy('articles.id', 'desc')
-        .limit(limit)
-        .offset(offset)
-        .execute()
-      return pageOf(
-        rows,
-        rows.map((row) => ({
-          kind: 'article' as const,
-          id: row.id,
-          title: highlightRuns(row.title, q),
-          snippet: highlightRuns(
-            row.summary.toLowerCase().includes(q.toLowerCase()) || !row.plain_text
-              ? snippetAround(row.summary, q, 60)
-              : snippetAround(row.plain_text, q),
-            q,
-          ),
-          link: { route: 'infoDetail', params: { id: row.id } },
-        })),
-      )
-    },
-  }
+        .orderBy('articles.id', 'desc'),
+    (row) => ({
+      kind: 'article' as const,
+      id: row.id,
+      title: highlightRuns(row.title, q),
+      snippet: highlightRuns(
+        row.summary.toLowerCase().includes(q.toLowerCase()) || !row.plain_text
+          ? snippetAround(row.summary, q, 60)
+          : snippetAround(row.plain_text, q),
+        q,
+      ),
+      link: { route: 'infoDetail', params: { id: row.id } },
+    }),
+  )
 }
 
 function videos(db: DB, q: string): KindSearch {
@@ -120,37 +107,25 @@ function videos(db: DB, q: string): KindSearch {
       .selectFrom('videos')
       .where('state', '=', 'published')
       .where((eb) => eb.or([contains(db, 'title', q), contains(db, 'summary', q)]))
-  return {
-    async count() {
-      const row = await base()
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow()
-      return Number(row.n)
-    },
-    async hits(limit, offset) {
-      const rows = await base()
+  return kindSearch(
+    base,
+    (matching) =>
+      matching
         .select(['id', 'title', 'summary', 'category'])
         .select(TOTAL)
         .orderBy('published_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(limit)
-        .offset(offset)
-        .execute()
-      return pageOf(
-        rows,
-        rows.map((row) => ({
-          kind: 'video' as const,
-          id: row.id,
-          title: highlightRuns(row.title, q),
-          snippet: highlightRuns(snippetAround(row.summary, q, 60), q),
-          link: {
-            route: row.category === 'diet' ? 'videoShowYsDetail' : 'videoShowDetail',
-            params: { id: row.id },
-          },
-        })),
-      )
-    },
-  }
+        .orderBy('id', 'desc'),
+    (row) => ({
+      kind: 'video' as const,
+      id: row.id,
+      title: highlightRuns(row.title, q),
+      snippet: highlightRuns(snippetAround(row.summary, q, 60), q),
+      link: {
+        route: row.category === 'diet' ? 'videoShowYsDetail' : 'videoShowDetail',
+        params: { id: row.id },
+      },
+    }),
+  )
 }
 
 function hospitals(db: DB, q: string): KindSearch {
@@ -160,39 +135,27 @@ function hospitals(db: DB, q: string): KindSearch {
       .where((eb) =>
         eb.or([contains(db, 'name', q), contains(db, 'address', q), contains(db, 'city', q)]),
       )
-  return {
-    async count() {
-      const row = await base()
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow()
-      return Number(row.n)
-    },
-    async hits(limit, offset) {
-      const rows = await base()
+  return kindSearch(
+    base,
+    (matching) =>
+      matching
         .select(['id', 'name', 'level', 'province', 'city', 'address'])
         .select(TOTAL)
         .orderBy('sort_order')
-        .orderBy('id')
-        .limit(limit)
-        .offset(offset)
-        .execute()
-      return pageOf(
-        rows,
-        rows.map((row) => ({
-          kind: 'hospital' as const,
-          id: row.id,
-          title: highlightRuns(row.name, q),
-          snippet: highlightRuns(
-            [row.level, `${row.province}${row.city === row.province ? '' : row.city}`, row.address]
-              .filter(Boolean)
-              .join(' · '),
-            q,
-          ),
-          link: { route: 'hospitalList', params: { hospitalId: row.id } },
-        })),
-      )
-    },
-  }
+        .orderBy('id'),
+    (row) => ({
+      kind: 'hospital' as const,
+      id: row.id,
+      title: highlightRuns(row.name, q),
+      snippet: highlightRuns(
+        [row.level, `${row.province}${row.city === row.province ? '' : row.city}`, row.address]
+          .filter(Boolean)
+          .join(' · '),
+        q,
+      ),
+      link: { route: 'hospitalList', params: { hospitalId: row.id } },
+    }),
+  )
 }
 
 function experts(db: DB, q: string): KindSearch {
@@ -202,34 +165,18 @@ function experts(db: DB, q: string): KindSearch {
       .where('role', '=', 'expert')
       .where('deleted_at', 'is', null)
       .where(contains(db, 'nickname', q))
-  return {
-    async count() {
-      const row = await base()
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow()
-      return Number(row.n)
-    },
-    async hits(limit, offset) {
-      const rows = await base()
-        .select(['id', 'nickname'])
-        .select(TOTAL)
-        .orderBy('nickname')
-        .orderBy('id')
-        .limit(limit)
-        .offset(offset)
-        .execute()
-      return pageOf(
-        rows,
-        rows.map((row) => ({
-          kind: 'expert' as const,
-          id: row.id,
-          title: highlightRuns(row.nickname, q),
-          snippet: [['认证专家', false]],
-          link: { route: 'personalDetail', params: { id: row.id } },
-        })),
-      )
-    },
-  }
+  return kindSearch(
+    base,
+    (matching) =>
+      matching.select(['id', 'nickname']).select(TOTAL).orderBy('nickname').orderBy('id'),
+    (row) => ({
+      kind: 'expert' as const,
+      id: row.id,
+      title: highlightRuns(row.nickname, q),
+      snippet: [['认证专家', false]],
+      link: { route: 'personalDetail', params: { id: row.id } },
+    }),
+  )
 }
 
 const SEARCHES: Record<SearchKind, (db: DB, q: string) => KindSearch> = {
@@ -241,19 +188,17 @@ const SEARCHES: Record<SearchKind, (db: DB, q: string) => KindSearch> = {
 
 export async function search(
   db: DB,
-  input: { q: string; kind?: SearchKind; page: number; pageSize: number },
+  input: PageQuery & { q: string; kind?: SearchKind | undefined },
 ): Promise<{ hits: SearchHit[]; totals: Record<SearchKind, number> }> {
-  const offset = (input.page - 1) * input.pageSize
   const pages = await Promise.all(
     SEARCH_KINDS.map(async (kind) => {
       const one = SEARCHES[kind](db, input.q)
       // The kind asked for: its page. The others: a count (for the tabs). No kind: a few of each.
       if (input.kind && input.kind !== kind) return { kind, hits: [], total: await one.count() }
-      const page = input.kind
-        ? await one.hits(input.pageSize, offset)
-        : await one.hits(HITS_PER_KIND_PREVIEW, 0)
-      const total = page.total ?? (input.kind && offset > 0 ? await one.count() : 0)
-      return { kind, hits: page.hits, total }
+      const found = await one.hits(
+        input.kind ? input : { page: 1, pageSize: HITS_PER_KIND_PREVIEW },
+      )
+      return { kind, hits: found.items, total: found.total }
     }),
   )
   return {

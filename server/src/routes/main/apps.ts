@@ -28,7 +28,7 @@ export default async function mainAppsRoutes(app: FastifyInstance): Promise<void
   route(app, listFeatures, async () => features.listEnabledFeatures(app.db))
 
   route(app, getPoints, async (input, { request }) =>
-    listPoints(app.db, currentUser(request).id, input.page ?? 1, input.pageSize ?? 10),
+    listPoints(app.db, currentUser(request).id, input),
   )
 
   route(app, listOptions, async ({ dictionary }) => {

@@ -9,7 +9,6 @@ import {
   listArticleTypes,
   listVideos,
   saveVideoPosition,
-  CONTENT_PAGE_SIZE,
 } from '@contract/main/content'
 import * as articles from '../../domain/content/articles'
 import { openMedia } from '../../domain/content/media'
@@ -24,12 +23,7 @@ import { RangeNotSatisfiableError } from '../../storage/object-store'
 export default async function mainContentRoutes(app: FastifyInstance): Promise<void> {
   route(app, listArticleTypes, async () => articles.listArticleTypes(app.db))
 
-  route(app, listArticles, async (input) => {
-    const page = input.page ?? 1
-    const pageSize = input.pageSize ?? CONTENT_PAGE_SIZE
-    const found = await articles.listArticles(app.db, { page, pageSize, typeId: input.typeId })
-    return { ...found, page, pageSize }
-  })
+  route(app, listArticles, async (input) => articles.listArticles(app.db, input))
 
   route(app, getArticle, async ({ articleId }, { request }) =>
     articles.getArticle(app.db, articleId, await optionalUserId(request)),
@@ -56,12 +50,7 @@ export default async function mainContentRoutes(app: FastifyInstance): Promise<v
     articles.myArticleCounts(app.db, currentUser(request).id),
   )
 
-  route(app, listVideos, async (input) => {
-    const page = input.page ?? 1
-    const pageSize = input.pageSize ?? CONTENT_PAGE_SIZE
-    const found = await videos.listVideos(app.db, { category: input.category, page, pageSize })
-    return { ...found, page, pageSize }
-  })
+  route(app, listVideos, async (input) => videos.listVideos(app.db, input))
 
   route(app, getVideo, async ({ videoId }, { request }) =>
     videos.getVideo(app.db, videoId, await optionalUserId(request)),

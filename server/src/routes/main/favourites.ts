@@ -1,27 +1,14 @@
 import type { FastifyInstance } from 'fastify'
 import { addFavourite, listFavourites, removeFavourite } from '@contract/main/favourites'
-import { CONTENT_PAGE_SIZE } from '@contract/main/content'
 import * as favourites from '../../domain/favourites'
 import { currentUser } from '../../http/auth'
 import { route } from '../../http/route'
 
 /** Main service: favourites (contract/main/favourites.ts), the person's own only. Issue 10. */
 export default async function mainFavouritesRoutes(app: FastifyInstance): Promise<void> {
-  route(app, listFavourites, async (input, { request }) => {
-    const page = input.page ?? 1
-    const pageSize = input.pageSize ?? CONTENT_PAGE_SIZE
-    const found = await favourites.listFavourites(
-      app.db,
-      app.personalCipher,
-      currentUser(request).id,
-      {
-        kind: input.kind,
-        page,
-        pageSize,
-      },
-    )
-    return { ...found, page, pageSize }
-  })
+  route(app, listFavourites, async (input, { request }) =>
+    favourites.listFavourites(app.db, app.personalCipher, currentUser(request).id, input),
+  )
 
   route(app, addFavourite, async ({ kind, targetId }, { request }) => ({
     favourited: true as const,

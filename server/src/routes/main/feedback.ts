@@ -24,17 +24,9 @@ export default async function mainFeedbackRoutes(app: FastifyInstance): Promise<
     feedback.addFeedback(app.db, currentUser(request).id, input, app.now()),
   )
 
-  route(app, listMyFeedback, async (input, { request }) => {
-    const page = input.page ?? 1
-    const pageSize = input.pageSize ?? 10
-    const found = await feedback.listFeedback(
-      app.db,
-      { userId: currentUser(request).id },
-      page,
-      pageSize,
-    )
-    return { ...found, page, pageSize }
-  })
+  route(app, listMyFeedback, async (input, { request }) =>
+    feedback.listFeedback(app.db, { userId: currentUser(request).id }, input),
+  )
 
   // One image per request (the mini-program's uploadFile sends one): multipart field `file`.
   await app.register(async (images) => {

@@ -12,16 +12,9 @@ import { route } from '../../http/route'
 
 /** Main service, 我的消息 (contract/main/messages.ts): a person's own messages only. */
 export default async function mainMessagesRoutes(app: FastifyInstance): Promise<void> {
-  route(app, listMessages, async (input, { request }) => {
-    const page = input.page ?? 1
-    const pageSize = input.pageSize ?? 20
-    const found = await messages.listMessages(app.db, currentUser(request).id, {
-      page,
-      pageSize,
-      kind: input.kind,
-    })
-    return { ...found, page, pageSize }
-  })
+  route(app, listMessages, async (input, { request }) =>
+    messages.listMessages(app.db, currentUser(request).id, input),
+  )
 
   route(app, countUnreadMessages, async (_input, { request }) => ({
     total: await messages.countUnread(app.db, currentUser(request).id),

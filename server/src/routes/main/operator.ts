@@ -26,7 +26,7 @@ import {
   operatorSetFeature,
   operatorSetVideoState,
 } from '@contract/main/operator'
-import { listOperatorActions } from '../../domain/operator/audit'
+import { listOperatorActions, OPERATOR_PAGE_SIZE } from '../../domain/operator/audit'
 import * as content from '../../domain/operator/content'
 import { listFeedback } from '../../domain/feedback'
 import { replyFeedback } from '../../domain/operator/feedback'
@@ -44,23 +44,13 @@ export const OPERATOR_FILE_NONE = '请选择要上传的文件'
  * change writes the operators' audit log in the same transaction (domain/operator/audit.ts).
  */
 export default async function mainOperatorRoutes(app: FastifyInstance): Promise<void> {
-  const page = (input: { page?: number | undefined; pageSize?: number | undefined }) => ({
-    page: input.page ?? 1,
-    pageSize: input.pageSize ?? 20,
-  })
-
   route(app, operatorListArticleTypes, async (_input, { request }) => {
     currentOperator(request)
     return content.listOperatorArticleTypes(app.db)
   })
   route(app, operatorListArticles, async (input, { request }) => {
     currentOperator(request)
-    const paging = page(input)
-    const found = await content.listOperatorArticles(app.db, {
-      ...paging,
-      ...(input.state ? { state: input.state } : {}),
-    })
-    return { ...found, ...paging }
+    return content.listOperatorArticles(app.db, input)
   })
   route(app, operatorGetArticle, async (input, { request }) => {
     currentOperator(request)
@@ -81,12 +71,7 @@ export default async function mainOperatorRoutes(app: FastifyInstance): Promise<
 
   route(app, operatorListVideos, async (input, { request }) => {
     currentOperator(request)
-    const paging = page(input)
-    const found = await content.listOperatorVideos(app.db, {
-      ...paging,
-      ...(input.category ? { category: input.category } : {}),
-    })
-    return { ...found, ...paging }
+    return content.listOperatorVideos(app.db, input)
   })
   route(app, operatorSaveVideo, async (input, { request }) =>
     content.saveVideo(app.db, currentOperator(request).id, input, app.now()),
@@ -103,14 +88,12 @@ export default async function mainOperatorRoutes(app: FastifyInstance): Promise<
 
   route(app, operatorListFeedback, async (input, { request }) => {
     currentOperator(request)
-    const paging = page(input)
-    const found = await listFeedback(
+    return listFeedback(
       app.db,
       input.status ? { status: input.status } : {},
-      paging.page,
-      paging.pageSize,
+      input,
+      OPERATOR_PAGE_SIZE,
     )
-    return { ...found, ...paging }
   })
   route(app, operatorReplyFeedback, async (input, { request }) =>
     replyFeedback(app.db, currentOperator(request).id, input, app.now()),
@@ -151,8 +134,7 @@ export default async function mainOperatorRoutes(app: FastifyInstance): Promise<
 
   route(app, operatorListActions, async (input, { request }) => {
     currentOperator(request)
-    const paging = page(input)
-    return { ...(await listOperatorActions(app.db, paging.page, paging.pageSize)), ...paging }
+    return listOperatorActions(app.db, input)
   })
 
   // Covers, posters and videos: one file per request, multipart field `file`.

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify'
 import {
-  CONTENT_PAGE_SIZE,
   clearSearchHistory,
   listHotSearches,
   listSearchHistory,
@@ -14,11 +13,9 @@ import { route } from '../../http/route'
 /** Main service: search, history and hot words (contract/main/content.ts). Issue 10. */
 export default async function mainSearchRoutes(app: FastifyInstance): Promise<void> {
   route(app, search, async (input, { request }) => {
-    const page = input.page ?? 1
-    const pageSize = input.pageSize ?? CONTENT_PAGE_SIZE
-    const found = await searching.search(app.db, { q: input.q, kind: input.kind, page, pageSize })
+    const found = await searching.search(app.db, input)
     // The first page only: paging through results is one search, not several.
-    if (page === 1) {
+    if ((input.page ?? 1) === 1) {
       await history.recordSearch(
         app.db,
         { userId: await optionalUserId(request), q: input.q },
