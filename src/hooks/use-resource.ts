@@ -26,7 +26,8 @@ export type OptionalResource<T> = (ResourceState<T> | { status: 'idle' }) & Reso
 
 /**
  * Handed to `load`: `aborted` turns true once its answer will be dropped (the key changed, a newer
- * reload started, the screen closed). A load that does more than return its answer (sets a second
+ * reload started, the screen closed). It marks the answer stale and cancels nothing on the network
+ * (the services take no signal). A load that does more than return its answer (sets a second
  * piece of state, starts a follow-up request) checks it first.
  */
 export interface ResourceSignal {
@@ -42,8 +43,9 @@ export interface ResourceOptions {
    */
   delayMs?: number
   /**
-   * An error this says is no answer leaves the screen as it was (a request hook cancelled the
-   * request: isCancelled), instead of showing it.
+   * An error this says is no answer (a request hook cancelled the request: isCancelled) is not
+   * shown: the state stays what it was when the load began, so loading for a first load (the
+   * cancelling hook shows the way on, e.g. to login), the old data for a reload.
    */
   ignoreError?: (error: unknown) => boolean
 }
@@ -76,11 +78,15 @@ export function useResource<T>(
   const [state, setState] = useState<ResourceState<T> | typeof IDLE>(key === null ? IDLE : LOADING)
   const generation = useRef(0)
   const inFlight = useRef<{ aborted: boolean } | null>(null)
+  /** The ask waiting out `delayMs`; a newer ask (a reload meanwhile) cancels it. */
+  const waiting = useRef<ReturnType<typeof setTimeout> | null>(null)
   const latest = useRef({ load, options, state })
   latest.current = { load, options, state }
 
-  /** Whatever is in flight answers an old question from now on. */
+  /** Whatever is in flight or waiting answers an old question from now on. */
   const drop = useCallback(() => {
+    if (waiting.current !== null) clearTimeout(waiting.current)
+    waiting.current = null
     generation.current += 1
     if (inFlight.current) inFlight.current.aborted = true
     inFlight.current = null
@@ -119,11 +125,11 @@ export function useResource<T>(
       return drop
     }
     setState(LOADING)
-    const timer = setTimeout(() => void run(false), delayMs)
-    return () => {
-      clearTimeout(timer)
-      drop()
-    }
+    waiting.current = setTimeout(() => {
+      waiting.current = null
+      void run(false)
+    }, delayMs)
+    return drop
   }, [key, run, drop])
 
   const reload = useCallback(async () => {

@@ -204,6 +204,17 @@ describe('useResource', () => {
       expect(load).toHaveBeenCalledTimes(1)
       expect(open.result.current).toMatchObject({ status: 'ready', data: 'hits' })
     })
+
+    it('a reload during the delay is the one ask: the waiting one is cancelled, not sent later', async () => {
+      let call = 0
+      const load = jest.fn(async () => `answer ${++call}`)
+      const { result } = renderHook(() => useResource('q', load, { delayMs: 300 }))
+      await act(() => result.current.reload())
+      expect(result.current).toMatchObject({ status: 'ready', data: 'answer 1' })
+      await act(async () => jest.advanceTimersByTime(1000))
+      expect(load).toHaveBeenCalledTimes(1)
+      expect(result.current).toMatchObject({ status: 'ready', data: 'answer 1' })
+    })
   })
 
   it('leaves the screen as it was for an error ignoreError says is no answer', async () => {

@@ -22,7 +22,7 @@ export interface AppsModel {
 /** 应用中心: the server's features (on/off, icons, order) and, signed in, 我的积分 with its ledger. */
 export function useApps(): AppsModel {
   const signedIn = useSessionStore((state) => state.token !== null)
-  const features = useResource('features', listFeatures, {
+  const features = useResource('features', () => listFeatures(), {
     errorMessage: '应用加载失败，请稍后重试',
   })
   const [balance, setBalance] = useState<number | null>(null)

@@ -29,8 +29,12 @@ export function useExamQr(examId: string, active: boolean) {
   const shown = useRef<ExamQrCode | null>(null)
   /** The next load is a background refresh (not one the person sees as loading). */
   const quiet = useRef(false)
-  /** A load is in flight: the clock does not ask again meanwhile. */
-  const inFlight = useRef(false)
+  /**
+   * The load in flight (its number; 0 when none): the clock does not ask again meanwhile. Numbered so
+   * that a load dropped when the sheet closed, ending late, does not clear the flag of the newer one.
+   */
+  const inFlight = useRef(0)
+  const loads = useRef(0)
   /** No background retry before this time (ms), so a failing network is not asked every second. */
   const nextTry = useRef(0)
   const [now, setNow] = useState(() => Date.now())
@@ -40,7 +44,8 @@ export function useExamQr(examId: string, active: boolean) {
     async (): Promise<ExamQrCode> => {
       const background = quiet.current
       quiet.current = false
-      inFlight.current = true
+      const mine = ++loads.current
+      inFlight.current = mine
       nextTry.current = Date.now() + 5000
       try {
         // The server answers its own expiry; the phone's clock may be wrong, so only the duration
@@ -57,7 +62,7 @@ export function useExamQr(examId: string, active: boolean) {
         if (background && current !== null && current.expiresAt > Date.now()) return current
         throw error
       } finally {
-        inFlight.current = false
+        if (inFlight.current === mine) inFlight.current = 0
       }
     },
     { errorMessage: '二维码获取失败，请重试' },
@@ -70,7 +75,7 @@ export function useExamQr(examId: string, active: boolean) {
     const timer = setInterval(() => {
       setNow(Date.now())
       const ends = shown.current?.expiresAt
-      if (ends === undefined || inFlight.current) return
+      if (ends === undefined || inFlight.current !== 0) return
       if (ends - Date.now() <= QR_REFRESH_AHEAD_MS && Date.now() >= nextTry.current) {
         quiet.current = true
         void reload()
@@ -80,7 +85,7 @@ export function useExamQr(examId: string, active: boolean) {
   }, [active, reload])
 
   const retry = useCallback(() => {
-    if (!inFlight.current) void restart()
+    if (inFlight.current === 0) void restart()
   }, [restart])
 
   let state: ExamQrState

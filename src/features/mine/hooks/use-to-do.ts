@@ -6,7 +6,7 @@ import { loadReceivedGrants } from '../received-grants'
 
 /** 消息处理: the records patients authorised me to see, asked again each time the page shows. */
 export function useToDo(): Resource<ReceivedGrant[]> {
-  const grants = useResource('to-do', loadReceivedGrants, {
+  const grants = useResource('to-do', () => loadReceivedGrants(), {
     errorMessage: '加载失败，请稍后重试',
   })
   const shown = useRef(false)

@@ -118,6 +118,18 @@ export function startIndexOf(slices: Slice[], sop?: string, frame?: number): num
   return Math.floor((slices.length - 1) / 2)
 }
 
+/** A number per exam loader, so a different loader (another grant) is another key. */
+const loaderIds = new WeakMap<object, number>()
+let loaders = 0
+function loaderId(loader: object): number {
+  let id = loaderIds.get(loader)
+  if (id === undefined) {
+    id = ++loaders
+    loaderIds.set(loader, id)
+  }
+  return id
+}
+
 /**
  * Exam detail → series → its WADO metadata, parsed and in display order. When the opener handed
  * over the study, the metadata is fetched alongside the exam instead of after it (used only if the
@@ -126,11 +138,21 @@ export function startIndexOf(slices: Slice[], sop?: string, frame?: number): num
 export function useViewerData(
   request: ViewerRequest,
   attempt: number,
-  /** Through a grant (issue 9): the shared exam instead of the person's own. Must be stable. */
+  /** Through a grant (issue 9): the shared exam instead of the person's own. Keep it stable: a new
+   * loader is a new question, asked again. */
   loadExam: (examId: string) => Promise<ExamDetail> = getExamDetail,
 ): ViewerData {
   const { examId, seriesUid, sop, frame, studyUid: givenStudy, thumb } = request
-  const key = JSON.stringify([examId, seriesUid, sop, frame, givenStudy, thumb, attempt])
+  const key = JSON.stringify([
+    examId,
+    seriesUid,
+    sop,
+    frame,
+    givenStudy,
+    thumb,
+    attempt,
+    loaderId(loadExam),
+  ])
   // Known once the exam answered, while the metadata still loads (for that key only).
   const [preview, setPreview] = useState<{ key: string; path: string | null } | null>(null)
 
