@@ -18,6 +18,7 @@ export function envelope<T extends z.ZodMiniType>(data: T) {
 export const ErrorEnvelopeSchema = envelope(z.null())
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>
 
+/** The envelope this server builds (always with `reason`; the schema above also reads older ones). */
 export interface Envelope<T> {
   code: number
   message: string

@@ -3,8 +3,10 @@ import { z } from 'zod/mini'
 /**
  * A hospital as the product shows it: every field any answer about a hospital may carry. Answers
  * take the fields they show with `z.pick` (and add their own with `z.extend`), so a field means and
- * reads the same everywhere, and the server fills every answer from one mapping of the `hospitals`
- * row (server/src/domain/hospitals/shape.ts). Field order is the order answers list them in.
+ * reads the same everywhere, and the server fills every answer it reads from a `hospitals` row with
+ * one mapping (server/src/domain/hospitals/shape.ts). A bare `HospitalRef` beside a record (an exam's
+ * hospital id and name, taken from a join) is built where that record is. Field order is the order
+ * answers list them in.
  */
 export const HospitalSchema = z.object({
   id: z.string(),

@@ -170,7 +170,7 @@ const runsAlone = (job: Job) => readFileSync(path.join(ROOT, job.file), 'utf8').
 
 /**
  * A file that tests no database (the DICOM decoders, the build configuration, the lint rules) says so
- * with this line and runs once, not once per database: its second run only repeated the first. So
+ * with this first line and runs once, not once per database: its second run only repeated the first. So
  * that the mark cannot hide a file that does use one, that run's DATABASE_URL is a PostgreSQL address
  * nobody listens on (NO_DATABASE_URL): a marked file that opens the database under test fails.
  */
@@ -184,8 +184,9 @@ export function planJobs(files: string[], dbs: Db[], marked: (file: string) => b
   )
 }
 
+/** The mark counts on the file's first line only, where a reader sees it. */
 const usesNoDatabase = (file: string) =>
-  readFileSync(path.join(ROOT, file), 'utf8').includes(NO_DATABASE_MARK)
+  readFileSync(path.join(ROOT, file), 'utf8').startsWith(`${NO_DATABASE_MARK}\n`)
 
 async function runPool(
   jobs: Job[],

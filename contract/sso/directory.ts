@@ -5,6 +5,7 @@ import { HospitalCardSchema, type HospitalCard } from '../hospitals'
 import { RoleSchema } from './auth'
 
 /** The directory lists a hospital by name, grade and place only. */
+/** The directory's hospital: the card (name, grade, place). */
 export const HospitalSchema = HospitalCardSchema
 export type Hospital = HospitalCard
 

@@ -1,9 +1,5 @@
-import {
-  type Department,
-  type Hospital,
-  HospitalSchema,
-  type RightNode,
-} from '@contract/sso/directory'
+import { HospitalCardSchema } from '@contract/hospitals'
+import type { Department, Hospital, RightNode } from '@contract/sso/directory'
 import type { Role } from '@contract/sso/auth'
 import type { DB } from '../../db'
 import { contains } from '../../db/contains'
@@ -16,7 +12,7 @@ export async function listHospitals(db: DB, filter: { city?: string } = {}): Pro
   let query = db.selectFrom('hospitals').selectAll()
   if (filter.city) query = query.where('city', '=', filter.city)
   const rows = await query.orderBy('sort_order').orderBy('id').execute()
-  return rows.map((row) => toHospital(row, HospitalSchema))
+  return rows.map((row) => toHospital(row, HospitalCardSchema))
 }
 
 export async function pageHospitals(
@@ -31,7 +27,7 @@ export async function pageHospitals(
     )
   }
   const found = await page(options, query.selectAll().orderBy('sort_order').orderBy('id'), query)
-  return { ...found, items: found.items.map((row) => toHospital(row, HospitalSchema)) }
+  return { ...found, items: found.items.map((row) => toHospital(row, HospitalCardSchema)) }
 }
 
 export async function listDepartments(db: DB, hospitalId: string): Promise<Department[]> {
