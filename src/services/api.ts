@@ -130,7 +130,7 @@ export function describeError(error: unknown, fallback = '操作失败，请稍�
       if (typeof body.message === 'string' && body.message.trim() !== '' && body.message !== 'ok')
         return body.message
     }
-    if (error.reason === 'unauthorized') return MESSAGES.relogin
+    if (error.kind === 'unauthorized') return MESSAGES.relogin
     return MESSAGES.status(error.statusCode)
   }
   if (error instanceof UserFacingError) return error.message

@@ -162,7 +162,7 @@ describe('hooks', () => {
     const h = createHarness({ hooks: { response: () => false } })
     const result = await capture(h.http.get('/a'))
     expect(result.error).toBeInstanceOf(HttpError)
-    expect((result.error as HttpError).reason).toBe('response-hook')
+    expect((result.error as HttpError).kind).toBe('response-hook')
     expect(h.toasts()).toEqual([])
   })
 
@@ -329,7 +329,7 @@ describe('error catalogue', () => {
     const h = createHarness()
     h.reply(ok({ code: 400, message: 'Bad Request', data: null, error: '验证码错误' }, 400))
     const result = await capture(h.http.post('/app/login'))
-    expect((result.error as HttpError).reason).toBe('business')
+    expect((result.error as HttpError).kind).toBe('business')
     expect(h.toasts()).toEqual(['验证码错误'])
   })
 
@@ -347,7 +347,7 @@ describe('error catalogue', () => {
       ok({ code: 500, message: '数据库繁忙，请稍后再试', data: null, error: 'internal' }, 500),
     )
     const result = await capture(h.http.get('/a'))
-    expect((result.error as HttpError).reason).toBe('server')
+    expect((result.error as HttpError).kind).toBe('server')
     expect(h.toasts()).toEqual(['数据库繁忙，请稍后再试'])
   })
 

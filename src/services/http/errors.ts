@@ -14,15 +14,16 @@ export function isCancelled(error: unknown): error is RequestCancelledError {
   return error instanceof RequestCancelledError
 }
 
-export type HttpErrorReason = 'unauthorized' | 'server' | 'business' | 'status' | 'response-hook'
+export type HttpErrorKind = 'unauthorized' | 'server' | 'business' | 'status' | 'response-hook'
 
 /** The server answered, but not with success; `response` is the full response (SPEC section 7). */
 export class HttpError extends Error {
   constructor(
     readonly response: HttpResponse,
-    readonly reason: HttpErrorReason,
+    /** How the wrapper classified the answer (401, 500, an error field, another status, a hook). */
+    readonly kind: HttpErrorKind,
   ) {
-    super(`HTTP ${response.statusCode} (${reason})`)
+    super(`HTTP ${response.statusCode} (${kind})`)
     this.name = 'HttpError'
   }
 
@@ -43,7 +44,6 @@ export function reasonOf(body: unknown): string | null {
 
 /**
  * The server's `reason` for a failed call (see reasonOf); null for anything but an HttpError.
- * Not `HttpError.reason`, which says how the wrapper classified the answer (401, 500, error field).
  */
 export function errorReason(error: unknown): string | null {
   return error instanceof HttpError ? reasonOf(error.response.data) : null

@@ -21,7 +21,7 @@ export {
   errorReason,
   isCancelled,
   reasonOf,
-  type HttpErrorReason,
+  type HttpErrorKind,
 } from './errors'
 export { http, refreshStoredSession } from './instance'
 export { appendQuery, encodeQuery, isAbsoluteUrl, joinUrl } from './query'
