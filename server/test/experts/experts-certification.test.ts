@@ -349,6 +349,27 @@ test(`withdraw: a pending application is withdrawn and its photo files are delet
   assert.equal((await call(user, 'POST', '/main/experts/application/withdraw')).status, 200)
 })
 
+test(`saves racing to start an application make one open application, never two (${TEST_DB_KIND})`, async () => {
+  const user = await withCard(world)
+  const answers = await Promise.all(
+    ['内科', '外科', '放射科', '超声科'].map((department) =>
+      call(user, 'POST', '/main/experts/application', { department }),
+    ),
+  )
+  // A save that lost a race on the row's version is told to retry (409), never a 500.
+  for (const res of answers)
+    assert.ok([200, 409].includes(res.status), `${res.status} ${res.error}`)
+  assert.ok(answers.some((res) => res.status === 200))
+  const open = await world.ctx.app.db
+    .selectFrom('expert_applications')
+    .select('id')
+    .where('user_id', '=', user.user.id)
+    .where('status', 'in', ['draft', 'pending'])
+    .execute()
+  assert.equal(open.length, 1)
+  assert.ok(answers.filter((res) => res.status === 200).every((res) => res.data.id === open[0]!.id))
+})
+
 async function roleOf(user: TestUser): Promise<string> {
   const row = await world.ctx.app.db
     .selectFrom('users')
