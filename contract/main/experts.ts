@@ -107,6 +107,7 @@ export const EXPERT_MESSAGES = {
   alreadyDecided: '该申请已由其他运营人员处理或已撤回，请刷新后查看',
   rejectReasonRequired: '请填写驳回原因，申请人会看到它',
   rejectReasonLong: `驳回原因最多 ${REJECT_REASON_MAX} 个字`,
+  rejectReasonUnsafe: '驳回原因不能包含控制字符或不可见字符',
   busy: '申请刚刚被修改，请刷新后重试',
 } as const
 
@@ -349,14 +350,13 @@ export const operatorRejectExpert = defineEndpoint({
   path: '/operator/expert-applications/:applicationId/reject',
   input: z.object({
     applicationId: IdSchema,
-    reason: z
-      .string({ error: EXPERT_MESSAGES.rejectReasonRequired })
-      .check(
-        z.trim(),
-        z.minLength(1, EXPERT_MESSAGES.rejectReasonRequired),
-        z.maxLength(REJECT_REASON_MAX, EXPERT_MESSAGES.rejectReasonLong),
-        safeDisplayText(EXPERT_MESSAGES.rejectReasonRequired, { multiline: true }),
-      ),
+    reason: z.string({ error: EXPERT_MESSAGES.rejectReasonRequired }).check(
+      z.trim(),
+      z.minLength(1, EXPERT_MESSAGES.rejectReasonRequired),
+      z.maxLength(REJECT_REASON_MAX, EXPERT_MESSAGES.rejectReasonLong),
+      // The applicant reads it in 我的消息: text others see (contract/text.ts).
+      safeDisplayText(EXPERT_MESSAGES.rejectReasonUnsafe, { multiline: true }),
+    ),
   }),
   output: OperatorExpertApplicationSchema,
   auth: true,

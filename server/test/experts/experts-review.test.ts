@@ -58,6 +58,21 @@ test(`the review calls answer 403 to a patient and an expert before reading the 
   )
   assert.equal(reasonless.status, 400)
   assert.equal(reasonless.error, EXPERT_MESSAGES.rejectReasonRequired)
+  const unsafe = await call(operators[0]!, 'POST', '/main/operator/expert-applications/x1/reject', {
+    reason: '照片不清晰\u202E',
+  })
+  assert.equal(unsafe.status, 400)
+  assert.equal(unsafe.error, EXPERT_MESSAGES.rejectReasonUnsafe)
+  const tooLong = await call(
+    operators[0]!,
+    'POST',
+    '/main/operator/expert-applications/x1/reject',
+    {
+      reason: '因'.repeat(201),
+    },
+  )
+  assert.equal(tooLong.status, 400)
+  assert.equal(tooLong.error, EXPERT_MESSAGES.rejectReasonLong)
   const missing = await call(operators[0]!, 'GET', '/main/operator/expert-applications/x1')
   assert.equal(missing.status, 404)
 })
