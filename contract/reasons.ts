@@ -23,6 +23,8 @@ export const REASONS = {
   idCardTaken: 'id-card.taken',
   /** 507: the server's storage is full (nothing the caller did; an operator must free space). */
   storageFull: 'storage.full',
+  /** 400: applying for expert certification without a bound ID card (the app links to 身份证绑定). */
+  expertIdCardMissing: 'expert.id-card-missing',
 } as const
 
 export type Reason = (typeof REASONS)[keyof typeof REASONS]

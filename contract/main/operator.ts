@@ -393,6 +393,8 @@ export const OPERATOR_ACTIONS = [
   'hospital-save',
   'hospital-key-issue',
   'hospital-key-revoke',
+  'expert-approve',
+  'expert-reject',
 ] as const
 export const OperatorActionKindSchema = z.enum(OPERATOR_ACTIONS)
 export const OPERATOR_ACTION_LABELS: Record<z.infer<typeof OperatorActionKindSchema>, string> = {
@@ -407,6 +409,8 @@ export const OPERATOR_ACTION_LABELS: Record<z.infer<typeof OperatorActionKindSch
   'hospital-save': '保存医院',
   'hospital-key-issue': '签发医院密钥',
   'hospital-key-revoke': '吊销医院密钥',
+  'expert-approve': '通过专家认证',
+  'expert-reject': '驳回专家认证',
 }
 
 export const OperatorActionSchema = z.object({

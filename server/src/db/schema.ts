@@ -748,6 +748,66 @@ export interface OperatorActionsTable {
   created_at: string
 }
 
+/** An expert certification application (migration 0021, contract/main/experts.ts). */
+export interface ExpertApplicationsTable {
+  id: string
+  user_id: string
+  /** contract EXPERT_APPLICATION_STATUSES; at most one draft or pending per user (partial unique index) */
+  status: 'draft' | 'pending' | 'approved' | 'rejected' | 'withdrawn'
+  hospital_id: string | null
+  department: string | null
+  /** contract EXPERT_TITLES */
+  title: string | null
+  /** The field cipher's ciphertext, like ID numbers. */
+  practice_cert_encrypted: string | null
+  qualification_cert_encrypted: string | null
+  /** contract PRACTICE_CATEGORIES */
+  practice_category: string | null
+  practice_scope: string | null
+  /** JSON array of strings */
+  specialities: string
+  introduction: string
+  agreement_version: string | null
+  reject_reason: string | null
+  submitted_at: string | null
+  decided_at: string | null
+  decided_by: string | null
+  /** Bumped on every change: a save that read an older one is refused. */
+  version: number
+  created_at: string
+  updated_at: string
+}
+
+/** A certificate photo, re-encoded as JPEG without metadata, stored privately. */
+export interface ExpertApplicationPhotosTable {
+  id: string
+  application_id: string
+  /** contract EXPERT_PHOTO_KINDS */
+  kind: string
+  storage_key: string
+  mime_type: string
+  size_bytes: number
+  width: number
+  height: number
+  created_at: string
+}
+
+/** The certified profile: written only when an operator approves an application. */
+export interface ExpertsTable {
+  user_id: string
+  application_id: string
+  hospital_id: string
+  department: string
+  title: string
+  /** JSON array of strings */
+  specialities: string
+  introduction: string
+  certified_at: string
+  updated_at: string
+  suspended_at: string | null
+  suspended_reason: string | null
+}
+
 export interface Database {
   policy_documents: PolicyDocumentsTable
   seed_runs: SeedRunsTable
@@ -760,6 +820,9 @@ export interface Database {
   rate_events: RateEventsTable
   limit_counters: LimitCountersTable
   consents: ConsentsTable
+  expert_applications: ExpertApplicationsTable
+  expert_application_photos: ExpertApplicationPhotosTable
+  experts: ExpertsTable
   code_tickets: CodeTicketsTable
   id_cards: IdCardsTable
   notice_settings: NoticeSettingsTable

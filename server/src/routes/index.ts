@@ -13,6 +13,7 @@ import mainOperatorRoutes from './main/operator'
 import mainBookmarksRoutes from './main/bookmarks'
 import mainClaimsRoutes from './main/claims'
 import mainDicomUploadRoutes from './main/dicom-upload'
+import mainExpertsRoutes from './main/experts'
 import mainFamilyRoutes from './main/family'
 import mainGrantsRoutes from './main/grants'
 import mainMessagesRoutes from './main/messages'
@@ -57,4 +58,5 @@ export default async function routes(app: FastifyInstance): Promise<void> {
   await app.register(mainFeedbackRoutes)
   await app.register(mainAppsRoutes)
   await app.register(mainOperatorRoutes)
+  await app.register(mainExpertsRoutes)
 }

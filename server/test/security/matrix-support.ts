@@ -132,6 +132,13 @@ export const NOT_RECORDS: Record<string, string> = {
   '/main/operator/features/{key}': OPERATORS_ONLY,
   '/main/operator/hospitals/{hospitalId}/keys': OPERATORS_ONLY,
   '/main/operator/hospitals/{hospitalId}/keys/{keyId}': OPERATORS_ONLY,
+  '/main/experts/photos/{photoId}':
+    'an expert certification photo: its applicant and operators, 404 to anyone else (server/test/experts)',
+  '/main/experts/application/photos/{photoId}':
+    'the caller’s own certification photo: another’s is 404 (server/test/experts)',
+  '/main/operator/expert-applications/{applicationId}': OPERATORS_ONLY,
+  '/main/operator/expert-applications/{applicationId}/approve': OPERATORS_ONLY,
+  '/main/operator/expert-applications/{applicationId}/reject': OPERATORS_ONLY,
 }
 
 /**

@@ -19,6 +19,7 @@ import { operatorActions } from './0017-operator-actions'
 import { smsCodeScope } from './0018-sms-code-scope'
 import { guardianInvitations } from './0019-guardian-invitations'
 import { jobReasons } from './0020-job-reasons'
+import { experts } from './0021-experts'
 
 /**
  * Every migration, in order. Names sort lexicographically (Kysely runs them in that order), so keep
@@ -45,6 +46,7 @@ export const migrations: Record<string, Migration> = {
   '0018-sms-code-scope': smsCodeScope,
   '0019-guardian-invitations': guardianInvitations,
   '0020-job-reasons': jobReasons,
+  '0021-experts': experts,
 }
 
 /** In-code provider: migrations travel with the bundle instead of being read from a folder at runtime. */

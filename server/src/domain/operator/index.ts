@@ -1,1 +1,2 @@
 export { removeUnattachedOperatorFiles } from './content'
+export { OPERATOR_PAGE_SIZE, recordOperatorAction } from './audit'

@@ -1,0 +1,10 @@
+export {
+  addPhoto,
+  getMyApplication,
+  readPhoto,
+  removePhoto,
+  saveDraft,
+  submit,
+  withdraw,
+} from './applications'
+export { decide, getApplication, listApplications } from './review'
