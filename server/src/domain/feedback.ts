@@ -9,16 +9,9 @@ import {
 import type { DB } from '../db'
 import { page, type PageQuery } from '../db/paging'
 import type { FeedbackTable } from '../db/schema'
-import { ApiError, badRequest, notFound } from '../http/errors'
+import { badRequest, notFound } from '../http/errors'
 import type { ObjectStore } from '../storage/object-store'
-import {
-  cleanPhoto,
-  PHOTO_TOO_LARGE,
-  PHOTO_TOO_MANY_PIXELS,
-  PHOTO_TOO_SMALL,
-  PHOTO_TYPE_REFUSED,
-  PHOTO_UNREADABLE,
-} from '../images'
+import { cleanPhoto, type PhotoProblem } from '../images'
 import { removeUnattachedFiles } from './content'
 
 /*
@@ -33,12 +26,12 @@ export const FEEDBACK_NOT_FOUND = '反馈不存在'
 export const FEEDBACK_IMAGE_URL = (id: string) => `/main/feedback/images/${id}`
 
 /** The report-photo cleaner's refusals, said about a feedback picture. */
-const FEEDBACK_IMAGE_MESSAGES: Record<string, string> = {
-  [PHOTO_TYPE_REFUSED]: '反馈图片只支持 JPG 或 PNG 格式',
-  [PHOTO_TOO_LARGE]: '单张图片不能超过 10 MB，请压缩后重试',
-  [PHOTO_TOO_MANY_PIXELS]: '图片尺寸过大，请缩小后重试',
-  [PHOTO_UNREADABLE]: '图片无法识别，请换一张重试',
-  [PHOTO_TOO_SMALL]: '图片太小，请换一张清晰的截图或照片',
+const FEEDBACK_IMAGE_WORDS: Record<PhotoProblem, string> = {
+  type: '反馈图片只支持 JPG 或 PNG 格式',
+  'too-large': '单张图片不能超过 10 MB，请压缩后重试',
+  'too-many-pixels': '图片尺寸过大，请缩小后重试',
+  unreadable: '图片无法识别，请换一张重试',
+  'too-small': '图片太小，请换一张清晰的截图或照片',
 }
 
 export async function uploadFeedbackImage(
@@ -48,15 +41,7 @@ export async function uploadFeedbackImage(
   bytes: Buffer,
   now: Date,
 ): Promise<{ id: string; path: string }> {
-  let clean
-  try {
-    clean = await cleanPhoto(bytes)
-  } catch (error) {
-    if (error instanceof ApiError && FEEDBACK_IMAGE_MESSAGES[error.message]) {
-      throw new ApiError(error.statusCode, FEEDBACK_IMAGE_MESSAGES[error.message]!)
-    }
-    throw error
-  }
+  const clean = await cleanPhoto(bytes, FEEDBACK_IMAGE_WORDS)
   const id = randomUUID()
   const key = `feedback/${userId}/${id}.jpg`
   await store.put(key, clean.bytes, { contentType: 'image/jpeg' })

@@ -1,7 +1,7 @@
 import { inflateSync } from 'node:zlib'
 import { REPORT_PHOTO_MAX_BYTES } from '@contract/main/dicom-upload'
 import { decodeJpeg8, encodeJpeg, JPEG_MIN_PIXELS } from '../dicom/codecs'
-import { badRequest } from '../http/errors'
+import { ApiError } from '../http/errors'
 import { sniffImageType } from './sniff'
 
 /*
@@ -35,7 +35,7 @@ export function jpegHeader(bytes: Buffer): { width: number; height: number; orie
   let offset = 2
   let orientation = 1
   while (offset + 4 <= bytes.length) {
-    if (bytes[offset] !== 0xff) throw badRequest(PHOTO_UNREADABLE)
+    if (bytes[offset] !== 0xff) throw new PhotoRefusedError('unreadable')
     const marker = bytes[offset + 1]!
     if (marker === 0xff) {
       offset += 1
@@ -48,12 +48,12 @@ export function jpegHeader(bytes: Buffer): { width: number; height: number; orie
     }
     // SOF0..SOF15 except DHT (C4), JPG (C8) and DAC (CC).
     if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
-      if (segment.length < 5) throw badRequest(PHOTO_UNREADABLE)
+      if (segment.length < 5) throw new PhotoRefusedError('unreadable')
       return { height: segment.readUInt16BE(1), width: segment.readUInt16BE(3), orientation }
     }
     offset += 2 + length
   }
-  throw badRequest(PHOTO_UNREADABLE)
+  throw new PhotoRefusedError('unreadable')
 }
 
 /** The Orientation tag (0112) of IFD0 in a TIFF-structured EXIF block. */
@@ -78,19 +78,19 @@ function exifOrientation(tiff: Buffer): number | undefined {
 
 async function decodeJpeg(bytes: Buffer): Promise<{ pixels: Pixels; orientation: number }> {
   const header = jpegHeader(bytes)
-  if (header.width * header.height > MAX_PIXELS) throw badRequest(PHOTO_TOO_MANY_PIXELS)
+  if (header.width * header.height > MAX_PIXELS) throw new PhotoRefusedError('too-many-pixels')
   let decoded
   try {
     decoded = await decodeJpeg8(bytes)
   } catch {
-    throw badRequest(PHOTO_UNREADABLE)
+    throw new PhotoRefusedError('unreadable')
   }
   if (
     decoded.bitsPerSample !== 8 ||
     (decoded.componentCount !== 1 && decoded.componentCount !== 3)
   ) {
     // CMYK (print files) and 12-bit JPEGs are not photos a phone takes.
-    throw badRequest(PHOTO_UNREADABLE)
+    throw new PhotoRefusedError('unreadable')
   }
   return {
     pixels: {
@@ -173,15 +173,15 @@ export function decodePng(bytes: Buffer): Pixels {
     const length = bytes.readUInt32BE(offset)
     const type = bytes.toString('latin1', offset + 4, offset + 8)
     const data = bytes.subarray(offset + 8, offset + 8 + length)
-    if (data.length !== length) throw badRequest(PHOTO_UNREADABLE)
+    if (data.length !== length) throw new PhotoRefusedError('unreadable')
     if (type === 'IHDR') {
       width = data.readUInt32BE(0)
       height = data.readUInt32BE(4)
       depth = data[8]!
       colourType = data[9]!
       interlace = data[12]!
-      if (width === 0 || height === 0) throw badRequest(PHOTO_UNREADABLE)
-      if (width * height > MAX_PIXELS) throw badRequest(PHOTO_TOO_MANY_PIXELS)
+      if (width === 0 || height === 0) throw new PhotoRefusedError('unreadable')
+      if (width * height > MAX_PIXELS) throw new PhotoRefusedError('too-many-pixels')
     } else if (type === 'PLTE') palette = data
     else if (type === 'tRNS') transparency = data
     else if (type === 'IDAT') idat.push(data)
@@ -191,7 +191,7 @@ export function decodePng(bytes: Buffer): Pixels {
   const channels = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 }[colourType]
   if (!width || !channels || interlace !== 0 || (depth !== 8 && depth !== 16)) {
     // Interlaced and low-bit-depth PNGs are rare for photos; the person can re-save as JPG.
-    throw badRequest(PHOTO_UNREADABLE)
+    throw new PhotoRefusedError('unreadable')
   }
   const bpp = channels * (depth / 8)
   const stride = width * bpp
@@ -199,9 +199,9 @@ export function decodePng(bytes: Buffer): Pixels {
   try {
     raw = inflateSync(Buffer.concat(idat), { maxOutputLength: (stride + 1) * height })
   } catch {
-    throw badRequest(PHOTO_UNREADABLE)
+    throw new PhotoRefusedError('unreadable')
   }
-  if (raw.length < (stride + 1) * height) throw badRequest(PHOTO_UNREADABLE)
+  if (raw.length < (stride + 1) * height) throw new PhotoRefusedError('unreadable')
   const lines = Buffer.alloc(stride * height)
   for (let y = 0; y < height; y++) {
     const filter = raw[y * (stride + 1)]!
@@ -223,7 +223,7 @@ export function decodePng(bytes: Buffer): Pixels {
         const pb = Math.abs(p - b)
         const pc = Math.abs(p - c)
         value = x + (pa <= pb && pa <= pc ? a : pb <= pc ? b : c)
-      } else throw badRequest(PHOTO_UNREADABLE)
+      } else throw new PhotoRefusedError('unreadable')
       lines[dst + i] = value & 0xff
     }
   }
@@ -237,7 +237,7 @@ export function decodePng(bytes: Buffer): Pixels {
     const base = p * channels
     if (colourType === 3) {
       const index = sample(base)
-      if (!palette || index * 3 + 2 >= palette.length) throw badRequest(PHOTO_UNREADABLE)
+      if (!palette || index * 3 + 2 >= palette.length) throw new PhotoRefusedError('unreadable')
       const alpha = transparency && index < transparency.length ? transparency[index]! : 255
       rgba = [palette[index * 3]!, palette[index * 3 + 1]!, palette[index * 3 + 2]!, alpha]
     } else if (colourType === 0) {
@@ -267,15 +267,52 @@ export function decodePng(bytes: Buffer): Pixels {
 
 export const PHOTO_TOO_SMALL = '图片太小，看不清报告内容，请重新拍摄'
 
+/** Why a photo was refused: code tells these apart; each caller words them for its own photos. */
+export type PhotoProblem = 'type' | 'too-large' | 'too-many-pixels' | 'unreadable' | 'too-small'
+
+/** The words for a report photo, the default. */
+const REPORT_PHOTO_WORDS: Record<PhotoProblem, string> = {
+  type: PHOTO_TYPE_REFUSED,
+  'too-large': PHOTO_TOO_LARGE,
+  'too-many-pixels': PHOTO_TOO_MANY_PIXELS,
+  unreadable: PHOTO_UNREADABLE,
+  'too-small': PHOTO_TOO_SMALL,
+}
+
+/** A 400 whose `problem` says why, so a caller rewords it by code, never by its text. */
+export class PhotoRefusedError extends ApiError {
+  constructor(
+    readonly problem: PhotoProblem,
+    words: Partial<Record<PhotoProblem, string>> = {},
+  ) {
+    super(400, words[problem] ?? REPORT_PHOTO_WORDS[problem])
+  }
+}
+
 export interface CleanPhoto {
   bytes: Buffer
   width: number
   height: number
 }
 
-/** Sniffs, decodes, turns upright and re-encodes one photo; only its pixels survive. */
-export async function cleanPhoto(bytes: Buffer): Promise<CleanPhoto> {
-  if (bytes.length > REPORT_PHOTO_MAX_BYTES) throw badRequest(PHOTO_TOO_LARGE)
+/**
+ * Sniffs, decodes, turns upright and re-encodes one photo; only its pixels survive. A refusal is a
+ * PhotoRefusedError in `words` (the caller's wording: 证书照片, 反馈图片, 封面), else a report photo's.
+ */
+export async function cleanPhoto(
+  bytes: Buffer,
+  words: Partial<Record<PhotoProblem, string>> = {},
+): Promise<CleanPhoto> {
+  try {
+    return await cleanAnyPhoto(bytes)
+  } catch (error) {
+    if (error instanceof PhotoRefusedError) throw new PhotoRefusedError(error.problem, words)
+    throw error
+  }
+}
+
+async function cleanAnyPhoto(bytes: Buffer): Promise<CleanPhoto> {
+  if (bytes.length > REPORT_PHOTO_MAX_BYTES) throw new PhotoRefusedError('too-large')
   const type = sniffImageType(bytes)
   let pixels: Pixels
   if (type === 'image/jpeg') {
@@ -284,10 +321,10 @@ export async function cleanPhoto(bytes: Buffer): Promise<CleanPhoto> {
   } else if (type === 'image/png') {
     pixels = decodePng(bytes)
   } else {
-    throw badRequest(PHOTO_TYPE_REFUSED)
+    throw new PhotoRefusedError('type')
   }
   // A report photo this small shows nothing readable (and the JPEG encoder refuses it).
-  if (pixels.width * pixels.height < JPEG_MIN_PIXELS) throw badRequest(PHOTO_TOO_SMALL)
+  if (pixels.width * pixels.height < JPEG_MIN_PIXELS) throw new PhotoRefusedError('too-small')
   const encoded = await encodeJpeg(
     pixels.data,
     pixels.width,

@@ -4,6 +4,8 @@ export {
   decodePng,
   jpegHeader,
   orient,
+  type PhotoProblem,
+  PhotoRefusedError,
   PHOTO_TOO_LARGE,
   PHOTO_TOO_MANY_PIXELS,
   PHOTO_TOO_SMALL,

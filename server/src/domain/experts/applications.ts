@@ -20,15 +20,8 @@ import { REASONS } from '@contract/reasons'
 import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
 import type { ExpertApplicationPhotosTable, ExpertApplicationsTable } from '../../db/schema'
-import { ApiError, badRequest, conflict, notFound } from '../../http/errors'
-import {
-  cleanPhoto,
-  PHOTO_TOO_LARGE,
-  PHOTO_TOO_MANY_PIXELS,
-  PHOTO_TOO_SMALL,
-  PHOTO_TYPE_REFUSED,
-  PHOTO_UNREADABLE,
-} from '../../images'
+import { badRequest, conflict, notFound } from '../../http/errors'
+import { cleanPhoto, type PhotoProblem } from '../../images'
 import type { ObjectStore } from '../../storage/object-store'
 import { isUniqueViolation } from '../identity'
 import { findCurrentPolicy } from '../policies'
@@ -41,12 +34,12 @@ import { findCurrentPolicy } from '../policies'
 export const EXPERT_PHOTO_URL = (id: string) => `${EXPERT_PHOTOS_PATH}/${id}`
 
 /** The report-photo cleaner's refusals, said about a certificate photo. */
-const PHOTO_MESSAGES: Record<string, string> = {
-  [PHOTO_TYPE_REFUSED]: '证书照片只支持 JPG 或 PNG 格式',
-  [PHOTO_TOO_LARGE]: '单张照片不能超过 10 MB，请压缩后重试',
-  [PHOTO_TOO_MANY_PIXELS]: '照片尺寸过大，请缩小后重试',
-  [PHOTO_UNREADABLE]: '照片无法识别，请换一张重试',
-  [PHOTO_TOO_SMALL]: '照片太小，请拍一张清晰的证书照片',
+const PHOTO_WORDS: Record<PhotoProblem, string> = {
+  type: '证书照片只支持 JPG 或 PNG 格式',
+  'too-large': '单张照片不能超过 10 MB，请压缩后重试',
+  'too-many-pixels': '照片尺寸过大，请缩小后重试',
+  unreadable: '照片无法识别，请换一张重试',
+  'too-small': '照片太小，请拍一张清晰的证书照片',
 }
 
 type Row = ExpertApplicationsTable
@@ -274,15 +267,7 @@ export async function addPhoto(
   bytes: Buffer,
   now: Date,
 ): Promise<ExpertApplication> {
-  let clean
-  try {
-    clean = await cleanPhoto(bytes)
-  } catch (error) {
-    if (error instanceof ApiError && PHOTO_MESSAGES[error.message]) {
-      throw new ApiError(error.statusCode, PHOTO_MESSAGES[error.message]!)
-    }
-    throw error
-  }
+  const clean = await cleanPhoto(bytes, PHOTO_WORDS)
   const row = await editableApplication(db, userId, now)
   const id = randomUUID()
   const key = `experts/${userId}/${id}.jpg`

@@ -19,7 +19,7 @@ import {
   sanitiseArticleHtml,
   toVideoSummary,
 } from '../content'
-import { cleanPhoto, PHOTO_TOO_LARGE, PHOTO_TYPE_REFUSED, PHOTO_UNREADABLE } from '../../images'
+import { cleanPhoto, type PhotoProblem } from '../../images'
 import { OPERATOR_PAGE_SIZE, recordOperatorAction } from './audit'
 import { mp4DurationSeconds } from './mp4'
 
@@ -41,10 +41,10 @@ export const VIDEO_TOO_LARGE = `视频不能超过 ${OPERATOR_VIDEO_MAX_BYTES / 
 
 type OperatorFile = z.infer<typeof OperatorFileSchema>
 
-const PICTURE_MESSAGES: Record<string, string> = {
-  [PHOTO_TYPE_REFUSED]: '封面只支持 JPG 或 PNG 图片',
-  [PHOTO_TOO_LARGE]: '封面不能超过 10 MB',
-  [PHOTO_UNREADABLE]: '图片无法识别，请换一张',
+const PICTURE_WORDS: Partial<Record<PhotoProblem, string>> = {
+  type: '封面只支持 JPG 或 PNG 图片',
+  'too-large': '封面不能超过 10 MB',
+  unreadable: '图片无法识别，请换一张',
 }
 
 /** Stores an operator's upload, not yet public: an article or a video names it, then it is. */
@@ -70,14 +70,7 @@ export async function uploadOperatorFile(
     mime = 'video/mp4'
     durationSeconds = duration
   } else {
-    let clean
-    try {
-      clean = await cleanPhoto(bytes)
-    } catch (error) {
-      const message = error instanceof ApiError ? PICTURE_MESSAGES[error.message] : undefined
-      if (error instanceof ApiError && message) throw new ApiError(error.statusCode, message)
-      throw error
-    }
+    const clean = await cleanPhoto(bytes, PICTURE_WORDS)
     body = clean.bytes
     mime = 'image/jpeg'
     width = clean.width
