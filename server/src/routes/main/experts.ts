@@ -22,7 +22,7 @@ import {
 import * as experts from '../../domain/experts'
 import { authenticate, currentOperator, currentUser, hasRole } from '../../http/auth'
 import { ok } from '../../http/envelope'
-import { ApiError, badRequest } from '../../http/errors'
+import { readOneFile } from '../../http/one-file'
 import { route } from '../../http/route'
 
 export const EXPERT_PHOTO_NONE = '请选择要上传的证书照片'
@@ -113,7 +113,11 @@ export default async function mainExpertsRoutes(app: FastifyInstance): Promise<v
       onRequest: async (request: FastifyRequest) => authenticate(request),
       handler: async (request) => {
         const { kind } = request.query as { kind: ExpertPhotoKind }
-        const bytes = await readOnePhoto(request)
+        const bytes = await readOneFile(request, {
+          none: EXPERT_PHOTO_NONE,
+          tooLarge: EXPERT_PHOTO_TOO_LARGE,
+          several: '一次只能上传一张照片',
+        })
         return ok(
           await experts.addPhoto(
             app.db,
@@ -157,22 +161,4 @@ export default async function mainExpertsRoutes(app: FastifyInstance): Promise<v
         .send(object.body)
     },
   })
-}
-
-async function readOnePhoto(request: FastifyRequest): Promise<Buffer> {
-  if (!request.isMultipart()) throw badRequest(EXPERT_PHOTO_NONE)
-  let bytes: Buffer | undefined
-  try {
-    for await (const part of request.parts()) {
-      if (part.type === 'field' || part.fieldname !== 'file') throw badRequest(EXPERT_PHOTO_NONE)
-      bytes = await part.toBuffer()
-    }
-  } catch (error) {
-    if (error instanceof ApiError) throw error
-    const code = (error as { code?: unknown }).code
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, EXPERT_PHOTO_TOO_LARGE)
-    throw badRequest('一次只能上传一张照片')
-  }
-  if (!bytes) throw badRequest(EXPERT_PHOTO_NONE)
-  return bytes
 }

@@ -12,7 +12,7 @@ import {
 import * as feedback from '../../domain/feedback'
 import { authenticate, currentUser } from '../../http/auth'
 import { ok } from '../../http/envelope'
-import { ApiError, badRequest } from '../../http/errors'
+import { readOneFile } from '../../http/one-file'
 import { route } from '../../http/route'
 
 export const FEEDBACK_IMAGE_NONE = '请选择要上传的图片'
@@ -50,7 +50,11 @@ export default async function mainFeedbackRoutes(app: FastifyInstance): Promise<
       },
       onRequest: async (request: FastifyRequest) => authenticate(request),
       handler: async (request) => {
-        const bytes = await readOneImage(request)
+        const bytes = await readOneFile(request, {
+          none: FEEDBACK_IMAGE_NONE,
+          tooLarge: FEEDBACK_IMAGE_TOO_LARGE,
+          several: '一次只能上传一张图片',
+        })
         return ok(
           await feedback.uploadFeedbackImage(
             app.db,
@@ -97,22 +101,4 @@ export default async function mainFeedbackRoutes(app: FastifyInstance): Promise<
         .send(object.body)
     },
   })
-}
-
-async function readOneImage(request: FastifyRequest): Promise<Buffer> {
-  if (!request.isMultipart()) throw badRequest(FEEDBACK_IMAGE_NONE)
-  let bytes: Buffer | undefined
-  try {
-    for await (const part of request.parts()) {
-      if (part.type === 'field' || part.fieldname !== 'file') throw badRequest(FEEDBACK_IMAGE_NONE)
-      bytes = await part.toBuffer()
-    }
-  } catch (error) {
-    if (error instanceof ApiError) throw error
-    const code = (error as { code?: unknown }).code
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, FEEDBACK_IMAGE_TOO_LARGE)
-    throw badRequest('一次只能上传一张图片')
-  }
-  if (!bytes) throw badRequest(FEEDBACK_IMAGE_NONE)
-  return bytes
 }

@@ -33,7 +33,7 @@ import { replyFeedback } from '../../domain/operator/feedback'
 import * as settings from '../../domain/operator/settings'
 import { authenticate, currentOperator, currentUser } from '../../http/auth'
 import { ok } from '../../http/envelope'
-import { ApiError, badRequest } from '../../http/errors'
+import { readOneFile } from '../../http/one-file'
 import { route } from '../../http/route'
 
 export const OPERATOR_FILE_NONE = '请选择要上传的文件'
@@ -164,7 +164,11 @@ export default async function mainOperatorRoutes(app: FastifyInstance): Promise<
       },
       handler: async (request) => {
         const { kind } = request.query as { kind: 'cover' | 'poster' | 'video' }
-        const bytes = await readOneFile(request)
+        const bytes = await readOneFile(request, {
+          none: OPERATOR_FILE_NONE,
+          tooLarge: content.VIDEO_TOO_LARGE,
+          several: '一次只能上传一个文件',
+        })
         return ok(
           await content.uploadOperatorFile(
             app.db,
@@ -178,22 +182,4 @@ export default async function mainOperatorRoutes(app: FastifyInstance): Promise<
       },
     })
   })
-}
-
-async function readOneFile(request: FastifyRequest): Promise<Buffer> {
-  if (!request.isMultipart()) throw badRequest(OPERATOR_FILE_NONE)
-  let bytes: Buffer | undefined
-  try {
-    for await (const part of request.parts()) {
-      if (part.type === 'field' || part.fieldname !== 'file') throw badRequest(OPERATOR_FILE_NONE)
-      bytes = await part.toBuffer()
-    }
-  } catch (error) {
-    if (error instanceof ApiError) throw error
-    const code = (error as { code?: unknown }).code
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, content.VIDEO_TOO_LARGE)
-    throw badRequest('一次只能上传一个文件')
-  }
-  if (!bytes) throw badRequest(OPERATOR_FILE_NONE)
-  return bytes
 }
