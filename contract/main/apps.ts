@@ -71,7 +71,14 @@ export const getPoints = defineEndpoint({
 // ---------------------------------------------------------------------------------------------------
 // Dictionaries ("select options")
 
-export const OPTION_DICTIONARIES = ['gender', 'relation', 'feedbackType', 'articleType'] as const
+export const OPTION_DICTIONARIES = [
+  'gender',
+  'relation',
+  'feedbackType',
+  'articleType',
+  /** 擅长方向 (contract/main/experts.ts SPECIALITY_OPTIONS) */
+  'speciality',
+] as const
 export const OptionDictionarySchema = z.enum(OPTION_DICTIONARIES)
 
 export const listOptions = defineEndpoint({

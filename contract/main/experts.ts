@@ -72,6 +72,51 @@ export const SPECIALITY_MAX = 12
 export const INTRODUCTION_MAX = 500
 export const REJECT_REASON_MAX = 200
 
+/**
+ * 擅长方向: tags from one dictionary (the "select options" call, dictionary `speciality`), so the
+ * directory can filter on them and a patient reads the same words on every profile. Grouped as
+ * imaging subspecialities are, then the clinical areas a clinician expert reads images for.
+ */
+export const SPECIALITY_OPTIONS = [
+  '胸部影像',
+  '肺结节',
+  '肺癌筛查',
+  '间质性肺病',
+  '神经影像',
+  '脑血管病',
+  '脑肿瘤',
+  '癫痫影像',
+  '头颈部影像',
+  '甲状腺结节',
+  '心血管影像',
+  '冠脉CTA',
+  '腹部影像',
+  '肝脏肿瘤',
+  '胰腺疾病',
+  '泌尿生殖影像',
+  '妇产影像',
+  '骨肌影像',
+  '脊柱疾病',
+  '关节运动损伤',
+  '骨肿瘤',
+  '乳腺影像',
+  '乳腺癌筛查',
+  '儿科影像',
+  '急诊影像',
+  '介入放射',
+  '超声诊断',
+  '核医学',
+  'PET-CT',
+  '肿瘤疗效评估',
+  '呼吸系统疾病',
+  '心血管疾病',
+  '神经系统疾病',
+  '消化系统疾病',
+  '骨科疾病',
+  '肿瘤综合治疗',
+] as const
+const SPECIALITY_SET: ReadonlySet<string> = new Set(SPECIALITY_OPTIONS)
+
 export const EXPERT_MESSAGES = {
   hospitalRequired: '请选择医院',
   hospitalUnknown: '所选医院不存在，请重新选择',
@@ -90,6 +135,7 @@ export const EXPERT_MESSAGES = {
   specialityEmpty: '擅长方向不能为空',
   specialityLong: `每个擅长方向最多 ${SPECIALITY_MAX} 个字`,
   specialityUnsafe: '擅长方向不能包含控制字符或不可见字符',
+  specialityUnknown: '请从列表中选择擅长方向',
   introductionLong: `个人简介最多 ${INTRODUCTION_MAX} 个字`,
   introductionUnsafe: '个人简介不能包含控制字符或不可见字符',
   agreementRequired: '请阅读并同意《专家服务协议》',
@@ -145,15 +191,14 @@ const PracticeScope = z
     z.maxLength(PRACTICE_SCOPE_MAX, EXPERT_MESSAGES.scopeLong),
     safeDisplayText(EXPERT_MESSAGES.scopeUnsafe),
   )
-const Speciality = z
-  .string({ error: EXPERT_MESSAGES.specialityEmpty })
-  .check(
-    z.trim(),
-    z.minLength(1, EXPERT_MESSAGES.specialityEmpty),
-    z.maxLength(SPECIALITY_MAX, EXPERT_MESSAGES.specialityLong),
-    safeDisplayText(EXPERT_MESSAGES.specialityUnsafe),
-  )
-const Specialities = z
+const Speciality = z.string({ error: EXPERT_MESSAGES.specialityEmpty }).check(
+  z.trim(),
+  z.minLength(1, EXPERT_MESSAGES.specialityEmpty),
+  z.maxLength(SPECIALITY_MAX, EXPERT_MESSAGES.specialityLong),
+  safeDisplayText(EXPERT_MESSAGES.specialityUnsafe),
+  z.refine((value) => SPECIALITY_SET.has(value), EXPERT_MESSAGES.specialityUnknown),
+)
+export const SpecialitiesSchema = z
   .array(Speciality, { error: EXPERT_MESSAGES.specialitiesRequired })
   .check(
     z.minLength(1, EXPERT_MESSAGES.specialitiesRequired),
@@ -180,7 +225,7 @@ export const ExpertDraftSchema = z.object({
   qualificationCertificateNo: z.optional(QualificationCertificateSchema),
   practiceCategory: z.optional(PracticeCategorySchema),
   practiceScope: z.optional(PracticeScope),
-  specialities: z.optional(Specialities),
+  specialities: z.optional(SpecialitiesSchema),
   introduction: z.optional(Introduction),
 })
 export type ExpertDraft = z.infer<typeof ExpertDraftSchema>

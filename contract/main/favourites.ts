@@ -14,7 +14,7 @@ import { defineEndpoint } from '../endpoint'
  * list when they no longer may.
  */
 
-export const FAVOURITE_KINDS = ['article', 'video', 'hospital', 'exam'] as const
+export const FAVOURITE_KINDS = ['article', 'video', 'hospital', 'exam', 'expert'] as const
 export const FavouriteKindSchema = z.enum(FAVOURITE_KINDS)
 export type FavouriteKind = z.infer<typeof FavouriteKindSchema>
 export const FAVOURITE_KIND_LABELS: Record<FavouriteKind, string> = {
@@ -22,6 +22,8 @@ export const FAVOURITE_KIND_LABELS: Record<FavouriteKind, string> = {
   video: '视频',
   hospital: '医院',
   exam: '影像',
+  /** The consultation service's "collect doctor" (issue 20). */
+  expert: '专家',
 }
 
 export const FavouriteSchema = z.object({

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { before, test } from 'node:test'
-import { EXPERT_MESSAGES, EXPERT_PHOTOS_PER_KIND } from '@contract/main/experts'
+import { EXPERT_MESSAGES, EXPERT_PHOTOS_PER_KIND, SPECIALITY_OPTIONS } from '@contract/main/experts'
 import { REASONS } from '@contract/reasons'
 import { signUp, type TestUser } from '../domain/profile/support'
 import { TEST_DB_KIND } from '../helpers'
@@ -61,11 +61,9 @@ test(`certificate numbers: good ones are kept, bad ones get a Chinese message an
     [{ department: '' }, EXPERT_MESSAGES.departmentRequired],
     [{ department: '科'.repeat(31) }, EXPERT_MESSAGES.departmentLong],
     [{ specialities: [] }, EXPERT_MESSAGES.specialitiesRequired],
-    [
-      { specialities: Array.from({ length: 9 }, (_, i) => `方向${i}`) },
-      EXPERT_MESSAGES.specialitiesMany,
-    ],
+    [{ specialities: SPECIALITY_OPTIONS.slice(0, 9) }, EXPERT_MESSAGES.specialitiesMany],
     [{ specialities: ['擅'.repeat(13)] }, EXPERT_MESSAGES.specialityLong],
+    [{ specialities: ['肺结节', '包治百病'] }, EXPERT_MESSAGES.specialityUnknown],
     [{ introduction: '介'.repeat(501) }, EXPERT_MESSAGES.introductionLong],
     [{ introduction: '正常\u202Egnp.exe' }, EXPERT_MESSAGES.introductionUnsafe],
     [{ title: 'professor' }, EXPERT_MESSAGES.titleRequired],

@@ -119,7 +119,7 @@ export function fullDraft(world: ExpertWorld) {
     qualificationCertificateNo: QUALIFICATION_NO,
     practiceCategory: 'clinical',
     practiceScope: '医学影像和放射治疗专业',
-    specialities: ['肺结节', 'CT 诊断'],
+    specialities: ['肺结节', '胸部影像'],
     introduction: '从事影像诊断十年。',
   }
 }

@@ -6,6 +6,7 @@ import {
   listOptions,
   listWebOrigins,
 } from '@contract/main/apps'
+import { SPECIALITY_OPTIONS } from '@contract/main/experts'
 import { FEEDBACK_TYPE_LABELS, FEEDBACK_TYPES } from '@contract/main/feedback'
 import { FAMILY_RELATION_LABELS, FAMILY_RELATIONS } from '@contract/main/family'
 import * as features from '../../domain/apps/features'
@@ -39,6 +40,8 @@ export default async function mainAppsRoutes(app: FastifyInstance): Promise<void
         return FAMILY_RELATIONS.map((value) => ({ value, label: FAMILY_RELATION_LABELS[value] }))
       case 'feedbackType':
         return FEEDBACK_TYPES.map((value) => ({ value, label: FEEDBACK_TYPE_LABELS[value] }))
+      case 'speciality':
+        return SPECIALITY_OPTIONS.map((value) => ({ value, label: value }))
       case 'articleType': {
         const rows = await app.db
           .selectFrom('article_types')
