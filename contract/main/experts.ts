@@ -2,6 +2,7 @@ import { z } from 'zod/mini'
 import { IdSchema, pageOf, PageQuerySchema } from '../common'
 import { defineEndpoint } from '../endpoint'
 import { safeDisplayText } from '../text'
+import { HospitalRequestSchema } from './hospital-requests'
 
 /*
  * Expert certification (issue 20, 专家认证). Any signed-in person applies with a bound ID card (the
@@ -219,6 +220,11 @@ const Introduction = z
  */
 export const ExpertDraftSchema = z.object({
   hospitalId: z.optional(IdSchema),
+  /**
+   * Instead of a hospital: the person's own request to add theirs (contract/main/hospital-requests.ts).
+   * Saving one of the two clears the other.
+   */
+  hospitalRequestId: z.optional(IdSchema),
   department: z.optional(Department),
   title: z.optional(ExpertTitleSchema),
   practiceCertificateNo: z.optional(PracticeCertificateSchema),
@@ -258,6 +264,8 @@ export const ExpertApplicationSchema = z.object({
   statusLabel: z.string(),
   hospitalId: z.nullable(z.string()),
   hospitalName: z.nullable(z.string()),
+  /** The request to add the hospital, while the application waits for it (hospitalId null until added). */
+  hospitalRequest: z.nullable(HospitalRequestSchema),
   department: z.nullable(z.string()),
   title: z.nullable(ExpertTitleSchema),
   titleLabel: z.nullable(z.string()),

@@ -395,6 +395,8 @@ export const OPERATOR_ACTIONS = [
   'hospital-key-revoke',
   'expert-approve',
   'expert-reject',
+  'hospital-request-resolve',
+  'hospital-request-decline',
 ] as const
 export const OperatorActionKindSchema = z.enum(OPERATOR_ACTIONS)
 export const OPERATOR_ACTION_LABELS: Record<z.infer<typeof OperatorActionKindSchema>, string> = {
@@ -411,6 +413,8 @@ export const OPERATOR_ACTION_LABELS: Record<z.infer<typeof OperatorActionKindSch
   'hospital-key-revoke': '吊销医院密钥',
   'expert-approve': '通过专家认证',
   'expert-reject': '驳回专家认证',
+  'hospital-request-resolve': '添加申请的医院',
+  'hospital-request-decline': '不予添加申请的医院',
 }
 
 export const OperatorActionSchema = z.object({

@@ -749,6 +749,22 @@ export interface OperatorActionsTable {
 }
 
 /** An expert certification application (migration 0021, contract/main/experts.ts). */
+export interface HospitalRequestsTable {
+  id: string
+  user_id: string
+  name: string
+  province: string
+  city: string
+  address: string | null
+  /** contract HOSPITAL_REQUEST_STATUSES */
+  status: 'pending' | 'added' | 'declined'
+  hospital_id: string | null
+  decline_reason: string | null
+  decided_by: string | null
+  decided_at: string | null
+  created_at: string
+}
+
 export interface ExpertApplicationsTable {
   id: string
   user_id: string
@@ -772,6 +788,8 @@ export interface ExpertApplicationsTable {
   submitted_at: string | null
   decided_at: string | null
   decided_by: string | null
+  /** The person's request to add the hospital (hospital_requests), while or since it was waited for. */
+  hospital_request_id: string | null
   /** Bumped on every change: a save that read an older one is refused. */
   version: number
   created_at: string
@@ -823,6 +841,7 @@ export interface Database {
   expert_applications: ExpertApplicationsTable
   expert_application_photos: ExpertApplicationPhotosTable
   experts: ExpertsTable
+  hospital_requests: HospitalRequestsTable
   code_tickets: CodeTicketsTable
   id_cards: IdCardsTable
   notice_settings: NoticeSettingsTable

@@ -14,6 +14,7 @@ import mainBookmarksRoutes from './main/bookmarks'
 import mainClaimsRoutes from './main/claims'
 import mainDicomUploadRoutes from './main/dicom-upload'
 import mainExpertsRoutes from './main/experts'
+import mainHospitalRequestsRoutes from './main/hospital-requests'
 import mainFamilyRoutes from './main/family'
 import mainGrantsRoutes from './main/grants'
 import mainMessagesRoutes from './main/messages'
@@ -59,4 +60,5 @@ export default async function routes(app: FastifyInstance): Promise<void> {
   await app.register(mainAppsRoutes)
   await app.register(mainOperatorRoutes)
   await app.register(mainExpertsRoutes)
+  await app.register(mainHospitalRequestsRoutes)
 }

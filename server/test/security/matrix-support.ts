@@ -139,6 +139,10 @@ export const NOT_RECORDS: Record<string, string> = {
   '/main/operator/expert-applications/{applicationId}': OPERATORS_ONLY,
   '/main/operator/expert-applications/{applicationId}/approve': OPERATORS_ONLY,
   '/main/operator/expert-applications/{applicationId}/reject': OPERATORS_ONLY,
+  '/main/operator/hospital-requests/{requestId}/resolve':
+    'operators only (server/test/experts/hospital-requests holds it to 403 for anyone else)',
+  '/main/operator/hospital-requests/{requestId}/decline':
+    'operators only (server/test/experts/hospital-requests holds it to 403 for anyone else)',
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   PRACTICE_CATEGORY_LABELS,
   type PracticeCategory,
 } from '@contract/main/experts'
+import { HOSPITAL_REQUEST_MESSAGES } from '@contract/main/hospital-requests'
 import { REASONS } from '@contract/reasons'
 import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
@@ -25,6 +26,7 @@ import { cleanPhoto, type PhotoProblem } from '../../images'
 import type { ObjectStore } from '../../storage/object-store'
 import { isUniqueViolation } from '../identity'
 import { findCurrentPolicy } from '../policies'
+import { findRequest, ownRequestForApplication, toHospitalRequest } from './hospital-requests'
 
 /*
  * The applicant's side of expert certification (README.md). Every change is one conditional UPDATE
@@ -80,6 +82,9 @@ export async function toApplication(
         .executeTakeFirst()
     : undefined
   const photos = await photosOf(db, row.id)
+  const request = row.hospital_request_id
+    ? await findRequest(db, row.hospital_request_id)
+    : undefined
   const title = row.title as ExpertTitle | null
   const category = row.practice_category as PracticeCategory | null
   return {
@@ -88,6 +93,7 @@ export async function toApplication(
     statusLabel: EXPERT_APPLICATION_STATUS_LABELS[row.status],
     hospitalId: row.hospital_id,
     hospitalName: hospital?.name ?? null,
+    hospitalRequest: request ? await toHospitalRequest(db, request) : null,
     department: row.department,
     title,
     titleLabel: title ? (EXPERT_TITLE_LABELS[title] ?? title) : null,
@@ -160,6 +166,8 @@ async function editableApplication(db: DB, userId: string, now: Date): Promise<R
     user_id: userId,
     status: 'draft',
     hospital_id: latest?.hospital_id ?? null,
+    // A request carries over only while it can still become the hospital.
+    hospital_request_id: latest?.hospital_id ? null : (latest?.hospital_request_id ?? null),
     department: latest?.department ?? null,
     title: latest?.title ?? null,
     practice_cert_encrypted: latest?.practice_cert_encrypted ?? null,
@@ -230,9 +238,20 @@ export async function saveDraft(
       .executeTakeFirst()
     if (!hospital) throw badRequest(EXPERT_MESSAGES.hospitalUnknown)
   }
+  const request =
+    input.hospitalRequestId !== undefined && input.hospitalId === undefined
+      ? await ownRequestForApplication(db, userId, input.hospitalRequestId)
+      : undefined
   const row = await editableApplication(db, userId, now)
   const changes: Partial<Row> = { status: 'draft' }
-  if (input.hospitalId !== undefined) changes.hospital_id = input.hospitalId
+  if (input.hospitalId !== undefined) {
+    changes.hospital_id = input.hospitalId
+    changes.hospital_request_id = null
+  } else if (request) {
+    // Until an operator adds it the application has no hospital, only the request.
+    changes.hospital_request_id = request.id
+    changes.hospital_id = request.hospital_id
+  }
   if (input.department !== undefined) changes.department = input.department
   if (input.title !== undefined) changes.title = input.title
   if (input.practiceCertificateNo !== undefined) {
@@ -338,7 +357,8 @@ export async function removePhoto(
 /** The first required field the application lacks, named as the form names it. */
 function missingField(row: Row): string | null {
   const present: Record<keyof typeof EXPERT_FIELD_LABELS, boolean> = {
-    hospitalId: row.hospital_id !== null,
+    // A hospital, or the person's request to add theirs (the operator settles it before approving).
+    hospitalId: row.hospital_id !== null || row.hospital_request_id !== null,
     department: row.department !== null,
     title: row.title !== null,
     practiceCertificateNo: row.practice_cert_encrypted !== null,
@@ -378,6 +398,10 @@ export async function submit(
   if (!card) throw badRequest(EXPERT_MESSAGES.idCardMissing, REASONS.expertIdCardMissing)
   const missing = missingField(row)
   if (missing) throw badRequest(EXPERT_MESSAGES.fieldsMissing(missing))
+  if (!row.hospital_id && row.hospital_request_id) {
+    const request = await findRequest(db, row.hospital_request_id)
+    if (request?.status === 'declined') throw badRequest(HOSPITAL_REQUEST_MESSAGES.declined)
+  }
   const kinds = new Set((await photosOf(db, row.id)).map((photo) => photo.kind))
   if (!EXPERT_REQUIRED_PHOTO_KINDS.every((kind) => kinds.has(kind))) {
     throw badRequest(EXPERT_MESSAGES.photosMissing)

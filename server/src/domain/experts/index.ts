@@ -8,3 +8,4 @@ export {
   withdraw,
 } from './applications'
 export { decide, getApplication, listApplications } from './review'
+export { createRequest, listMyRequests, listRequests, settleRequest } from './hospital-requests'

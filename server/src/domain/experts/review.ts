@@ -5,6 +5,7 @@ import {
   type ExpertApplicationStatus,
   OperatorExpertApplicationSchema,
 } from '@contract/main/experts'
+import { HOSPITAL_REQUEST_MESSAGES } from '@contract/main/hospital-requests'
 import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
 import { page, type PageQuery } from '../../db/paging'
@@ -99,6 +100,17 @@ export async function decide(
 ): Promise<OperatorExpertApplication> {
   const at = now.toISOString()
   await db.transaction().execute(async (trx) => {
+    if (decision.approve) {
+      // A hospital that is still only a request cannot be certified: settle the request first.
+      const waiting = await trx
+        .selectFrom('expert_applications')
+        .select('id')
+        .where('id', '=', applicationId)
+        .where('status', '=', 'pending')
+        .where('hospital_id', 'is', null)
+        .executeTakeFirst()
+      if (waiting) throw conflict(HOSPITAL_REQUEST_MESSAGES.approveWaits)
+    }
     const result = await trx
       .updateTable('expert_applications')
       .set((eb) => ({
