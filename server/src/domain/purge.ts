@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { ObjectStore } from '../storage/object-store'
 import type { DB } from '../db'
 import { removeUnattachedFeedbackImages } from './feedback'
+import { purgeDeletedApplicants } from './experts'
 import { removeUnattachedOperatorFiles } from './operator'
 import { DAY, MINUTE } from './identity'
 
@@ -27,7 +28,9 @@ export const AUDIT_RETENTION_MS = 365 * DAY
  * - the old login_failures records (0002) untouched for a day;
  * - sessions whose refresh token has expired (by `refresh_expires_at` only: such a session can
  *   neither be used nor refreshed, so nothing, reuse detection included, needs it);
- * - audit events older than AUDIT_RETENTION_MS, for live and deleted accounts alike.
+ * - audit events older than AUDIT_RETENTION_MS, for live and deleted accounts alike;
+ * - with the object store: unattached feedback and operator files, and the certificate photos and
+ *   applications of deleted accounts.
  *
  * Safe to run from several processes at once (plain deletes by time).
  */
@@ -70,6 +73,8 @@ export async function purgeExpired(
     ...(store ? { feedbackImages: await removeUnattachedFeedbackImages(db, store, now) } : {}),
     // Operators' uploads no article or video named within a day.
     ...(store ? { operatorFiles: await removeUnattachedOperatorFiles(db, store, now) } : {}),
+    // Certificate photos and applications of deleted accounts (experts/account-deletion.ts).
+    ...(store ? { expertApplications: await purgeDeletedApplicants(db, store) } : {}),
   }
 }
 

@@ -9,3 +9,4 @@ export {
 } from './applications'
 export { decide, getApplication, listApplications } from './review'
 export { createRequest, listMyRequests, listRequests, settleRequest } from './hospital-requests'
+export { forgetExpertOf, purgeDeletedApplicants } from './account-deletion'

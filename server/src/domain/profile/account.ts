@@ -16,6 +16,7 @@ import {
   verifyPassword,
   type User,
 } from '../identity'
+import { forgetExpertOf } from '../experts'
 import { forgetFamilyOf, mergeFamily } from '../family'
 import { type LimitRule, release, reserve } from '../limits'
 import { outboxMobileKey } from '../identity'
@@ -469,6 +470,9 @@ export async function eraseAccount(
     .where('created_by_user_id', '=', userId)
     .where('revoked_at', 'is', null)
     .execute()
+  // Expert certification: the public profile and what identifies the applicant go now, the
+  // certificate photos' bytes with the next purge (experts/account-deletion.ts).
+  await forgetExpertOf(db, userId, now)
   // 亲情卡 links and messages go; a child left without a guardian goes with the account (nobody
   // can act for them), with their ID card.
   for (const childId of await forgetFamilyOf(db, userId)) {
