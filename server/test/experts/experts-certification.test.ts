@@ -275,6 +275,12 @@ test(`the state machine: draft → pending → rejected → fixed, resubmitted �
     .executeTakeFirstOrThrow()
   assert.equal(still.department, '放射科')
   assert.equal(await roleOf(user), 'expert')
+  // Meanwhile the expert rewrites the introduction, which takes effect at once (settings).
+  await world.ctx.app.db
+    .updateTable('experts')
+    .set({ introduction: '已更新的简介。', specialities: JSON.stringify(['神经影像']) })
+    .where('user_id', '=', user.user.id)
+    .execute()
   const approvedAgain = await call(
     operator,
     'POST',
@@ -283,10 +289,13 @@ test(`the state machine: draft → pending → rejected → fixed, resubmitted �
   assert.equal(approvedAgain.status, 200)
   const now = await world.ctx.app.db
     .selectFrom('experts')
-    .select('department')
+    .select(['department', 'introduction', 'specialities'])
     .where('user_id', '=', user.user.id)
     .executeTakeFirstOrThrow()
   assert.equal(now.department, '核医学科')
+  // The approval of the change does not undo what the expert changed at once.
+  assert.equal(now.introduction, '已更新的简介。')
+  assert.deepEqual(JSON.parse(now.specialities), ['神经影像'])
 })
 
 test(`an operator who applies stays an operator once approved (${TEST_DB_KIND})`, async () => {

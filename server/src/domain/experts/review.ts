@@ -158,8 +158,18 @@ export async function decide(
           suspended_at: null,
           suspended_reason: null,
         })
-        // A certified expert's new application replaces the certified values only now, on approval.
-        .onConflict((oc) => oc.column('user_id').doUpdateSet(profile))
+        // A certified expert's new application replaces the certified values only now, on approval;
+        // the introduction and specialities are theirs to change at once (settings), so an
+        // approval of a change of hospital, department or title leaves them as they are now.
+        .onConflict((oc) =>
+          oc.column('user_id').doUpdateSet({
+            application_id: profile.application_id,
+            hospital_id: profile.hospital_id,
+            department: profile.department,
+            title: profile.title,
+            updated_at: profile.updated_at,
+          }),
+        )
         .execute()
       // An operator stays an operator (the role column holds one role; theirs is the wider one).
       await trx
