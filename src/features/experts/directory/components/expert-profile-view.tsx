@@ -33,7 +33,7 @@ function StatsSection({ stats }: { stats: ExpertStats | null }) {
       <View className="expert-profile__section">
         <Text className="expert-profile__heading">咨询数据</Text>
         <Text className="expert-profile__muted">
-          暂无咨询数据：开通在线咨询后，这里显示回复数、采纳率、首次回复用时和患者评分
+          暂无咨询数据：有完成的咨询后，这里显示回复数、采纳率、首次回复用时和患者评分
         </Text>
       </View>
     )
