@@ -3,7 +3,7 @@ import Taro from '@tarojs/taro'
 import { getExpertFilters, listExperts } from '@/services/expert-profiles'
 import { resetStores } from '@/stores/reset-stores'
 import { renderPage } from '../../../../../jest/taro-render'
-import { card } from './fixtures'
+import { card } from '../../__tests__/fixtures'
 
 jest.mock('@/services/expert-profiles', () => ({
   ...jest.requireActual<typeof import('@/services/expert-profiles')>('@/services/expert-profiles'),

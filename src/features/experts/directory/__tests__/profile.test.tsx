@@ -8,7 +8,7 @@ import { useAppStore } from '@/stores/app-store'
 import { resetStores } from '@/stores/reset-stores'
 import { useSessionStore } from '@/stores/session-store'
 import { renderPage } from '../../../../../jest/taro-render'
-import { expertProfile } from './fixtures'
+import { expertProfile } from '../../__tests__/fixtures'
 
 jest.mock('@/services/expert-profiles', () => ({
   ...jest.requireActual<typeof import('@/services/expert-profiles')>('@/services/expert-profiles'),
