@@ -137,14 +137,14 @@ function ServicesForm({
         )
       })}
       <FormField
-        label="每日接诊上限"
+        label="每日上限"
         field={form.field('dailyLimit')}
         placeholder={`${DAILY_LIMIT_MIN} 至 ${DAILY_LIMIT_MAX}`}
         type="number"
         maxLength={3}
       />
       <Text className="expert-settings__hint">
-        每天最多接受的新咨询数，达到后当天不再接受新的咨询
+        每天最多接受的新咨询数（{DAILY_LIMIT_MIN} 至 {DAILY_LIMIT_MAX}），达到后当天不再接受新的咨询
       </Text>
       <FormError message={form.submitError} />
       <SubmitButton text="保存服务设置" busy={form.submitting} busyText="保存中…" onClick={save} />
@@ -274,9 +274,11 @@ export function ExpertSettingsView({ model, onCertify, onOpenProfile }: ExpertSe
           <View className="expert-settings__text">
             <Text className="expert-settings__name">{accepting ? '接诊中' : '暂停接诊'}</Text>
             <Text className="expert-settings__hint">
-              {accepting
-                ? '患者可以向您发起新的咨询'
-                : '主页显示暂停接诊，患者暂时不能发起新的咨询；进行中的咨询不受影响'}
+              {settings.suspension
+                ? '平台暂停期间，患者看不到您的主页，也不能发起新的咨询'
+                : accepting
+                  ? '患者可以向您发起新的咨询'
+                  : '主页显示暂停接诊，患者暂时不能发起新的咨询；进行中的咨询不受影响'}
             </Text>
           </View>
           <Switch
