@@ -48,6 +48,8 @@ interface Fixtures {
   /** The link session 查看 would keep (src/services/shares.ts), for the pages read through it. */
   shareSession: { accessToken: string; expiresAt: string }
   messageId: string
+  /** A demo expert of 找专家 (issue 20), for 专家主页. */
+  expertId: string
 }
 
 async function api<T>(
@@ -136,6 +138,8 @@ async function loadFixtures(token: string): Promise<Fixtures> {
   await api(`/main/shared/${created.grant.id}/exams/${exam.id}`, opened.accessToken)
   const messages = await api<{ items: { id: string }[] }>('/main/messages?page=1&pageSize=1', token)
   assert.ok(messages.items[0], 'the first view through the link left the owner a message')
+  const experts = await api<{ items: { id: string }[] }>('/main/experts?page=1&pageSize=1', null)
+  assert.ok(experts.items[0], 'demo mode seeds certified experts for 找专家')
   return {
     examId: exam.id,
     studyUid,
@@ -151,6 +155,7 @@ async function loadFixtures(token: string): Promise<Fixtures> {
     grantId: created.grant.id,
     shareSession: { accessToken: opened.accessToken, expiresAt: opened.expiresAt },
     messageId: messages.items[0].id,
+    expertId: experts.items[0].id,
   }
 }
 
@@ -188,6 +193,8 @@ function queryOf(name: string, f: Fixtures): Record<string, string> {
       return { id: f.dietVideoId }
     case 'messageDetail':
       return { id: f.messageId }
+    case 'personalDetail':
+      return { id: f.expertId }
     // After 查看 (the link session is in place): the shared records with their 影像 and 报告 tags.
     case 'share':
       return { grantId: f.grantId }

@@ -132,12 +132,7 @@ const TABLE = [
     dark: true,
     notInSpec: 'issue 8: the DICOM viewer, opened from the image detail, the report and key images',
   },
-  {
-    name: 'personalDetail',
-    path: 'pages/personalDetail/personalDetail',
-    title: '个人详情',
-    issue: LATER,
-  },
+  { name: 'personalDetail', path: 'pages/personalDetail/personalDetail', title: '专家主页' },
   { name: 'feedback', path: 'pages/feedback/feedback', title: '意见反馈' },
   { name: 'bindPhone', path: 'pages/bindTel/bindTel', title: '绑定手机号' },
   { name: 'password', path: 'pages/pwd/pwd', title: '修改密码' },
@@ -241,6 +236,19 @@ const TABLE = [
     title: '编辑文章',
     h5Only: true,
     notInSpec: 'issue 10: an operator writes or edits an article (H5 only)',
+  },
+  {
+    name: 'expertList',
+    path: 'pages/experts/list',
+    title: '找专家',
+    notInSpec: 'issue 20: 找专家 from the home, the certified experts with filters',
+  },
+  {
+    name: 'expertServices',
+    path: 'pages/experts/services',
+    title: '服务设置',
+    notInSpec:
+      'issue 20: an expert sets prices, 接诊中 / 暂停接诊, the daily limit and the profile',
   },
   { name: 'chooseLocation', path: 'choose-location', title: '选择位置' },
   { name: 'openLocation', path: 'open-location', title: '查看位置' },

@@ -13,6 +13,8 @@ export type LooseParams = Record<string, QueryValue>
 
 /** The query each page reads. A page listed here accepts exactly these keys. */
 export interface RouteParams {
+  /** 专家主页: the expert's user id. */
+  personalDetail: { id: string }
   /** No id: a new article. */
   operatorArticle: { id?: string }
   /** GCJ-02 coordinates when known; without them the map searches name and address. */

@@ -15,7 +15,8 @@ export const HOME_ENTRIES: readonly HomeEntry[] = [
   // spec's title 我的报告, which a patient would take for the hospitals' reports).
   { key: 'reports', text: '个人报告', route: 'personalReport', icon: 'report' },
   { key: 'uploads', text: '我的上传', route: 'myReports', icon: 'upload' },
-  { key: 'consult', text: '专家会诊', route: 'consultMode', icon: 'doctor' },
+  // 找专家 opens the certified experts (issue 20); a consultation starts from an expert's page.
+  { key: 'experts', text: '找专家', route: 'expertList', icon: 'doctor' },
   { key: 'questions', text: '我的咨询', route: 'questionList', icon: 'ask' },
   { key: 'articles', text: '健康资讯', route: 'infoList', icon: 'articles' },
   {

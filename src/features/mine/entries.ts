@@ -13,6 +13,8 @@ export interface MineEntry {
   role?: Role
   /** Only in the H5 app (the operators' pages are not in the mini-program). */
   h5Only?: boolean
+  /** Opens the page with the person's own user id as `id` (我的主页: their public profile). */
+  withOwnId?: boolean
 }
 
 export const EXPERT_ENTRY_KEY = 'expert'
@@ -59,6 +61,21 @@ export const MINE_GROUPS: readonly (readonly MineEntry[])[] = [
       key: 'wallet',
       text: '我的钱包',
       route: 'myWallet',
+      needsLogin: true,
+      role: 'expert',
+    },
+    {
+      key: 'expertProfile',
+      text: '我的主页',
+      route: 'personalDetail',
+      needsLogin: true,
+      role: 'expert',
+      withOwnId: true,
+    },
+    {
+      key: 'expertServices',
+      text: '服务设置',
+      route: 'expertServices',
       needsLogin: true,
       role: 'expert',
     },

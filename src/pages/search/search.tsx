@@ -10,8 +10,8 @@ export default function SearchPage() {
       model={useSearch()}
       onOpen={(hit) =>
         void openMessageLink(hit.link).then((opened) => {
-          // Expert pages come with the consultation issue: say so rather than do nothing.
-          if (!opened) showToast('该页面即将上线')
+          // Every kind opens its page; a link this version does not know came from a newer server.
+          if (!opened) showToast('暂时无法打开，请更新到最新版本后重试')
         })
       }
     />

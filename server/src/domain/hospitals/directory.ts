@@ -90,6 +90,14 @@ const PATIENT_TREE: readonly RightNode[] = [
 
 const EXPERT_EXTRA: readonly RightNode[] = [
   {
+    key: 'expertProfile',
+    title: '专家主页',
+    children: [
+      { key: 'expertProfile.page', title: '我的主页', path: 'pages/personalDetail/personalDetail' },
+      { key: 'expertProfile.services', title: '服务设置', path: 'pages/experts/services' },
+    ],
+  },
+  {
     key: 'doctorConsult',
     title: '患者咨询',
     children: [

@@ -4,7 +4,7 @@ import { HttpError } from '@/services/http'
 import { addArticleRead, type ArticleDetail, getArticle, likeArticle } from '@/services/content'
 import { addFavourite, removeFavourite } from '@/services/favourites'
 import { useSessionStore } from '@/stores/session-store'
-import { useToggle } from './use-favourite'
+import { useToggle } from '@/hooks/use-toggle'
 
 /** The server's words for an article it does not have (or no longer publishes). */
 export const ARTICLE_MISSING = '文章不存在或已下架'

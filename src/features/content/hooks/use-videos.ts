@@ -12,7 +12,7 @@ import {
 } from '@/services/content'
 import { addFavourite, removeFavourite } from '@/services/favourites'
 import { useSessionStore } from '@/stores/session-store'
-import { useToggle } from './use-favourite'
+import { useToggle } from '@/hooks/use-toggle'
 
 /** One category's videos (健康讲座, 急救知识, 药膳食疗), newest first. */
 export function useVideoList(category: VideoCategory): PagedList<VideoSummary> {

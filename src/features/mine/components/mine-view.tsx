@@ -59,8 +59,9 @@ function ArticleStats({ counts }: { counts: ArticleCounts }) {
   )
 }
 
-function open(entry: MineEntry, loggedIn: boolean) {
+function open(entry: MineEntry, loggedIn: boolean, ownId: string | undefined) {
   if (entry.needsLogin && !loggedIn) void navigate('login', { redirect: routeUrl(entry.route) })
+  else if (entry.withOwnId) void navigate(entry.route, { id: ownId ?? '' })
   else void navigate(entry.route)
 }
 
@@ -140,7 +141,7 @@ export function MineView({
                 title={isExpert ? expertEntryText(role) : entry.text}
                 extra={<EntryExtra text={extraOf(entry, unread)} />}
                 clickable
-                onClick={() => open(entry, loggedIn)}
+                onClick={() => open(entry, loggedIn, profile?.id)}
               />
             )
           })}

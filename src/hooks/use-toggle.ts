@@ -1,7 +1,6 @@
 import { useCallback, useRef, useState } from 'react'
 import { showToast } from '@/platform/ui'
 import { describeError } from '@/services/api'
-import { addFavourite, type FavouriteKind, removeFavourite } from '@/services/favourites'
 
 export interface Toggle {
   on: boolean
@@ -10,9 +9,10 @@ export interface Toggle {
 }
 
 /**
- * A like or a favourite: shown at once (optimistic), sent, and put back if the server refused.
- * A second tap while one is on its way is ignored, so a double tap never counts twice; the
- * server is idempotent as well.
+ * A like or a favourite (an article, a video, an expert): shown at once (optimistic), sent, and
+ * put back if the server refused. A second tap while one is on its way is ignored, so a double tap
+ * never counts twice; the server is idempotent as well. `send` answers the server's count, or
+ * undefined to keep the optimistic one.
  */
 export function useToggle(
   initial: { on: boolean; count: number },
@@ -37,17 +37,4 @@ export function useToggle(
     }
   }, [state, send])
   return { ...state, toggle, reset: setState }
-}
-
-/** 收藏 of an article or a video (the count the server answers after adding). */
-export function useFavourite(
-  kind: FavouriteKind,
-  targetId: string,
-  initial: { on: boolean; count: number },
-) {
-  return useToggle(initial, async (on) => {
-    if (on) return addFavourite(kind, targetId)
-    await removeFavourite(kind, targetId)
-    return undefined
-  })
 }

@@ -1,0 +1,52 @@
+import type { ExpertCard, ExpertProfile, MyExpertSettings } from '@/services/expert-profiles'
+
+/** Demo-like experts as the contract describes them (no certificate numbers exist in these shapes). */
+export function card(n: number, overrides: Partial<ExpertCard> = {}): ExpertCard {
+  return {
+    id: `e${n}`,
+    name: n === 1 ? '李明华' : `专家${n}`,
+    photoPath: null,
+    title: 'chief',
+    titleLabel: '主任医师',
+    hospital: {
+      id: 'h1',
+      name: '示例市第一人民医院',
+      level: '三级甲等',
+      province: '北京市',
+      city: '北京市',
+      address: '示例路 1 号',
+    },
+    department: '放射科',
+    specialities: ['肺结节', '胸部影像', '肺癌筛查'],
+    accepting: true,
+    services: [
+      { kind: 'text', label: '图文咨询', enabled: true, priceFen: 3000, hours: 48 },
+      { kind: 'imaging', label: '影像会诊', enabled: true, priceFen: 20050, hours: 72 },
+    ],
+    demo: true,
+    ...overrides,
+  }
+}
+
+export function expertProfile(overrides: Partial<ExpertProfile> = {}): ExpertProfile {
+  return {
+    ...card(1),
+    introduction: '从事胸部影像诊断二十年，擅长肺结节的随访与鉴别。',
+    certifiedAt: '2026-11-20T02:00:00.000Z',
+    stats: null,
+    favouriteCount: 5,
+    favourited: false,
+    self: false,
+    ...overrides,
+  }
+}
+
+export function settings(overrides: Partial<MyExpertSettings> = {}): MyExpertSettings {
+  return {
+    profile: expertProfile({ self: true }),
+    dailyLimit: 20,
+    suspension: null,
+    pendingChange: null,
+    ...overrides,
+  }
+}
