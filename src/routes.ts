@@ -242,6 +242,13 @@ const TABLE = [
     h5Only: true,
     notInSpec: 'issue 10: an operator writes or edits an article (H5 only)',
   },
+  {
+    name: 'operatorExpertApplication',
+    path: 'pages/operator/expertApplication',
+    title: '专家认证审核',
+    h5Only: true,
+    notInSpec: 'issue 20: an operator checks one expert application beside its photos (H5 only)',
+  },
   { name: 'chooseLocation', path: 'choose-location', title: '选择位置' },
   { name: 'openLocation', path: 'open-location', title: '查看位置' },
 ] as const satisfies readonly RouteDef[]
