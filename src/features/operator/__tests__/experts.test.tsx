@@ -176,7 +176,9 @@ describe('运营后台 → 专家认证', () => {
 
   it('shows the fields beside the photos, the numbers in full with 复制, and the registry step', async () => {
     const preview = jest.spyOn(Taro, 'previewImage').mockResolvedValue({ errMsg: 'ok' })
-    const clipboard = jest.spyOn(Taro, 'setClipboardData').mockResolvedValue({ errMsg: 'ok' })
+    const clipboard = jest
+      .spyOn(Taro, 'setClipboardData')
+      .mockResolvedValue({ errMsg: 'ok', data: '' })
     await renderPage('pages/operator/expertApplication', { id: 'app1' })
     expect(await screen.findByText('李医生')).toBeTruthy()
     expect(api.application).toHaveBeenCalledWith('app1')
@@ -204,7 +206,7 @@ describe('运营后台 → 专家认证', () => {
     await screen.findByLabelText('查看大图：执业证书注册页')
     expect(downloadAuthorisedImage).toHaveBeenCalledWith('/main/experts/photos/p1')
     expect(info.closest('.expert-review__split')).toBe(
-      screen.getByText('110101198001011').closest('.expert-review__split'),
+      screen.getByText('医学影像和放射治疗专业').closest('.expert-review__split'),
     )
     await waitFor(() =>
       expect(

@@ -26,6 +26,15 @@ async function copy(text: string, what: string) {
   }
 }
 
+/** After a decision: its outcome, at the top of the page, is what the operator reads next. */
+function scrollToTop() {
+  try {
+    void Taro.pageScrollTo({ scrollTop: 0, duration: 0 }).catch(() => undefined)
+  } catch {
+    // Nothing to scroll (the page has left): nothing to do.
+  }
+}
+
 const time = (at: string | null) => (at ? timeFormat(at, 'yyyy-mm-dd hh:MM') : '—')
 
 function Field({ label, value }: { label: string; value: string | null | undefined }) {
@@ -122,17 +131,31 @@ function Decision({ review }: { review: ExpertReview }) {
   const [reason, setReason] = useState('')
   const [problem, setProblem] = useState<string | null>(null)
   const reject = async () => {
+    // Said beside the box (role=alert), not in a toast over the page as well.
     const found = rejectReasonProblem(reason)
     setProblem(found)
-    if (found) return showToast(found)
-    if (await review.reject(reason)) setReason('')
+    if (found) return
+    if (await review.reject(reason)) {
+      setReason('')
+      scrollToTop()
+    }
   }
   return (
     <View className="operator__form expert-review__decision">
       <Text className="operator__form-title">审核结论</Text>
-      <Button type="primary" block disabled={review.busy} onClick={() => void review.approve()}>
+      <Button
+        type="primary"
+        block
+        disabled={review.busy}
+        onClick={() =>
+          void review.approve().then((done) => {
+            if (done) scrollToTop()
+          })
+        }
+      >
         通过认证
       </Button>
+      <Text className="expert-review__label">不符合时驳回，申请人修改后可重新提交：</Text>
       <TextArea
         className="operator__area"
         value={reason}
@@ -220,17 +243,20 @@ export function ExpertApplicationView({ review }: { review: ExpertReview }) {
         </Text>
         <Outcome application={item} />
       </View>
-      <View className="operator__row expert-review__split">
-        <View className="expert-review__fields">
-          <Field label="医院" value={item.hospitalName} />
-          <Field label="科室" value={item.department} />
-          <Field label="职称" value={item.titleLabel} />
-          <Field label="执业类别" value={item.practiceCategoryLabel} />
-          <Field label="执业范围" value={item.practiceScope} />
-          <NumberField label="医师执业证书编码" value={item.practiceCertificateNo} />
-          <NumberField label="医师资格证书编码" value={item.qualificationCertificateNo} />
+      <View className="operator__row">
+        <View className="expert-review__split">
+          <View className="expert-review__fields">
+            <Field label="医院" value={item.hospitalName} />
+            <Field label="科室" value={item.department} />
+            <Field label="职称" value={item.titleLabel} />
+            <Field label="执业类别" value={item.practiceCategoryLabel} />
+            <Field label="执业范围" value={item.practiceScope} />
+          </View>
+          <Photos photos={item.photos} />
         </View>
-        <Photos photos={item.photos} />
+        {/* Full width: a 27-digit number stays on one line on a phone. */}
+        <NumberField label="医师执业证书编码" value={item.practiceCertificateNo} />
+        <NumberField label="医师资格证书编码" value={item.qualificationCertificateNo} />
       </View>
       <View className="operator__row">
         <Field label="擅长方向" value={item.specialities.join('、')} />
@@ -244,7 +270,11 @@ export function ExpertApplicationView({ review }: { review: ExpertReview }) {
             <Text className="operator__meta">
               该网站没有可调用的接口，请在电脑或手机浏览器中打开查询，确认照片与填写内容一致后再通过。
             </Text>
-            <Button size="small" onClick={() => void copy(REGISTRY_URL, '查询网址')}>
+            <Button
+              size="small"
+              className="expert-review__inline-button"
+              onClick={() => void copy(REGISTRY_URL, '查询网址')}
+            >
               复制查询网址
             </Button>
           </View>
