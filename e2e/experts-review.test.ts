@@ -129,6 +129,12 @@ async function openQueue(page: Page, status: '待审核' | '已认证' | '已驳
   await settle(page)
 }
 
+/** A picture without the toast of the last action over it (Taro's toast lasts 1.5 s). */
+async function quietScreenshot(page: Page, name: string): Promise<void> {
+  await page.locator('.taro__toast').waitFor({ state: 'hidden' })
+  await screenshot(page, name)
+}
+
 async function confirmModal(page: Page, button: string): Promise<void> {
   await page.locator('.taro-modal__foot').getByText(button, { exact: true }).click()
 }
@@ -225,7 +231,7 @@ describe('expert certification reviewed in 运营后台', () => {
     await view(page).getByLabel('查看大图：执业证书信息页').click()
     const preview = page.locator('.taro-preview-image, .preview-image')
     await preview.first().waitFor()
-    await screenshot(page, 'experts-photo-preview')
+    await quietScreenshot(page, 'experts-photo-preview')
     await preview.first().click()
     await preview.first().waitFor({ state: 'detached' })
   })
@@ -239,7 +245,7 @@ describe('expert certification reviewed in 运营后台', () => {
     await confirmModal(page, '驳回')
     await view(page).getByText(`驳回原因：${REASON}`).waitFor()
     await view(page).getByText('已驳回', { exact: true }).first().waitFor()
-    await screenshot(page, 'experts-rejected')
+    await quietScreenshot(page, 'experts-rejected')
     await view(page).locator('.nut-button', { hasText: '返回审核队列' }).click()
     await openQueue(page, '待审核')
     assert.equal(await queueRow(page, name).count(), 0, 'a rejected application is not waiting')
@@ -272,7 +278,7 @@ describe('expert certification reviewed in 运营后台', () => {
     await view(page)
       .getByText(/^已通过认证（/)
       .waitFor()
-    await screenshot(page, 'experts-approved')
+    await quietScreenshot(page, 'experts-approved')
     await view(page).locator('.nut-button', { hasText: '返回审核队列' }).click()
     await openQueue(page, '待审核')
     assert.equal(await queueRow(page, name).count(), 0, 'an approved application is not waiting')
