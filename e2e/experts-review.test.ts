@@ -55,6 +55,12 @@ async function latestSms(mobile: string): Promise<string> {
   throw new Error(`no register code for ${mobile} in the demo outbox`)
 }
 
+/** 林 and the clock's last five digits in Chinese (林三七零九二): the name on this run's ID card. */
+function runName(): string {
+  const digits = [...String(Date.now() % 100_000).padStart(5, '0')]
+  return `林${digits.map((digit) => '零一二三四五六七八九'[Number(digit)]).join('')}`
+}
+
 /** A resident ID number with a valid check character (GB 11643). */
 function idNumber(): string {
   const body = `11010119800101${String(100 + Math.floor(Math.random() * 800))}`
@@ -129,9 +135,13 @@ async function openQueue(page: Page, status: '待审核' | '已认证' | '已驳
   await settle(page)
 }
 
-/** A picture without the toast of the last action over it (Taro's toast lasts 1.5 s). */
+/** A picture without the action's toast over it (drawn outside the pages; it lasts 1.5 s). */
 async function quietScreenshot(page: Page, name: string): Promise<void> {
-  await page.locator('.taro__toast').waitFor({ state: 'hidden' })
+  await page.waitForFunction(() =>
+    Array.from(document.querySelectorAll<HTMLElement>('.taro__toast')).every(
+      (toast) => getComputedStyle(toast).display === 'none',
+    ),
+  )
   await screenshot(page, name)
 }
 
@@ -144,8 +154,9 @@ describe('expert certification reviewed in 运营后台', () => {
   let token: string
   let applicationId: string
   const mobile = `135${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`
-  // A name of the applicant's own, so the queue row is this run's.
-  const name = `林审核${'甲乙丙丁戊己庚辛'[Math.floor(Math.random() * 8)]}`
+  // A name of this run's own, so the queue row is this applicant's even in a database that
+  // earlier runs used.
+  const name = runName()
 
   before(async () => {
     operator = await openPhone(PHONE_390)
@@ -287,5 +298,6 @@ describe('expert certification reviewed in 运营后台', () => {
     await screenshot(page, 'experts-queue-approved')
     const profile = await api<{ role: string }>('/main/account/profile', { token })
     assert.equal(profile.role, 'expert', 'approval makes the applicant an expert')
+    assert.deepEqual(operator.errors, [], 'no console error or failed request on the way')
   })
 })
