@@ -215,7 +215,11 @@ function Outcome({ application }: { application: OperatorExpertApplication }) {
 
 /** One application: its fields beside its photos, the registry step, then 通过 or 驳回. */
 export function ExpertApplicationView({ review }: { review: ExpertReview }) {
-  const { application } = review
+  const { application, conflict } = review
+  // Another operator decided first: the page shows why, at its top, with the application as it is.
+  useEffect(() => {
+    if (conflict) scrollToTop()
+  }, [conflict])
   if (application.status === 'error') {
     return <PageState status="error" message={application.message} onRetry={application.reload} />
   }
@@ -223,9 +227,9 @@ export function ExpertApplicationView({ review }: { review: ExpertReview }) {
   const item = application.data
   return (
     <View className="operator expert-review">
-      {review.conflict && (
+      {conflict && (
         <View className="expert-review__conflict" role="alert">
-          <Text>{review.conflict}</Text>
+          <Text>{conflict}</Text>
         </View>
       )}
       <View className="operator__row">

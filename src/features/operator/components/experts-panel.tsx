@@ -60,7 +60,7 @@ function SuspendForm({
       <View className="operator__actions">
         <Button
           size="small"
-          type="danger"
+          type="primary"
           disabled={suspension.busyId === expert.id}
           onClick={() => void submit()}
         >
