@@ -250,6 +250,13 @@ const TABLE = [
     notInSpec:
       'issue 20: an expert sets prices, 接诊中 / 暂停接诊, the daily limit and the profile',
   },
+  {
+    name: 'operatorExpertApplication',
+    path: 'pages/operator/expertApplication',
+    title: '专家认证审核',
+    h5Only: true,
+    notInSpec: 'issue 20: an operator checks one expert application beside its photos (H5 only)',
+  },
   { name: 'chooseLocation', path: 'choose-location', title: '选择位置' },
   { name: 'openLocation', path: 'open-location', title: '查看位置' },
 ] as const satisfies readonly RouteDef[]

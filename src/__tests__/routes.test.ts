@@ -27,7 +27,11 @@ describe('route table', () => {
       ...subPackages('weapp').flatMap((p) => p.pages.map((page) => `${p.root}/${page}`)),
     ]
     const operatorPages = ROUTES.filter((r) => r.h5Only).map((r) => r.path)
-    expect(operatorPages).toEqual(['pages/operator/index', 'pages/operator/article'])
+    expect(operatorPages).toEqual([
+      'pages/operator/index',
+      'pages/operator/article',
+      'pages/operator/expertApplication',
+    ])
     for (const path of operatorPages) expect(weapp).not.toContain(path)
     expect(subPackages('weapp').some((p) => p.root === 'pages/operator')).toBe(false)
     expect(subPackages('h5').some((p) => p.root === 'pages/operator')).toBe(true)

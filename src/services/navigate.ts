@@ -17,6 +17,8 @@ export interface RouteParams {
   personalDetail: { id: string }
   /** No id: a new article. */
   operatorArticle: { id?: string }
+  /** One expert certification application, by its id (运营后台 → 专家认证). */
+  operatorExpertApplication: { id: string }
   /** GCJ-02 coordinates when known; without them the map searches name and address. */
   openLocation: { name: string; address?: string; lat?: number; lng?: number }
   /** What to start from (an address already typed). */

@@ -5,6 +5,8 @@ import { TabStrip } from '@/components/tab-strip'
 import { useFeatures } from '../hooks/use-operator'
 import { ActionsPanel } from './actions-panel'
 import { ArticlesPanel } from './articles-panel'
+import { ExpertApplicationsPanel } from './expert-applications-panel'
+import { ExpertsPanel } from './experts-panel'
 import { FeaturesPanel } from './features-panel'
 import { FeedbackPanel } from './feedback-panel'
 import { HospitalsPanel } from './hospitals-panel'
@@ -18,6 +20,8 @@ const TABS = [
   { key: 'feedback', title: '反馈' },
   { key: 'features', title: '应用' },
   { key: 'hospitals', title: '医院' },
+  { key: 'expertApplications', title: '专家认证' },
+  { key: 'experts', title: '专家管理' },
   { key: 'actions', title: '操作记录' },
 ] as const
 type Tab = (typeof TABS)[number]['key']
@@ -47,6 +51,8 @@ function OperatorConsole() {
         {tab === 'feedback' && <FeedbackPanel />}
         {tab === 'features' && <FeaturesPanel features={features.data} reload={features.reload} />}
         {tab === 'hospitals' && <HospitalsPanel />}
+        {tab === 'expertApplications' && <ExpertApplicationsPanel />}
+        {tab === 'experts' && <ExpertsPanel />}
         {tab === 'actions' && <ActionsPanel />}
       </View>
     </View>
