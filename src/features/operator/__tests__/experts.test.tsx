@@ -56,6 +56,7 @@ const PENDING: OperatorExpertApplication = {
   statusLabel: '待审核',
   hospitalId: 'h1',
   hospitalName: '示例市第一人民医院',
+  hospitalRequest: null,
   department: '放射科',
   title: 'attending',
   titleLabel: '主治医师',
