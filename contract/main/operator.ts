@@ -395,6 +395,8 @@ export const OPERATOR_ACTIONS = [
   'hospital-key-revoke',
   'expert-approve',
   'expert-reject',
+  'expert-suspend',
+  'expert-resume',
 ] as const
 export const OperatorActionKindSchema = z.enum(OPERATOR_ACTIONS)
 export const OPERATOR_ACTION_LABELS: Record<z.infer<typeof OperatorActionKindSchema>, string> = {
@@ -411,6 +413,8 @@ export const OPERATOR_ACTION_LABELS: Record<z.infer<typeof OperatorActionKindSch
   'hospital-key-revoke': '吊销医院密钥',
   'expert-approve': '通过专家认证',
   'expert-reject': '驳回专家认证',
+  'expert-suspend': '暂停专家服务',
+  'expert-resume': '恢复专家服务',
 }
 
 export const OperatorActionSchema = z.object({

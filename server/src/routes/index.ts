@@ -13,6 +13,7 @@ import mainOperatorRoutes from './main/operator'
 import mainBookmarksRoutes from './main/bookmarks'
 import mainClaimsRoutes from './main/claims'
 import mainDicomUploadRoutes from './main/dicom-upload'
+import mainExpertProfilesRoutes from './main/expert-profiles'
 import mainExpertsRoutes from './main/experts'
 import mainFamilyRoutes from './main/family'
 import mainGrantsRoutes from './main/grants'
@@ -59,4 +60,5 @@ export default async function routes(app: FastifyInstance): Promise<void> {
   await app.register(mainAppsRoutes)
   await app.register(mainOperatorRoutes)
   await app.register(mainExpertsRoutes)
+  await app.register(mainExpertProfilesRoutes)
 }

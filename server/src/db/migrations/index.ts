@@ -20,6 +20,7 @@ import { smsCodeScope } from './0018-sms-code-scope'
 import { guardianInvitations } from './0019-guardian-invitations'
 import { jobReasons } from './0020-job-reasons'
 import { experts } from './0021-experts'
+import { expertServices } from './0022-expert-services'
 
 /**
  * Every migration, in order. Names sort lexicographically (Kysely runs them in that order), so keep
@@ -47,6 +48,7 @@ export const migrations: Record<string, Migration> = {
   '0019-guardian-invitations': guardianInvitations,
   '0020-job-reasons': jobReasons,
   '0021-experts': experts,
+  '0022-expert-services': expertServices,
 }
 
 /** In-code provider: migrations travel with the bundle instead of being read from a folder at runtime. */

@@ -1,4 +1,5 @@
 export {
+  parseList as parseSpecialities,
   addPhoto,
   getMyApplication,
   readPhoto,
@@ -7,4 +8,20 @@ export {
   submit,
   withdraw,
 } from './applications'
-export { decide, getApplication, listApplications } from './review'
+export { decide, type Decision, getApplication, listApplications } from './review'
+export { getExpertFilters, listExperts } from './directory'
+export {
+  CARD_COLUMNS,
+  type CardRow,
+  expertLine,
+  expertMatches,
+  favouriteCountOf,
+  fillExpertNames,
+  getExpertProfile,
+  isCertifiedExpert,
+  publicExperts,
+  TITLE_RANK,
+  toExpertCard,
+} from './profiles'
+export { getMyExpertSettings, updateMyExpertProfile, updateMyExpertServices } from './settings'
+export { assertExpertTakesConsultations, operatorListExperts, setSuspension } from './suspension'
