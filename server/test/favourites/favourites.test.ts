@@ -62,7 +62,7 @@ test('the list shows what the server says about each item, with totals per kind,
   assert.equal(articles.status, 200)
   assert.equal(articles.data.items.length, 1)
   assert.deepEqual(articles.data.items[0].link, { route: 'infoDetail', params: { id: articleId } })
-  assert.deepEqual(articles.data.totals, { article: 1, video: 1, hospital: 0, exam: 0 })
+  assert.deepEqual(articles.data.totals, { article: 1, video: 1, hospital: 0, exam: 0, expert: 0 })
   const videos = await list(alice, 'video')
   assert.equal(videos.data.items[0].link.route, 'videoShowYsDetail')
   assert.match(videos.data.items[0].picturePath, /^\/media\//)

@@ -139,6 +139,10 @@ export const NOT_RECORDS: Record<string, string> = {
   '/main/operator/expert-applications/{applicationId}': OPERATORS_ONLY,
   '/main/operator/expert-applications/{applicationId}/approve': OPERATORS_ONLY,
   '/main/operator/expert-applications/{applicationId}/reject': OPERATORS_ONLY,
+  '/main/experts/{expertId}':
+    'a certified expert’s public profile; 404 when suspended or never certified, except to themself (server/test/experts)',
+  '/main/operator/experts/{expertId}/suspend': OPERATORS_ONLY,
+  '/main/operator/experts/{expertId}/resume': OPERATORS_ONLY,
 }
 
 /**
