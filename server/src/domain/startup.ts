@@ -5,7 +5,7 @@ import type { ObjectStore } from '../storage'
 import { createJobRunner, type JobRunner, type JobRunnerOptions } from '../jobs/runner'
 import { removeDemoContent } from './content'
 import { removeDemoRecords } from './demo-records'
-import { fillExpertNames } from './experts'
+import { fillExpertNames, removeDemoExperts } from './experts'
 import { seed } from './seed'
 
 /**
@@ -32,6 +32,10 @@ export async function prepareDatabase(
   const demoContentRemoved = config.demoMode
     ? undefined
     : await removeDemoContent(database.db, store)
+  // Demo experts (and the demo applicant's photos) go when demo mode is off, like the content.
+  const demoExpertsRemoved = config.demoMode
+    ? undefined
+    : await removeDemoExperts(database.db, store)
   return {
     database: database.kind,
     migrated,
@@ -39,6 +43,7 @@ export async function prepareDatabase(
     ...seeded,
     demoRecordsRemoved,
     demoContentRemoved,
+    demoExpertsRemoved,
     demoMode: config.demoMode,
   }
 }

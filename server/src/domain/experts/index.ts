@@ -25,3 +25,4 @@ export {
 } from './profiles'
 export { getMyExpertSettings, updateMyExpertProfile, updateMyExpertServices } from './settings'
 export { assertExpertTakesConsultations, operatorListExperts, setSuspension } from './suspension'
+export { DEMO_APPLICANT_ID, DEMO_EXPERTS, removeDemoExperts, seedDemoExperts } from './demo'
