@@ -48,12 +48,17 @@ export const EXPERT_PROFILE_MESSAGES = {
     return `${rule.label}价格应在 ¥${yuan(rule.minFen)} 至 ¥${yuan(rule.maxFen)} 之间`
   },
   servicesDuplicate: '每种服务只能设置一次',
+  servicesMissing: `请设置每一种服务：${CONSULT_SERVICES.map((kind) => EXPERT_SERVICE_RULES[kind].label).join('、')}`,
   dailyLimit: `每日接诊上限应为 ${DAILY_LIMIT_MIN} 至 ${DAILY_LIMIT_MAX} 之间的整数`,
   suspendReasonRequired: '请填写暂停原因，专家会看到它',
   suspendReasonLong: `暂停原因最多 ${SUSPEND_REASON_MAX} 个字`,
   suspendReasonUnsafe: '暂停原因不能包含控制字符或不可见字符',
   alreadySuspended: '该专家已被暂停服务',
   notSuspended: '该专家未被暂停服务',
+  /** A new consultation asked of an expert who turned 接诊 off (暂停接诊). */
+  notAccepting: '该专家暂停接诊，请稍后再试或选择其他专家',
+  serviceOff: (service: ConsultService) =>
+    `该专家未开通${EXPERT_SERVICE_RULES[service].label}，请选择其他服务或专家`,
   /** Shown on the expert's own settings while the platform has suspended them. */
   suspended: (reason: string) =>
     `您的专家服务已被平台暂停：${reason}。如有疑问请通过意见反馈联系我们`,

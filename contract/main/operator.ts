@@ -397,6 +397,8 @@ export const OPERATOR_ACTIONS = [
   'expert-reject',
   'hospital-request-resolve',
   'hospital-request-decline',
+  'expert-suspend',
+  'expert-resume',
 ] as const
 export const OperatorActionKindSchema = z.enum(OPERATOR_ACTIONS)
 export const OPERATOR_ACTION_LABELS: Record<z.infer<typeof OperatorActionKindSchema>, string> = {
@@ -415,6 +417,8 @@ export const OPERATOR_ACTION_LABELS: Record<z.infer<typeof OperatorActionKindSch
   'expert-reject': '驳回专家认证',
   'hospital-request-resolve': '添加申请的医院',
   'hospital-request-decline': '不予添加申请的医院',
+  'expert-suspend': '暂停专家服务',
+  'expert-resume': '恢复专家服务',
 }
 
 export const OperatorActionSchema = z.object({

@@ -179,7 +179,10 @@ export async function buildApp(
   })
 
   try {
-    app.log.info(await prepareDatabase(config, database, app.store, now), 'database ready')
+    app.log.info(
+      await prepareDatabase(config, database, app.store, now, app.personalCipher),
+      'database ready',
+    )
   } catch (error) {
     await app.close()
     throw error

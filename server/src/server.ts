@@ -4,6 +4,7 @@ import { ConfigError, isLoopbackHost, loadConfig, type Config } from './config'
 import { DEMO_ARTICLES } from './domain/content/demo/articles'
 import { DEMO_VIDEOS, seedDemoContent } from './domain/content/demo/seed'
 import { seedDemoRecords } from './domain/demo-records/seed'
+import { DEMO_EXPERTS, seedDemoExperts } from './domain/experts'
 
 /** How long in-flight requests get to finish after a stop signal before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000
@@ -73,7 +74,8 @@ async function main(): Promise<void> {
 }
 
 /**
- * Demo articles and videos are written first (a few rows and files). The demo patient's studies
+ * Demo articles and videos are written first (a few rows and files), then the demo experts (they
+ * need the cipher, which seed.ts's steps have not). The demo patient's studies
  * and reports go through the server's own STOW-RS and FHIR routes, after
  * it listens (a first start stays quick; the records follow a few seconds later). A failure leaves
  * the demo without records, not down.
@@ -87,6 +89,18 @@ async function pushDemoRecords(app: FastifyInstance): Promise<void> {
     }
   } catch (error) {
     app.log.error({ err: error }, 'demo content could not be written')
+  }
+  try {
+    if (
+      app.config.demoMode &&
+      (await seedDemoExperts(app.db, app.personalCipher, app.store, app.now()))
+    ) {
+      process.stderr.write(
+        `演示数据：演示专家账号已认证，另有 ${DEMO_EXPERTS.length} 位演示专家和 1 份待审核的认证申请\n`,
+      )
+    }
+  } catch (error) {
+    app.log.error({ err: error }, 'demo experts could not be written')
   }
   try {
     const demo = await seedDemoRecords(app)

@@ -824,6 +824,23 @@ export interface ExpertsTable {
   updated_at: string
   suspended_at: string | null
   suspended_reason: string | null
+  /** The operator who suspended (0022). */
+  suspended_by: string | null
+  /** The certified name, the bound ID card holder's, copied at approval (0022); public. */
+  name: string | null
+  /** 0/1: 接诊中 (the expert's own switch, 0022). */
+  accepting: number
+  /** New consultations a day (0022). */
+  daily_limit: number
+  /** 0/1 and integer fen per service (contract CONSULT_SERVICES, 0022). */
+  text_enabled: number
+  text_price_fen: number
+  imaging_enabled: number
+  imaging_price_fen: number
+  /** A public picture path, or null (0022). */
+  photo_path: string | null
+  /** 0/1: a demo expert (演示专家, 0022). */
+  demo: number
 }
 
 export interface Database {

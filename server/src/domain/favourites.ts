@@ -5,6 +5,7 @@ import type { DB } from '../db'
 import { type PageQuery, pageWindow } from '../db/paging'
 import { notFound } from '../http/errors'
 import { mediaPath } from './content'
+import { CARD_COLUMNS, expertLine, publicExperts } from './experts'
 import { findVisibleExam } from './records'
 
 /*
@@ -84,6 +85,21 @@ async function resolve(
             subtitle: [row.level, row.city, row.address].filter(Boolean).join(' · '),
             picturePath: null,
             link: { route: 'hospitalList', params: { hospitalId: targetId } },
+          }
+        : undefined
+    }
+    case 'expert': {
+      // Only a public expert: a suspended one leaves the list until resumed (its row stays).
+      const row = await publicExperts(db)
+        .select(CARD_COLUMNS)
+        .where('experts.user_id', '=', targetId)
+        .executeTakeFirst()
+      return row
+        ? {
+            title: row.name ?? '',
+            subtitle: expertLine(row),
+            picturePath: row.photo_path,
+            link: { route: 'personalDetail', params: { id: targetId } },
           }
         : undefined
     }

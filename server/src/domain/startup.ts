@@ -1,9 +1,11 @@
 import type { Config } from '../config'
+import type { FieldCipher } from '../crypto/field-cipher'
 import type { DatabaseHandle } from '../db'
 import type { ObjectStore } from '../storage'
 import { createJobRunner, type JobRunner, type JobRunnerOptions } from '../jobs/runner'
 import { removeDemoContent } from './content'
 import { removeDemoRecords } from './demo-records'
+import { fillExpertNames, removeDemoExperts } from './experts'
 import { seed } from './seed'
 
 /**
@@ -16,8 +18,11 @@ export async function prepareDatabase(
   database: DatabaseHandle,
   store: ObjectStore,
   now: () => Date,
+  cipher: FieldCipher,
 ): Promise<Record<string, unknown>> {
   const migrated = await database.migrate()
+  // Experts certified before migration 0022 get their public name (a migration has no cipher).
+  const expertNamesFilled = await fillExpertNames(database.db, cipher)
   const seeded = await seed(database.db, { demo: config.demoMode, uploadDir: config.uploadDir })
   // Demo hospitals' records go with their keys, before anyone can be served them.
   const demoRecordsRemoved = config.demoMode
@@ -27,12 +32,18 @@ export async function prepareDatabase(
   const demoContentRemoved = config.demoMode
     ? undefined
     : await removeDemoContent(database.db, store)
+  // Demo experts (and the demo applicant's photos) go when demo mode is off, like the content.
+  const demoExpertsRemoved = config.demoMode
+    ? undefined
+    : await removeDemoExperts(database.db, store)
   return {
     database: database.kind,
     migrated,
+    expertNamesFilled,
     ...seeded,
     demoRecordsRemoved,
     demoContentRemoved,
+    demoExpertsRemoved,
     demoMode: config.demoMode,
   }
 }

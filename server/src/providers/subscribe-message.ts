@@ -2,7 +2,8 @@ import type { FastifyBaseLogger } from 'fastify'
 
 /*
  * WeChat subscribe messages (订阅消息): the mini-program's notices that a grant was first viewed, that
- * someone shared records with the person, and that a hospital report arrived or changed.
+ * someone shared records with the person, that a hospital report arrived or changed, and an
+ * operator's decision on the person's expert certification.
  * Sending one needs the mini-program's AppID/secret, an access token and a template the account
  * registered; none of that exists here, so the only adapter answers 未配置 and the app's own
  * message list (domain/messages.ts) carries the notice. A real adapter implements the interface.
@@ -14,7 +15,7 @@ export interface SubscribeNotice {
   /** Whom to tell (our user id; the adapter maps it to the person's openid). */
   userId: string
   /** Which template: one per event kind. */
-  template: 'grant-viewed' | 'grant-received' | 'report-ready'
+  template: 'grant-viewed' | 'grant-received' | 'report-ready' | 'expert-decision'
   /** Template fields, already without personal data beyond what the person owns. */
   data: Record<string, string>
 }

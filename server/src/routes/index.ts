@@ -13,6 +13,7 @@ import mainOperatorRoutes from './main/operator'
 import mainBookmarksRoutes from './main/bookmarks'
 import mainClaimsRoutes from './main/claims'
 import mainDicomUploadRoutes from './main/dicom-upload'
+import mainExpertProfilesRoutes from './main/expert-profiles'
 import mainExpertsRoutes from './main/experts'
 import mainHospitalRequestsRoutes from './main/hospital-requests'
 import mainFamilyRoutes from './main/family'
@@ -61,4 +62,5 @@ export default async function routes(app: FastifyInstance): Promise<void> {
   await app.register(mainOperatorRoutes)
   await app.register(mainExpertsRoutes)
   await app.register(mainHospitalRequestsRoutes)
+  await app.register(mainExpertProfilesRoutes)
 }

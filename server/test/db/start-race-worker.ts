@@ -47,8 +47,8 @@ async function startOnce(request: StartRequest): Promise<StartAnswer> {
     try {
       const store = createObjectStore(config.storage, config.uploadDir)
       const now = () => new Date()
-      await prepareDatabase(config, database, store, now)
       const cipher = createFieldCipher(config.idCardKey)
+      await prepareDatabase(config, database, store, now, cipher)
       const jobs = createAppJobRunner(config, database, {
         kinds: JOB_KINDS,
         store,

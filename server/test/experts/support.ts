@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { encodeJpeg } from '../../src/dicom/codecs'
+import { NEW_EXPERT_SETTINGS } from '../../src/domain/experts/settings'
 import { ensurePolicies, findCurrentPolicy } from '../../src/domain/policies'
 import { json } from '../content/support'
 import {
@@ -51,7 +52,7 @@ export function caller(world: ExpertWorld) {
   const { app } = world.ctx
   return (
     user: TestUser | null,
-    method: 'GET' | 'POST' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     url: string,
     payload?: object,
   ) =>
@@ -140,4 +141,76 @@ export async function pendingApplicant(world: ExpertWorld, realName?: string) {
   assert.equal(submitted.status, 200, submitted.error ?? '')
   assert.equal(submitted.data.status, 'pending')
   return { user, applicationId: submitted.data.id as string, application: submitted.data }
+}
+
+let hospitalSequence = 0
+
+/** Another hospital (its place given) for the directory's filters. */
+export async function addHospital(
+  world: ExpertWorld,
+  place: { name: string; province: string; city: string },
+): Promise<string> {
+  hospitalSequence += 1
+  const id = `hos-expert-${process.pid}-${hospitalSequence}`
+  await world.ctx.app.db
+    .insertInto('hospitals')
+    .values({
+      id,
+      ...place,
+      level: '三级甲等',
+      address: `${place.city}测试路 ${hospitalSequence} 号`,
+      sort_order: hospitalSequence,
+      created_at: world.ctx.clock.now().toISOString(),
+      region_code: null,
+      region_name: null,
+      ai_reporting: 0,
+      demo: 0,
+    })
+    .execute()
+  return id
+}
+
+/**
+ * A certified expert written straight into the database, as an approval writes the row (the full
+ * flow is pendingApplicant + approve); the directory tests need several with chosen fields.
+ */
+export async function directExpert(
+  world: ExpertWorld,
+  fields: {
+    name: string
+    hospitalId?: string
+    department?: string
+    title?: string
+    specialities?: string[]
+    accepting?: boolean
+    imagingEnabled?: boolean
+    certifiedAt?: string
+  },
+): Promise<TestUser> {
+  const user = await signUp(world.ctx.app.db, world.ctx.clock.now(), { role: 'expert' })
+  const at = fields.certifiedAt ?? world.ctx.clock.now().toISOString()
+  await world.ctx.app.db
+    .insertInto('experts')
+    .values({
+      user_id: user.user.id,
+      application_id: `direct-${user.user.id}`,
+      name: fields.name,
+      hospital_id: fields.hospitalId ?? world.hospitalId,
+      department: fields.department ?? '放射科',
+      title: fields.title ?? 'attending',
+      specialities: JSON.stringify(fields.specialities ?? ['胸部影像']),
+      introduction: `${fields.name}的简介`,
+      certified_at: at,
+      updated_at: at,
+      suspended_at: null,
+      suspended_reason: null,
+      suspended_by: null,
+      photo_path: null,
+      demo: 0,
+      ...NEW_EXPERT_SETTINGS,
+      accepting: fields.accepting === false ? 0 : 1,
+      imaging_enabled: fields.imagingEnabled === false ? 0 : 1,
+    })
+    .execute()
+  return user
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { before, test } from 'node:test'
+import { NEW_EXPERT_SETTINGS } from '../../src/domain/experts/settings'
 import { HOT_MIN_PEOPLE } from '../../src/domain/search/history'
 import { type ProfileApp, signUp, type TestUser } from '../domain/profile/support'
 import { contentApp, json } from '../content/support'
@@ -98,13 +99,66 @@ test('% and _ are literal, drafts are never found, and nothing matches nothing',
 })
 
 test('without a kind: a few of each kind with every total; videos, hospitals and experts', async () => {
-  await signUp(ctx.app.db, ctx.clock.now(), { role: 'expert' }).then((expert) =>
-    ctx.app.db
+  // An expert is found by the public profile (server/test/experts has the whole of it); the role
+  // alone, or a nickname, finds nobody.
+  const at = ctx.clock.now().toISOString()
+  const hospital = await ctx.app.db.selectFrom('hospitals').select('id').executeTakeFirst()
+  const hospitalId =
+    hospital?.id ??
+    (
+      await ctx.app.db
+        .insertInto('hospitals')
+        .values({
+          id: 'hos-search-experts',
+          name: '搜索测试医院',
+          level: '三级甲等',
+          province: '测试省',
+          city: '测试市',
+          address: '测试路 1 号',
+          sort_order: 0,
+          created_at: at,
+          region_code: null,
+          region_name: null,
+          ai_reporting: 0,
+          demo: 0,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id
+  for (const [nickname, certified] of [
+    ['肺结节专家王医生', false],
+    ['王医生', true],
+  ] as const) {
+    const expert = await signUp(ctx.app.db, ctx.clock.now(), { role: 'expert' })
+    await ctx.app.db
       .updateTable('users')
-      .set({ nickname: '肺结节专家王医生' })
+      .set({ nickname })
       .where('id', '=', expert.user.id)
-      .execute(),
-  )
+      .execute()
+    if (certified) {
+      await ctx.app.db
+        .insertInto('experts')
+        .values({
+          user_id: expert.user.id,
+          application_id: 'search-test',
+          name: '王医生',
+          hospital_id: hospitalId,
+          department: '放射科',
+          title: 'chief',
+          specialities: JSON.stringify(['肺结节']),
+          introduction: '',
+          certified_at: at,
+          updated_at: at,
+          suspended_at: null,
+          suspended_reason: null,
+          suspended_by: null,
+          photo_path: null,
+          demo: 0,
+          ...NEW_EXPERT_SETTINGS,
+        })
+        .execute()
+    }
+  }
   const res = await find('肺结节')
   assert.ok(res.data.totals.article >= 2)
   assert.equal(res.data.totals.video, 1)

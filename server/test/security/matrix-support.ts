@@ -143,6 +143,10 @@ export const NOT_RECORDS: Record<string, string> = {
     'operators only (server/test/experts/hospital-requests holds it to 403 for anyone else)',
   '/main/operator/hospital-requests/{requestId}/decline':
     'operators only (server/test/experts/hospital-requests holds it to 403 for anyone else)',
+  '/main/experts/{expertId}':
+    'a certified expert’s public profile; 404 when suspended or never certified, except to themself (server/test/experts)',
+  '/main/operator/experts/{expertId}/suspend': OPERATORS_ONLY,
+  '/main/operator/experts/{expertId}/resume': OPERATORS_ONLY,
 }
 
 /**

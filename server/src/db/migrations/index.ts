@@ -20,6 +20,7 @@ import { smsCodeScope } from './0018-sms-code-scope'
 import { guardianInvitations } from './0019-guardian-invitations'
 import { jobReasons } from './0020-job-reasons'
 import { experts } from './0021-experts'
+import { expertServices } from './0022-expert-services'
 import { hospitalRequests } from './0023-hospital-requests'
 
 /**
@@ -48,6 +49,7 @@ export const migrations: Record<string, Migration> = {
   '0019-guardian-invitations': guardianInvitations,
   '0020-job-reasons': jobReasons,
   '0021-experts': experts,
+  '0022-expert-services': expertServices,
   '0023-hospital-requests': hospitalRequests,
 }
 

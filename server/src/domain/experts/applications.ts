@@ -47,7 +47,7 @@ const PHOTO_WORDS: Record<PhotoProblem, string> = {
 type Row = ExpertApplicationsTable
 const OPEN = ['draft', 'pending'] as const
 
-function parseList(text: string): string[] {
+export function parseList(text: string): string[] {
   try {
     const value: unknown = JSON.parse(text)
     return Array.isArray(value)

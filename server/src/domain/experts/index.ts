@@ -1,4 +1,5 @@
 export {
+  parseList as parseSpecialities,
   addPhoto,
   getMyApplication,
   readPhoto,
@@ -7,6 +8,23 @@ export {
   submit,
   withdraw,
 } from './applications'
-export { decide, getApplication, listApplications } from './review'
+export { decide, type Decision, getApplication, listApplications } from './review'
+export { getExpertFilters, listExperts } from './directory'
+export {
+  CARD_COLUMNS,
+  type CardRow,
+  expertLine,
+  expertMatches,
+  favouriteCountOf,
+  fillExpertNames,
+  getExpertProfile,
+  isCertifiedExpert,
+  publicExperts,
+  TITLE_RANK,
+  toExpertCard,
+} from './profiles'
+export { getMyExpertSettings, updateMyExpertProfile, updateMyExpertServices } from './settings'
+export { assertExpertTakesConsultations, operatorListExperts, setSuspension } from './suspension'
+export { DEMO_APPLICANT_ID, DEMO_EXPERTS, removeDemoExperts, seedDemoExperts } from './demo'
 export { createRequest, listMyRequests, listRequests, settleRequest } from './hospital-requests'
 export { forgetExpertOf, purgeDeletedApplicants } from './account-deletion'

@@ -11,17 +11,22 @@ import type { DB } from '../../db'
 import { page, type PageQuery } from '../../db/paging'
 import type { ExpertApplicationsTable } from '../../db/schema'
 import { conflict, notFound } from '../../http/errors'
+import type { SubscribeNotice } from '../../providers/subscribe-message'
 import { maskMobile } from '../identity'
 import { createMessage } from '../messages'
 import { OPERATOR_PAGE_SIZE, recordOperatorAction } from '../operator'
+import { chinaTime } from '../security-notices'
 import { toApplication } from './applications'
+import { NEW_EXPERT_SETTINGS } from './settings'
 
 /*
  * The operators' review (README.md). A decision is ONE conditional UPDATE `where status = 'pending'`:
  * of two operators deciding at once, the database lets exactly one change the row; the other's
  * update finds no pending row and is answered 409. The audit line, the applicant's message and (on
  * approval) the certified profile and the role are written in the same transaction as the decision,
- * so a decision never exists without them, nor they without it.
+ * so a decision never exists without them, nor they without it. The subscribe message goes out
+ * after the commit (the route sends the notices decide answers): a decision that rolled back must
+ * not have rung the applicant's phone.
  */
 
 type OperatorExpertApplication = z.infer<typeof OperatorExpertApplicationSchema>
@@ -90,6 +95,22 @@ export async function getApplication(
 
 export type Decision = { approve: true } | { approve: false; reason: string }
 
+/** The subscribe message of a decision (sent by the route after the commit, like grants' notices). */
+function decisionNotice(userId: string, decision: Decision, now: Date): SubscribeNotice {
+  return {
+    userId,
+    template: 'expert-decision',
+    data: {
+      result: decision.approve ? '已通过' : '未通过',
+      // The reason is the applicant's own matter; the template's field is short.
+      remark: decision.approve
+        ? '患者现在可以在找专家中看到您的主页'
+        : decision.reason.slice(0, 20),
+      time: chinaTime(now),
+    },
+  }
+}
+
 export async function decide(
   db: DB,
   cipher: FieldCipher,
@@ -97,9 +118,9 @@ export async function decide(
   applicationId: string,
   decision: Decision,
   now: Date,
-): Promise<OperatorExpertApplication> {
+): Promise<{ application: OperatorExpertApplication; notices: SubscribeNotice[] }> {
   const at = now.toISOString()
-  await db.transaction().execute(async (trx) => {
+  const applicantId = await db.transaction().execute(async (trx) => {
     if (decision.approve) {
       // A hospital that is still only a request cannot be certified: settle the request first.
       const waiting = await trx
@@ -139,8 +160,16 @@ export async function decide(
       .executeTakeFirstOrThrow()
 
     if (decision.approve) {
+      // The certified name is the bound card's holder (submission required a card, and a card is
+      // never rebound); copied because it is public, and searched, while the card stays encrypted.
+      const card = await trx
+        .selectFrom('id_cards')
+        .select('holder_encrypted')
+        .where('user_id', '=', row.user_id)
+        .executeTakeFirst()
       // Submission required every one of these fields; a row without them is not approvable.
       const profile = {
+        name: card ? cipher.decrypt(card.holder_encrypted) : null,
         application_id: row.id,
         hospital_id: row.hospital_id!,
         department: row.department!,
@@ -154,15 +183,20 @@ export async function decide(
         .values({
           user_id: row.user_id,
           ...profile,
+          ...NEW_EXPERT_SETTINGS,
           certified_at: at,
           suspended_at: null,
           suspended_reason: null,
+          suspended_by: null,
+          photo_path: null,
+          demo: 0,
         })
         // A certified expert's new application replaces the certified values only now, on approval;
         // the introduction and specialities are theirs to change at once (settings), so an
         // approval of a change of hospital, department or title leaves them as they are now.
         .onConflict((oc) =>
           oc.column('user_id').doUpdateSet({
+            name: profile.name,
             application_id: profile.application_id,
             hospital_id: profile.hospital_id,
             department: profile.department,
@@ -205,6 +239,10 @@ export async function decide(
       },
       now,
     )
+    return row.user_id
   })
-  return getApplication(db, cipher, applicationId)
+  return {
+    application: await getApplication(db, cipher, applicationId),
+    notices: [decisionNotice(applicantId, decision, now)],
+  }
 }

@@ -86,17 +86,17 @@ const PATIENT_TREE: readonly RightNode[] = [
     title: '消息',
     children: [{ key: 'message.list', title: '我的消息', path: 'pages/msg/list' }],
   },
+  {
+    key: 'expert',
+    title: '专家',
+    children: [
+      // Anyone signed in may apply (issue 20); 找专家 and the profiles need no sign-in at all.
+      { key: 'expert.apply', title: '专家认证', path: 'pages/expertPerfect/expertPerfect' },
+    ],
+  },
 ]
 
 const EXPERT_EXTRA: readonly RightNode[] = [
-  {
-    key: 'expertProfile',
-    title: '专家主页',
-    children: [
-      { key: 'expertProfile.page', title: '我的主页', path: 'pages/personalDetail/personalDetail' },
-      { key: 'expertProfile.services', title: '服务设置', path: 'pages/experts/services' },
-    ],
-  },
   {
     key: 'doctorConsult',
     title: '患者咨询',
@@ -122,6 +122,22 @@ const EXPERT_EXTRA: readonly RightNode[] = [
   },
 ]
 
+/**
+ * A certified expert's own pages (我的主页: the public profile as patients see it; 服务设置). Given by
+ * the `experts` row, not the role: an operator who certified keeps the operator role and still has
+ * a profile, and an account with the expert role but no approved application has none.
+ */
+const CERTIFIED_EXPERT_EXTRA: readonly RightNode[] = [
+  {
+    key: 'expertHome',
+    title: '专家主页',
+    children: [
+      { key: 'expertHome.profile', title: '我的主页', path: 'pages/personalDetail/personalDetail' },
+      { key: 'expertHome.settings', title: '服务设置', path: 'pages/experts/services' },
+    ],
+  },
+]
+
 /** An operator is a patient too, plus 运营后台 (H5 only; every call there checks the role again). */
 const OPERATOR_EXTRA: readonly RightNode[] = [
   {
@@ -134,13 +150,14 @@ const OPERATOR_EXTRA: readonly RightNode[] = [
   },
 ]
 
-export function roleRights(role: Role): RightNode[] {
+export function roleRights(role: Role, options: { certifiedExpert?: boolean } = {}): RightNode[] {
   const tree =
     role === 'expert'
       ? [...PATIENT_TREE, ...EXPERT_EXTRA]
       : role === 'operator'
         ? [...PATIENT_TREE, ...OPERATOR_EXTRA]
         : [...PATIENT_TREE]
+  if (options.certifiedExpert) tree.push(...CERTIFIED_EXPERT_EXTRA)
   // A deep copy, so a caller that edits the answer cannot change the constant.
   return structuredClone(tree)
 }

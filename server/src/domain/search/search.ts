@@ -9,14 +9,22 @@ import type { Database, DB } from '../../db'
 import { contains, isPostgres } from '../../db/contains'
 import { countRows, type Page, page, type PageQuery } from '../../db/paging'
 import { ARTICLE_SEARCH_TEXT } from '../../db/migrations/0016-search'
+import {
+  CARD_COLUMNS,
+  expertLine,
+  expertMatches,
+  parseSpecialities,
+  publicExperts,
+  TITLE_RANK,
+} from '../experts'
 import { highlightRuns, snippetAround } from './highlight'
 
 /*
  * One search over articles, videos, hospitals and experts (contract `search`). How Chinese
  * substrings are found is migration 0016-search's comment: trigram indexes on both databases for
  * three characters or more, LIKE below that. Only published content and public directory entries
- * are searched; nothing personal (no records, no patients, nothing of an expert but the public
- * name).
+ * are searched; nothing personal (no records, no patients, nothing of an expert but what the
+ * public profile shows: name, title, hospital, department, specialities).
  */
 
 /** Without a kind the answer holds this many hits of each kind (the 全部 tab). */
@@ -159,22 +167,27 @@ function hospitals(db: DB, q: string): KindSearch {
 }
 
 function experts(db: DB, q: string): KindSearch {
-  const base = () =>
-    db
-      .selectFrom('users')
-      .where('role', '=', 'expert')
-      .where('deleted_at', 'is', null)
-      .where(contains(db, 'nickname', q))
+  // The public experts only (experts/profiles.ts): a suspended expert is gone from 搜索 at once.
+  const base = () => publicExperts(db).where(expertMatches(db, q))
   return kindSearch(
     base,
     (matching) =>
-      matching.select(['id', 'nickname']).select(TOTAL).orderBy('nickname').orderBy('id'),
+      matching
+        .select(CARD_COLUMNS)
+        .select(TOTAL)
+        .orderBy('experts.accepting', 'desc')
+        .orderBy(TITLE_RANK)
+        .orderBy('experts.certified_at', 'desc')
+        .orderBy('experts.user_id'),
     (row) => ({
       kind: 'expert' as const,
-      id: row.id,
-      title: highlightRuns(row.nickname, q),
-      snippet: [['认证专家', false]],
-      link: { route: 'personalDetail', params: { id: row.id } },
+      id: row.user_id,
+      title: highlightRuns(row.name ?? '', q),
+      snippet: highlightRuns(
+        [expertLine(row), ...parseSpecialities(row.specialities)].join(' · '),
+        q,
+      ),
+      link: { route: 'personalDetail', params: { id: row.user_id } },
     }),
   )
 }

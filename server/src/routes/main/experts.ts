@@ -20,6 +20,8 @@ import {
   withdrawExpertApplication,
 } from '@contract/main/experts'
 import * as experts from '../../domain/experts'
+import type { Decision } from '../../domain/experts'
+import { sendSubscribeNotices } from '../../domain/messages'
 import { authenticate, currentOperator, currentUser, hasRole } from '../../http/auth'
 import { ok } from '../../http/envelope'
 import { readOneFile } from '../../http/one-file'
@@ -68,25 +70,24 @@ export default async function mainExpertsRoutes(app: FastifyInstance): Promise<v
     currentOperator(request)
     return experts.getApplication(app.db, cipher, input.applicationId)
   })
-  route(app, operatorApproveExpert, async (input, { request }) =>
-    experts.decide(
+  // The subscribe message after the decision's commit (sendSubscribeNotices never fails the call).
+  const decide = async (request: FastifyRequest, applicationId: string, decision: Decision) => {
+    const decided = await experts.decide(
       app.db,
       cipher,
       currentOperator(request).id,
-      input.applicationId,
-      { approve: true },
+      applicationId,
+      decision,
       app.now(),
-    ),
+    )
+    await sendSubscribeNotices(app.providers.subscribe, request.log, decided.notices)
+    return decided.application
+  }
+  route(app, operatorApproveExpert, async (input, { request }) =>
+    decide(request, input.applicationId, { approve: true }),
   )
   route(app, operatorRejectExpert, async (input, { request }) =>
-    experts.decide(
-      app.db,
-      cipher,
-      currentOperator(request).id,
-      input.applicationId,
-      { approve: false, reason: input.reason },
-      app.now(),
-    ),
+    decide(request, input.applicationId, { approve: false, reason: input.reason }),
   )
 
   // One certificate photo per request (the mini-program's uploadFile sends one): field `file`.

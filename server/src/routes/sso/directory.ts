@@ -5,6 +5,7 @@ import {
   listHospitals,
   pageHospitals,
 } from '@contract/sso/directory'
+import { isCertifiedExpert } from '../../domain/experts'
 import * as directory from '../../domain/hospitals/directory'
 import { currentUser } from '../../http/auth'
 import { route } from '../../http/route'
@@ -20,7 +21,8 @@ export default async function ssoDirectoryRoutes(app: FastifyInstance): Promise<
   )
 
   route(app, getRoleRights, async (_input, { request }) => {
-    const { role } = currentUser(request)
-    return { role, tree: directory.roleRights(role) }
+    const { id, role } = currentUser(request)
+    const certifiedExpert = await isCertifiedExpert(app.db, id)
+    return { role, tree: directory.roleRights(role, { certifiedExpert }) }
   })
 }

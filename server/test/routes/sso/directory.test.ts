@@ -86,7 +86,7 @@ test('role rights: a patient’s tree; an expert has consultations, wallet and Q
   assert.equal(p.role, 'patient')
   assert.deepEqual(
     p.tree.map((n: RightNode) => n.title),
-    ['影像', '报告', '咨询', '收藏', '消息'],
+    ['影像', '报告', '咨询', '收藏', '消息', '专家'],
   )
   const e = (
     await ctx.app.inject({ url: '/sso/role-rights', headers: bearer(expert.token) })
@@ -94,7 +94,8 @@ test('role rights: a patient’s tree; an expert has consultations, wallet and Q
   assert.equal(e.role, 'expert')
   assert.deepEqual(
     e.tree.map((n: RightNode) => n.title),
-    ['影像', '报告', '咨询', '收藏', '消息', '专家主页', '患者咨询', '钱包', '专家问答'],
+    // No 专家主页: the role alone, without an approved application (server/test/experts).
+    ['影像', '报告', '咨询', '收藏', '消息', '专家', '患者咨询', '钱包', '专家问答'],
   )
   // 我的主页 and 服务设置 on 我的 (issue 20); a patient opens profiles from 找专家, not from 我的.
   assert.ok(paths(e.tree).includes('pages/experts/services'))
