@@ -97,8 +97,9 @@ test('role rights: a patient’s tree; an expert has consultations, wallet and Q
     // No 专家主页: the role alone, without an approved application (server/test/experts).
     ['影像', '报告', '咨询', '收藏', '消息', '专家', '患者咨询', '钱包', '专家问答'],
   )
-  // 我的主页 and 服务设置 on 我的 (issue 20); a patient opens profiles from 找专家, not from 我的.
-  assert.ok(paths(e.tree).includes('pages/experts/services'))
+  // 我的主页 and 服务设置 come with certification, not the role (server/test/experts/expert-directory);
+  // a patient opens profiles from 找专家, not from 我的.
+  assert.ok(!paths(e.tree).includes('pages/experts/services'))
   assert.ok(!paths(p.tree).includes('pages/personalDetail/personalDetail'))
   assert.ok(paths(e.tree).includes('pages/docQuestList/docQuestList'))
   assert.ok(paths(e.tree).includes('pages/myWallet/myWallet'))
