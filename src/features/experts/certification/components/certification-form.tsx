@@ -257,7 +257,7 @@ export function CertificationFormView({
             《专家服务协议》
           </View>
           {form.agreementVersion && (
-            <Text className="cert-agreement__version">（{form.agreementVersion} 版）</Text>
+            <Text className="cert-agreement__version">（版本 {form.agreementVersion}）</Text>
           )}
         </View>
         {form.agreementError && (
