@@ -57,9 +57,7 @@ function Intro({ model, withdrawn }: { model: Certification; withdrawn: boolean 
           <Text className="cert-intro__step">1. 绑定本人身份证（认证的姓名以身份证为准）</Text>
           <Text className="cert-intro__step">2. 选择医院，填写执业信息和擅长方向</Text>
           <Text className="cert-intro__step">3. 上传医师执业证书的信息页和注册页</Text>
-          <Text className="cert-intro__step">
-            4. 运营人员对照国家卫健委执业注册信息核对后通知您
-          </Text>
+          <Text className="cert-intro__step">4. 运营人员核对执业注册信息后，在消息中通知您</Text>
         </View>
         <Text className="cert-intro__note">证书编码和照片仅您和审核人员可见，不会公开。</Text>
         {withdrawn && <Text className="cert-intro__note">您上次的申请已撤回，可以重新申请。</Text>}

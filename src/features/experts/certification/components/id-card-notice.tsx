@@ -9,7 +9,7 @@ export function IdCardNotice() {
     <View className="cert-notice" role="alert">
       <Text className="cert-notice__text">{EXPERT_MESSAGES.idCardMissing}</Text>
       <Text className="cert-notice__sub">
-        审核人员会核对身份证姓名与执业证书上的姓名是否一致，绑定后再回来提交即可，已填写的内容会保留。
+        审核人员会核对身份证姓名与执业证书上的姓名是否一致。绑定后返回本页继续即可。
       </Text>
       <Button
         className="cert-notice__button"

@@ -1,4 +1,4 @@
-import { useDidShow } from '@tarojs/taro'
+import Taro, { useDidShow } from '@tarojs/taro'
 import { useCallback, useState } from 'react'
 import type { Role } from '@contract/sso/auth'
 import { useResource, type Resource } from '@/hooks/use-resource'
@@ -29,6 +29,13 @@ export interface Certification {
   onSubmitted: (application: ExpertApplication) => void
 }
 
+/** Another state is another screen: it starts at its top, not where the long form was scrolled. */
+function toTop(): void {
+  Promise.resolve()
+    .then(() => Taro.pageScrollTo({ scrollTop: 0, duration: 0 }))
+    .catch(() => undefined)
+}
+
 /** 专家认证: where my application stands, and the way from each state to the next. */
 export function useCertification(): Certification {
   const application = useResource(
@@ -53,6 +60,7 @@ export function useCertification(): Certification {
     (next: ExpertApplication) => {
       replace(next)
       setAsked(false)
+      toTop()
       showToast('已提交，请等待审核')
     },
     [replace],
@@ -80,8 +88,14 @@ export function useCertification(): Certification {
   return {
     application,
     editing: status === 'draft' || asked,
-    startEditing: () => setAsked(true),
-    stopEditing: () => setAsked(false),
+    startEditing: () => {
+      setAsked(true)
+      toTop()
+    },
+    stopEditing: () => {
+      setAsked(false)
+      toTop()
+    },
     withdraw,
     withdrawing,
     idCardMissing: idCardStatus === 'none',
