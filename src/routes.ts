@@ -86,13 +86,11 @@ const TABLE = [
     name: 'expertPerfect',
     path: 'pages/expertPerfect/expertPerfect',
     title: '专家认证',
-    issue: LATER,
   },
   {
     name: 'expertHospital',
     path: 'pages/expertPerfect/selectHos',
     title: '选择医院',
-    issue: LATER,
   },
   {
     name: 'avatarCropper',

@@ -1,13 +1,20 @@
 import { z } from 'zod/mini'
 import { PageQuerySchema, pageOf } from '../common'
 import { defineEndpoint } from '../endpoint'
-import { HospitalCardSchema, type HospitalCard } from '../hospitals'
+import { HOSPITAL_CARD, HospitalSchema as FullHospitalSchema } from '../hospitals'
 import { RoleSchema } from './auth'
 
-/** The directory lists a hospital by name, grade and place only. */
-/** The directory's hospital: the card (name, grade, place). */
-export const HospitalSchema = HospitalCardSchema
-export type Hospital = HospitalCard
+/**
+ * The directory's hospital: the card (name, grade, place), its district's name for the region
+ * cascade of 选择医院, and whether it is demo data, so a picker can mark it 演示 (an expert must not
+ * certify at a pretend hospital by mistake).
+ */
+export const HospitalSchema = z.pick(FullHospitalSchema, {
+  ...HOSPITAL_CARD,
+  regionName: true,
+  demo: true,
+})
+export type Hospital = z.infer<typeof HospitalSchema>
 
 export const DepartmentSchema = z.object({
   id: z.string(),

@@ -1,6 +1,7 @@
 import type { Role } from '@contract/sso/auth'
 import { currentPlatform } from '@/platform/runtime'
 import { routeByName, type RouteName } from '@/routes'
+import type { ExpertState } from './expert-state'
 
 /** The Mine page's menu, grouped as a Chinese medical app shows it. Every entry opens a spec route. */
 export interface MineEntry {
@@ -117,9 +118,18 @@ export function visibleGroups(role: Role, allowedPaths: ReadonlySet<string> | nu
 }
 
 /**
- * What 专家认证 is called: a patient is invited to apply, an expert sees the page's own name. No
- * state (已认证) until certification is built: the role alone does not say the person was certified.
+ * What 专家认证 says: its title, and on its right where my application stands (草稿, 待审核, 已认证,
+ * 已驳回), from the application itself (getMyExpertApplication), never guessed from the role.
+ * Without an application (or after a withdrawn one) it invites the person to apply; `undefined`
+ * (not loaded yet, signed out) says no state at all.
  */
-export function expertEntryText(role: Role): string {
-  return role === 'expert' ? '专家认证' : '申请成为专家'
+export function expertEntryText(application: ExpertState | null | undefined): {
+  title: string
+  state: string
+} {
+  if (application === undefined) return { title: '专家认证', state: '' }
+  if (application === null || application.status === 'withdrawn') {
+    return { title: '申请成为专家', state: '' }
+  }
+  return { title: '专家认证', state: application.statusLabel }
 }

@@ -1,5 +1,9 @@
-import { HospitalCardSchema } from '@contract/hospitals'
-import type { Department, Hospital, RightNode } from '@contract/sso/directory'
+import {
+  type Department,
+  type Hospital,
+  HospitalSchema,
+  type RightNode,
+} from '@contract/sso/directory'
 import type { Role } from '@contract/sso/auth'
 import type { DB } from '../../db'
 import { contains } from '../../db/contains'
@@ -12,7 +16,7 @@ export async function listHospitals(db: DB, filter: { city?: string } = {}): Pro
   let query = db.selectFrom('hospitals').selectAll()
   if (filter.city) query = query.where('city', '=', filter.city)
   const rows = await query.orderBy('sort_order').orderBy('id').execute()
-  return rows.map((row) => toHospital(row, HospitalCardSchema))
+  return rows.map((row) => toHospital(row, HospitalSchema))
 }
 
 export async function pageHospitals(
@@ -27,7 +31,7 @@ export async function pageHospitals(
     )
   }
   const found = await page(options, query.selectAll().orderBy('sort_order').orderBy('id'), query)
-  return { ...found, items: found.items.map((row) => toHospital(row, HospitalCardSchema)) }
+  return { ...found, items: found.items.map((row) => toHospital(row, HospitalSchema)) }
 }
 
 export async function listDepartments(db: DB, hospitalId: string): Promise<Department[]> {

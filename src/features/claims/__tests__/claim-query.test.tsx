@@ -28,6 +28,8 @@ const HOSPITAL = {
   province: '北京市',
   city: '北京市',
   address: '示例路 1 号',
+  regionName: null,
+  demo: false,
 }
 
 function Page() {

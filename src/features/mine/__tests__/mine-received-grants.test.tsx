@@ -10,6 +10,11 @@ import { MineView } from '../components/mine-view'
 import { useMine } from '../hooks/use-mine'
 import { renderComponent } from '../../../../jest/taro-render'
 
+// 专家认证's state on 我的 (issue 20): never applied, unless a test says otherwise.
+jest.mock('@/services/experts', () => ({
+  ...jest.requireActual<typeof import('@/services/experts')>('@/services/experts'),
+  getMyExpertApplication: jest.fn().mockResolvedValue(null),
+}))
 jest.mock('@/services/profile', () => ({
   ...jest.requireActual<typeof import('@/services/profile')>('@/services/profile'),
   getRoleRights: jest.fn(),

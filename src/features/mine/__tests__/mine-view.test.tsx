@@ -10,6 +10,11 @@ import { MINE_GROUPS } from '../entries'
 import { useMine } from '../hooks/use-mine'
 import { renderComponent } from '../../../../jest/taro-render'
 
+// 专家认证's state on 我的 (issue 20): never applied, unless a test says otherwise.
+jest.mock('@/services/experts', () => ({
+  ...jest.requireActual<typeof import('@/services/experts')>('@/services/experts'),
+  getMyExpertApplication: jest.fn().mockResolvedValue(null),
+}))
 jest.mock('@/services/profile', () => ({
   ...jest.requireActual<typeof import('@/services/profile')>('@/services/profile'),
   getRoleRights: jest.fn(),
@@ -77,9 +82,26 @@ describe('MineView', () => {
     expect(row('我的上传')).not.toContain('即将上线')
     expect(row('设置')).not.toContain('即将上线')
     expect(row('关于我们')).not.toContain('即将上线')
-    // Certification is not built yet: the entry says so and claims no 已认证 it cannot show.
-    expect(row('专家认证')).toContain('即将上线')
+    // Certification is built (issue 20); before its state has loaded it claims none.
+    expect(row('专家认证')).not.toContain('即将上线')
     expect(row('专家认证')).not.toContain('已认证')
+  })
+
+  it("says where my expert application stands, in the server's words", async () => {
+    const { container } = await renderComponent(
+      <MineView
+        loggedIn
+        userName="张三"
+        profile={PATIENT}
+        expertApplication={{ status: 'pending', statusLabel: '待审核' }}
+      />,
+    )
+    const cell = Array.from(container.querySelectorAll('.nut-cell')).find((one) =>
+      one.textContent?.startsWith('专家认证'),
+    )
+    expect(cell?.textContent).toContain('待审核')
+    fireEvent.click(screen.getByText('专家认证'))
+    expect(navigateTo).toHaveBeenLastCalledWith({ url: '/pages/expertPerfect/expertPerfect' })
   })
 
   it('opens public entries directly', async () => {
@@ -89,7 +111,15 @@ describe('MineView', () => {
   })
 
   it('a patient sees name, masked phone and 申请成为专家, but no expert entries', async () => {
-    await renderComponent(<MineView loggedIn userName="张三" profile={PATIENT} role="patient" />)
+    await renderComponent(
+      <MineView
+        loggedIn
+        userName="张三"
+        profile={PATIENT}
+        role="patient"
+        expertApplication={null}
+      />,
+    )
     expect(screen.getByText('张三')).toBeTruthy()
     expect(screen.getByText('手机号 138****0001')).toBeTruthy()
     expect(screen.queryByText('登录 / 注册')).toBeNull()

@@ -8,6 +8,7 @@ import { navigate, routeUrl } from '@/services/navigate'
 import { fileUrl } from '@/services/profile'
 import type { ReceivedGrant } from '@/services/shares'
 import type { ArticleCounts } from '../article-counts'
+import type { ExpertState } from '../expert-state'
 import {
   EXPERT_ENTRY_KEY,
   MESSAGES_ENTRY_KEY,
@@ -33,6 +34,8 @@ export interface MineViewProps {
   receivedGrants?: readonly ReceivedGrant[]
   /** 我的文章 counts; null: the row is not shown. */
   articleCounts?: ArticleCounts | null
+  /** Where my expert application stands (null: never applied); undefined (default): unknown. */
+  expertApplication?: ExpertState | null
 }
 
 /** 阅读 · 点赞 · 收藏 under the header, as Chinese health apps show them; each opens its list. */
@@ -89,6 +92,7 @@ export function MineView({
   unreadMessages = 0,
   receivedGrants = [],
   articleCounts = null,
+  expertApplication,
 }: MineViewProps) {
   const name = loggedIn ? userName || '用户' : '登录 / 注册'
   return (
@@ -130,7 +134,10 @@ export function MineView({
       {visibleGroups(role, allowedPaths).map((group, index) => (
         <Cell.Group key={index} className="mine__group">
           {group.map((entry) => {
-            const isExpert = entry.key === EXPERT_ENTRY_KEY
+            const expert =
+              entry.key === EXPERT_ENTRY_KEY
+                ? expertEntryText(loggedIn ? expertApplication : undefined)
+                : null
             const unread =
               entry.key === MESSAGES_ENTRY_KEY && loggedIn && unreadMessages > 0
                 ? `${unreadMessages > 99 ? '99+' : unreadMessages} 条未读`
@@ -138,8 +145,8 @@ export function MineView({
             return (
               <Cell
                 key={entry.key}
-                title={isExpert ? expertEntryText(role) : entry.text}
-                extra={<EntryExtra text={extraOf(entry, unread)} />}
+                title={expert ? expert.title : entry.text}
+                extra={<EntryExtra text={extraOf(entry, expert ? expert.state : unread)} />}
                 clickable
                 onClick={() => open(entry, loggedIn, profile?.id)}
               />

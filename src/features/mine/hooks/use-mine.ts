@@ -8,6 +8,7 @@ import { getRoleRights, refreshProfile } from '@/services/profile'
 import type { ReceivedGrant } from '@/services/shares'
 import { useAppStore } from '@/stores/app-store'
 import { type ArticleCounts, loadArticleCounts } from '../article-counts'
+import { type ExpertState, loadExpertState } from '../expert-state'
 import { loadReceivedGrants } from '../received-grants'
 
 export interface MineModel {
@@ -24,6 +25,8 @@ export interface MineModel {
   receivedGrants: ReceivedGrant[]
   /** 我的文章: articles read, liked and favourited; null signed out or not loaded yet. */
   articleCounts: ArticleCounts | null
+  /** My expert application's state (null: never applied); undefined signed out or not loaded. */
+  expertApplication: ExpertState | null | undefined
 }
 
 const REFRESH_GAP_MS = 1000
@@ -48,6 +51,7 @@ export function useMine(): MineModel {
   const [unreadMessages, setUnreadMessages] = useState(0)
   const [receivedGrants, setReceivedGrants] = useState<ReceivedGrant[]>([])
   const [articleCounts, setArticleCounts] = useState<ArticleCounts | null>(null)
+  const [expertApplication, setExpertApplication] = useState<ExpertState | null | undefined>()
 
   const lastRefresh = useRef(0)
 
@@ -57,6 +61,7 @@ export function useMine(): MineModel {
       setUnreadMessages(0)
       setReceivedGrants([])
       setArticleCounts(null)
+      setExpertApplication(undefined)
       return
     }
     // The first show and the mount (or a sign-in) arrive together: one refresh is enough.
@@ -79,6 +84,7 @@ export function useMine(): MineModel {
     )
     loadReceivedGrants().then(setReceivedGrants, () => undefined)
     loadArticleCounts().then(setArticleCounts, () => undefined)
+    loadExpertState().then(setExpertApplication, () => undefined)
   }, [])
 
   useDidShow(refresh)
@@ -100,5 +106,6 @@ export function useMine(): MineModel {
     unreadMessages: loggedIn ? unreadMessages : 0,
     receivedGrants: loggedIn ? receivedGrants : [],
     articleCounts: loggedIn ? articleCounts : null,
+    expertApplication: loggedIn ? expertApplication : undefined,
   }
 }
