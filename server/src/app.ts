@@ -139,8 +139,8 @@ export async function buildApp(
   app.decorate('findSessionUser', async (token: string) => {
     const found = await findSessionByAccessToken(database.db, token, now())
     if (!found) return undefined
-    const { user, sessionId, idCard } = found
-    return { id: user.id, role: toRole(user.role), sessionId, idCard }
+    const { user, sessionId, idCard, certifiedExpert } = found
+    return { id: user.id, role: toRole(user.role), sessionId, idCard, certifiedExpert }
   })
   app.decorate('providers', {
     ...createProviders(config, database.db, app.log, now),

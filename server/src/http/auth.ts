@@ -14,6 +14,8 @@ export interface AuthenticatedUser {
    * (lists.patientScope uses it).
    */
   idCard: { numberHash: string; holderEncrypted: string } | null
+  /** Certified by an operator (an `experts` row): may call the expert operations whatever the role. */
+  certifiedExpert?: boolean
 }
 
 /**
@@ -56,7 +58,11 @@ export async function authenticate(request: FastifyRequest): Promise<void> {
 export const NOT_OPERATOR = OPERATOR_MESSAGES.notOperator
 
 /** Whether the account has a role: every account is a patient; expert and operator are granted. */
-export function hasRole(user: Pick<AuthenticatedUser, 'role'>, role: Role): boolean {
+export function hasRole(
+  user: Pick<AuthenticatedUser, 'role' | 'certifiedExpert'>,
+  role: Role,
+): boolean {
+  if (role === 'expert' && user.certifiedExpert) return true
   return role === 'patient' || user.role === role
 }
 

@@ -298,7 +298,7 @@ test(`the state machine: draft → pending → rejected → fixed, resubmitted �
   assert.deepEqual(JSON.parse(now.specialities), ['神经影像'])
 })
 
-test(`an operator who applies stays an operator once approved (${TEST_DB_KIND})`, async () => {
+test(`an operator who applies stays an operator once approved, and may use the expert's own calls (${TEST_DB_KIND})`, async () => {
   const { user, applicationId } = await pendingApplicant(world)
   await world.ctx.app.db
     .updateTable('users')
@@ -313,6 +313,12 @@ test(`an operator who applies stays an operator once approved (${TEST_DB_KIND})`
   )
   assert.equal(approved.status, 200, approved.error ?? '')
   assert.equal(await roleOf(user), 'operator')
+  // Certified all the same: the expert's own calls are theirs (the session knows the experts row),
+  // and the operator's stay theirs too.
+  const settings = await call(user, 'GET', '/main/experts/me')
+  assert.equal(settings.status, 200, settings.error ?? '')
+  assert.equal(settings.data.profile.id, user.user.id)
+  assert.equal((await call(user, 'GET', '/main/operator/expert-applications')).status, 200)
 })
 
 test(`withdraw: a pending application is withdrawn and its photo files are deleted (${TEST_DB_KIND})`, async () => {

@@ -88,6 +88,11 @@ export interface AuthenticatedSession {
    * matches hospital exams by it), and reading it here saves those requests a round trip.
    */
   idCard: StoredIdCard | null
+  /**
+   * An operator approved an application of theirs (an `experts` row): the expert calls are theirs
+   * whatever the role column says (an operator who certified keeps the operator role).
+   */
+  certifiedExpert: boolean
 }
 
 /**
@@ -103,9 +108,11 @@ export async function findSessionByAccessToken(
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .leftJoin('id_cards', 'id_cards.user_id', 'users.id')
+    .leftJoin('experts', 'experts.user_id', 'users.id')
     .select([
       'users.id',
       'users.role',
+      'experts.user_id as expert_id',
       'sessions.id as session_id',
       'id_cards.number_hash',
       'id_cards.holder_encrypted',
@@ -123,6 +130,7 @@ export async function findSessionByAccessToken(
       row.number_hash !== null && row.holder_encrypted !== null
         ? { numberHash: row.number_hash, holderEncrypted: row.holder_encrypted }
         : null,
+    certifiedExpert: row.expert_id !== null,
   }
 }
 
