@@ -5,7 +5,7 @@ import type { DB } from '../db'
 import { type PageQuery, pageWindow } from '../db/paging'
 import { notFound } from '../http/errors'
 import { mediaPath } from './content'
-import { CARD_COLUMNS, expertLine, publicExperts } from './experts'
+import { CARD_COLUMNS, expertLine, expertPhoto, publicExperts } from './experts'
 import { findVisibleExam } from './records'
 
 /*
@@ -98,7 +98,7 @@ async function resolve(
         ? {
             title: row.name ?? '',
             subtitle: expertLine(row),
-            picturePath: row.photo_path,
+            picturePath: expertPhoto(row),
             link: { route: 'personalDetail', params: { id: targetId } },
           }
         : undefined

@@ -204,6 +204,20 @@ test(`the profile: public fields only, never numbers, photos, ID card or phone (
     assert.ok(!(key in data), `the profile has ${key}`)
   }
   assert.ok(!/\d{15}/.test(body), 'no certificate-like number in the profile')
+  assert.equal(data.photoPath, null, 'no picture until the expert has an avatar')
+  // The expert's own avatar is their public picture (public under /uploads, like every avatar).
+  await world.ctx.app.db
+    .updateTable('users')
+    .set({ avatar_url: '/uploads/avatars/zhang.png' })
+    .where('id', '=', zhang.user.user.id)
+    .execute()
+  const after = await world.ctx.app.inject({ url: `/main/experts/${zhang.user.user.id}` })
+  assert.equal(after.json().data.photoPath, '/uploads/avatars/zhang.png')
+  await world.ctx.app.db
+    .updateTable('users')
+    .set({ avatar_url: null })
+    .where('id', '=', zhang.user.user.id)
+    .execute()
 })
 
 test(`suspended or never certified: 404 to everyone but the expert themself (${TEST_DB_KIND})`, async () => {

@@ -15,6 +15,7 @@ export {
   type CardRow,
   expertLine,
   expertMatches,
+  expertPhoto,
   favouriteCountOf,
   fillExpertNames,
   getExpertProfile,

@@ -91,6 +91,7 @@ export const CARD_COLUMNS = [
   'experts.user_id',
   'experts.name',
   'experts.photo_path',
+  'users.avatar_url',
   'experts.title',
   'experts.department',
   'experts.specialities',
@@ -116,6 +117,7 @@ export interface CardRow {
   user_id: string
   name: string | null
   photo_path: string | null
+  avatar_url: string | null
   title: string
   department: string
   specialities: string
@@ -154,11 +156,20 @@ export function titleLabel(title: string): string {
   return EXPERT_TITLE_LABELS[title as ExpertTitle] ?? title
 }
 
+/**
+ * The expert's public picture: one set for the profile, else their own avatar (我的 → 个人信息, an
+ * upload served publicly under /uploads like every avatar). Public once certified, as a doctor's
+ * photo is on every consultation platform; never a certificate photo.
+ */
+export function expertPhoto(row: Pick<CardRow, 'photo_path' | 'avatar_url'>): string | null {
+  return row.photo_path ?? row.avatar_url
+}
+
 export function toExpertCard(row: CardRow): ExpertCard {
   return {
     id: row.user_id,
     name: row.name ?? '',
-    photoPath: row.photo_path,
+    photoPath: expertPhoto(row),
     title: row.title as ExpertTitle,
     titleLabel: titleLabel(row.title),
     hospital: toHospital(
