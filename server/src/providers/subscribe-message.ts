@@ -15,7 +15,12 @@ export interface SubscribeNotice {
   /** Whom to tell (our user id; the adapter maps it to the person's openid). */
   userId: string
   /** Which template: one per event kind. */
-  template: 'grant-viewed' | 'grant-received' | 'report-ready' | 'expert-decision'
+  template:
+    | 'grant-viewed'
+    | 'grant-received'
+    | 'report-ready'
+    | 'expert-decision'
+    | 'expert-service'
   /** Template fields, already without personal data beyond what the person owns. */
   data: Record<string, string>
 }

@@ -286,3 +286,40 @@ test(`a certification decision sends its subscribe message only after it committ
     world.ctx.app.providers.subscribe = original
   }
 })
+
+test(`a suspension and a resumption each send one subscribe message, after the commit (${TEST_DB_KIND})`, async () => {
+  const db = world.ctx.app.db
+  const sent: { notice: SubscribeNotice; suspendedAtSend: string | null | undefined }[] = []
+  const original = world.ctx.app.providers.subscribe
+  world.ctx.app.providers.subscribe = {
+    async send(notice) {
+      const row = await db
+        .selectFrom('experts')
+        .select('suspended_at')
+        .where('user_id', '=', notice.userId)
+        .executeTakeFirst()
+      sent.push({ notice, suspendedAtSend: row?.suspended_at })
+      return { sent: true }
+    },
+  }
+  try {
+    const target = await directExpert(world, { name: '褚医生' })
+    const url = `/main/operator/experts/${target.user.id}`
+    const burst = await Promise.all(
+      [0, 1].map((i) => call(operators[i]!, 'POST', `${url}/suspend`, { reason: '资质复核中' })),
+    )
+    assert.deepEqual(burst.map((r) => r.status).sort(), [200, 409])
+    assert.equal((await call(operators[0]!, 'POST', `${url}/resume`)).status, 200)
+    assert.deepEqual(
+      sent.map((s) => [s.notice.template, s.notice.data.state, s.suspendedAtSend === null]),
+      [
+        ['expert-service', '已暂停', false],
+        ['expert-service', '已恢复', true],
+      ],
+      'one notice per change that counted, each after its commit; none for the 409',
+    )
+    assert.equal(sent[0]!.notice.data.remark, '资质复核中')
+  } finally {
+    world.ctx.app.providers.subscribe = original
+  }
+})

@@ -6,6 +6,8 @@ import {
   OperatorExpertSchema,
 } from '@contract/main/expert-profiles'
 import type { DB } from '../../db'
+import type { SubscribeNotice } from '../../providers/subscribe-message'
+import { chinaTime } from '../security-notices'
 import { type Page, page, type PageQuery } from '../../db/paging'
 import { conflict, notFound } from '../../http/errors'
 import { createMessage } from '../messages'
@@ -77,7 +79,7 @@ export async function setSuspension(
   expertId: string,
   change: { suspend: true; reason: string } | { suspend: false },
   now: Date,
-): Promise<OperatorExpert> {
+): Promise<{ expert: OperatorExpert; notices: SubscribeNotice[] }> {
   const at = now.toISOString()
   await db.transaction().execute(async (trx) => {
     const result = await trx
@@ -133,7 +135,18 @@ export async function setSuspension(
       now,
     )
   })
-  return operatorView(db, expertId)
+  // Sent by the route after the commit: a suspension that rolled back tells nobody anything.
+  const notice: SubscribeNotice = {
+    userId: expertId,
+    template: 'expert-service',
+    data: {
+      state: change.suspend ? '已暂停' : '已恢复',
+      // The template's field is short; the whole reason is in 我的消息 and 服务设置.
+      remark: change.suspend ? change.reason.slice(0, 20) : '患者可以在找专家中看到您的主页',
+      time: chinaTime(now),
+    },
+  }
+  return { expert: await operatorView(db, expertId), notices: [notice] }
 }
 
 /**

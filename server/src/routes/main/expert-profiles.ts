@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import {
   getExpertFilters,
   getExpertProfile,
@@ -11,6 +11,7 @@ import {
   updateMyExpertServices,
 } from '@contract/main/expert-profiles'
 import * as experts from '../../domain/experts'
+import { sendSubscribeNotices } from '../../domain/messages'
 import { currentOperator, currentUser, optionalUserId } from '../../http/auth'
 import { route } from '../../http/route'
 
@@ -44,22 +45,26 @@ export default async function mainExpertProfilesRoutes(app: FastifyInstance): Pr
     const { keyword, suspended, ...query } = input
     return experts.operatorListExperts(app.db, { keyword, suspended }, query)
   })
-  route(app, operatorSuspendExpert, async ({ expertId, reason }, { request }) =>
-    experts.setSuspension(
+  // The subscribe message after the commit (sendSubscribeNotices never fails the call).
+  const suspension = async (
+    request: FastifyRequest,
+    expertId: string,
+    change: { suspend: true; reason: string } | { suspend: false },
+  ) => {
+    const done = await experts.setSuspension(
       app.db,
       currentOperator(request).id,
       expertId,
-      { suspend: true, reason },
+      change,
       app.now(),
-    ),
+    )
+    await sendSubscribeNotices(app.providers.subscribe, request.log, done.notices)
+    return done.expert
+  }
+  route(app, operatorSuspendExpert, async ({ expertId, reason }, { request }) =>
+    suspension(request, expertId, { suspend: true, reason }),
   )
   route(app, operatorResumeExpert, async ({ expertId }, { request }) =>
-    experts.setSuspension(
-      app.db,
-      currentOperator(request).id,
-      expertId,
-      { suspend: false },
-      app.now(),
-    ),
+    suspension(request, expertId, { suspend: false }),
   )
 }
