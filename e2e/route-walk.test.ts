@@ -7,7 +7,7 @@ import { inspectPage, type InspectOptions } from './walk/inspect'
 
 /**
  * The guard of issue 18 §1: every route of src/routes.ts, opened by its exact path as the demo
- * patient on a 390×844 phone (pages that need an id get a real one of the patient's data), must show
+ * patient (服务设置 as the demo expert, 运营后台's pages as the demo operator) on a 390×844 phone (pages that need an id get a real one of the patient's data), must show
  * its content with no control smaller than 24×24, no icon that did not render, no label cut or
  * spilling out of its control, no Latin word broken over two lines (增强 C / T), no control pushed
  * off the screen sideways, no off-theme blue, no 即将上线 on a page whose issue is finished, no
@@ -17,6 +17,18 @@ import { inspectPage, type InspectOptions } from './walk/inspect'
 
 const PHONE_390 = { width: 390, height: 844 }
 const PATIENT = { mobile: '13800000001', password: 'demo1234' }
+/** The demo expert (服务设置 is an expert's page) and the demo operator (运营后台, H5 only). */
+const EXPERT = { mobile: '13900000002', password: 'demo1234' }
+const OPERATOR = { mobile: '13700000003', password: 'demo1234' }
+type Account = typeof PATIENT
+
+/** Pages walked as the person they are for; every other page is walked as the demo patient. */
+const WALKED_AS: Partial<Record<string, Account>> = {
+  expertServices: EXPERT,
+  operator: OPERATOR,
+  operatorArticle: OPERATOR,
+  operatorExpertApplication: OPERATOR,
+}
 /** The demo hospital's key (README: How a hospital connects), to print a film-bag code. */
 const HOSPITAL_KEY = 'demo-hospital-key'
 
@@ -50,6 +62,8 @@ interface Fixtures {
   messageId: string
   /** A demo expert of 找专家 (issue 20), for 专家主页. */
   expertId: string
+  /** An application waiting in the operators' queue (demo mode seeds one), for 专家认证审核. */
+  applicationId: string
 }
 
 async function api<T>(
@@ -140,6 +154,15 @@ async function loadFixtures(token: string): Promise<Fixtures> {
   assert.ok(messages.items[0], 'the first view through the link left the owner a message')
   const experts = await api<{ items: { id: string }[] }>('/main/experts?page=1&pageSize=1', null)
   assert.ok(experts.items[0], 'demo mode seeds certified experts for 找专家')
+  const operator = await api<{ access_token: string }>('/sso/oauth2/token', null, {
+    method: 'POST',
+    body: { grant_type: 'password', username: OPERATOR.mobile, password: OPERATOR.password },
+  })
+  const queue = await api<{ items: { id: string }[] }>(
+    '/main/operator/expert-applications?status=pending&page=1&pageSize=1',
+    operator.access_token,
+  )
+  assert.ok(queue.items[0], 'demo mode seeds an application in the operators’ queue')
   return {
     examId: exam.id,
     studyUid,
@@ -156,6 +179,7 @@ async function loadFixtures(token: string): Promise<Fixtures> {
     shareSession: { accessToken: opened.accessToken, expiresAt: opened.expiresAt },
     messageId: messages.items[0].id,
     expertId: experts.items[0].id,
+    applicationId: queue.items[0].id,
   }
 }
 
@@ -195,6 +219,8 @@ function queryOf(name: string, f: Fixtures): Record<string, string> {
       return { id: f.messageId }
     case 'personalDetail':
       return { id: f.expertId }
+    case 'operatorExpertApplication':
+      return { id: f.applicationId }
     // After 查看 (the link session is in place): the shared records with their 影像 and 报告 tags.
     case 'share':
       return { grantId: f.grantId }
@@ -254,9 +280,10 @@ async function waitForContent(page: Page): Promise<string | null> {
   return loaded
 }
 
-describe('route walk: every page at 390×844 as the demo patient', () => {
+describe('route walk: every page at 390×844 as the demo patient (an expert’s and an operator’s pages as them)', () => {
   let phone: Phone
   let fixtures: Fixtures
+  let signedInAs: Account = PATIENT
   before(async () => {
     phone = await openPhone(PHONE_390)
     // tsx names functions with a helper the browser does not have; page.evaluate ships them.
@@ -327,6 +354,11 @@ describe('route walk: every page at 390×844 as the demo patient', () => {
   for (const route of ROUTES) {
     it(`/${route.path}${route.issue === undefined ? '' : '（未完成）'}`, async () => {
       const { page } = phone
+      const account = WALKED_AS[route.name] ?? PATIENT
+      if (account !== signedInAs) {
+        await signIn(phone, account)
+        signedInAs = account
+      }
       phone.errors.length = 0
       if (route.name.startsWith('share')) {
         await page.evaluate(

@@ -5,12 +5,20 @@ import type { AuthorisedImage } from '@/services/records'
  * viewer's first preview, painted from the same object URL with no second request (issue 8,
  * tap → first pixels). Each holder counts; the URL is released when the last one lets go, so a long
  * scroll of thumbnails still does not keep every image alive.
+ *
+ * The last holder's release waits for the next task: a screen that unmounts while the next one
+ * mounts with the same picture (专家认证's 已驳回 → its form) hands the image over instead of
+ * revoking an object URL the new screen's first render is already showing (ERR_FILE_NOT_FOUND).
+ * React runs the old screen's cleanups and the new one's effects in one flush, so the new hold
+ * arrives before the deferred release and cancels it.
  */
 
 type Download = (url: string) => Promise<AuthorisedImage>
 
 interface Entry {
   holders: number
+  /** The pending release once the last holder let go, cancelled by a new hold. */
+  releasing: ReturnType<typeof setTimeout> | null
   image: Promise<AuthorisedImage>
   /** Set once the download has answered, for a synchronous look-up. */
   src: string | null
@@ -28,7 +36,7 @@ export interface Held {
 export function holdAuthorisedImage(url: string, download: Download): Held {
   let entry = entries.get(url)
   if (!entry) {
-    const created: Entry = { holders: 0, src: null, image: download(url) }
+    const created: Entry = { holders: 0, releasing: null, src: null, image: download(url) }
     created.image.then(
       (image) => {
         created.src = image.src
@@ -42,6 +50,10 @@ export function holdAuthorisedImage(url: string, download: Download): Held {
     entry = created
   }
   const held = entry
+  if (held.releasing !== null) {
+    clearTimeout(held.releasing)
+    held.releasing = null
+  }
   held.holders += 1
   let released = false
   return {
@@ -51,11 +63,15 @@ export function holdAuthorisedImage(url: string, download: Download): Held {
       released = true
       held.holders -= 1
       if (held.holders > 0) return
-      if (entries.get(url) === held) entries.delete(url)
-      held.image.then(
-        (image) => image.release(),
-        () => undefined,
-      )
+      held.releasing = setTimeout(() => {
+        held.releasing = null
+        if (held.holders > 0) return
+        if (entries.get(url) === held) entries.delete(url)
+        held.image.then(
+          (image) => image.release(),
+          () => undefined,
+        )
+      }, 0)
     },
   }
 }

@@ -17,7 +17,10 @@ export interface TabStripProps<K extends string> {
 /**
  * A plain, horizontally scrolling tab header. NutUI's Tabs measures itself with selector queries,
  * which a page that is still mounting (and Jest) cannot answer (see the login page); this one has
- * nothing to measure.
+ * nothing to measure. When the tabs are wider than the screen (运营后台's eight), the edge where
+ * more tabs wait fades out (sticky gradients, index.scss), so a cut tab reads as "scroll for more".
+ * (Not scroll-into-view on tap: Taro's H5 scroll-view centres the strip vertically too, moving the
+ * page.)
  */
 export function TabStrip<K extends string>({ tabs, active, onChange }: TabStripProps<K>) {
   return (

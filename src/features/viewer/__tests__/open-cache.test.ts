@@ -8,6 +8,9 @@ import { earlyPreviewPath, handedOverThumbnail } from '../hooks/use-viewer-data'
 
 const THUMB = '/dicomweb/studies/1.2.3/series/1.2.3.4.1/instances/9/thumbnail'
 
+/** Past the last holder's deferred release (it waits for the next task). */
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0))
+
 function downloader() {
   const releases: jest.Mock[] = []
   const download = jest.fn(async (url: string) => {
@@ -30,10 +33,10 @@ describe('shared authorised images', () => {
 
     viewer.release()
     viewer.release()
-    await Promise.resolve()
+    await nextTask()
     expect(releases[0]).not.toHaveBeenCalled()
     grid.release()
-    await Promise.resolve()
+    await nextTask()
     expect(releases[0]).toHaveBeenCalledTimes(1)
     expect(heldImageSrc(THUMB)).toBeNull()
     expect(heldImageCount()).toBe(0)
@@ -42,6 +45,8 @@ describe('shared authorised images', () => {
     const again = holdAuthorisedImage(THUMB, download)
     expect(download).toHaveBeenCalledTimes(2)
     again.release()
+    await nextTask()
+    expect(heldImageCount()).toBe(0)
   })
 
   it('a failed download is not kept', async () => {
@@ -54,7 +59,28 @@ describe('shared authorised images', () => {
     await retry.image
     held.release()
     retry.release()
-    await Promise.resolve()
+    await nextTask()
+    expect(heldImageCount()).toBe(0)
+  })
+
+  it('a screen that unmounts while the next mounts with the same picture hands it over, not revoked', async () => {
+    // 专家认证's 已驳回 → its form: the form's first render shows the held URL, then React runs
+    // the summary's cleanup (its release) and the form's effect (its hold) in one flush.
+    const { download, releases } = downloader()
+    const summary = holdAuthorisedImage(THUMB, download)
+    const { src } = await summary.image
+    expect(heldImageSrc(THUMB)).toBe(src)
+    summary.release()
+    const form = holdAuthorisedImage(THUMB, download)
+    await nextTask()
+    expect(releases[0]).not.toHaveBeenCalled()
+    expect(download).toHaveBeenCalledTimes(1)
+    expect((await form.image).src).toBe(src)
+    expect(heldImageSrc(THUMB)).toBe(src)
+
+    form.release()
+    await nextTask()
+    expect(releases[0]).toHaveBeenCalledTimes(1)
     expect(heldImageCount()).toBe(0)
   })
 })
