@@ -330,14 +330,17 @@ describe('专家认证: the form', () => {
     fireEvent.click(await screen.findByLabelText('选择医院'))
     expect(navigateTo).toHaveBeenLastCalledWith({ url: '/pages/expertPerfect/selectHos' })
     emitExpertHospitalPicked({
-      id: 'demo-hospital-01',
-      name: '示例市第一人民医院',
-      level: '三级甲等',
-      province: '北京市',
-      city: '北京市',
-      address: '示例市健康路 1 号（演示数据）',
-      regionName: '北京市东城区',
-      demo: true,
+      kind: 'hospital',
+      hospital: {
+        id: 'demo-hospital-01',
+        name: '示例市第一人民医院',
+        level: '三级甲等',
+        province: '北京市',
+        city: '北京市',
+        address: '示例市健康路 1 号（演示数据）',
+        regionName: '北京市东城区',
+        demo: true,
+      },
     })
     expect(await screen.findByText('示例市第一人民医院')).toBeTruthy()
     await waitFor(() => expect(listHospitalDepartments).toHaveBeenCalledWith('demo-hospital-01'))

@@ -64,7 +64,7 @@ describe('选择医院 for certification', () => {
     expect(screen.getByLabelText('选择示例市第一人民医院（演示）')).toBeTruthy()
     expect(screen.getAllByText('演示')).toHaveLength(1)
     fireEvent.click(screen.getByText('深圳市人民医院'))
-    expect(picked).toHaveBeenCalledWith(SHENZHEN)
+    expect(picked).toHaveBeenCalledWith({ kind: 'hospital', hospital: SHENZHEN })
     // Back to the form (here, opened on its own, the stack has no form: home instead).
     await waitFor(() => expect(Taro.switchTab).toHaveBeenCalled())
     stop()
