@@ -79,7 +79,7 @@ const REQUEST: OperatorHospitalRequest = {
 const LISTED: DirectoryHospital = {
   id: 'h9',
   name: '示例县第一人民医院',
-  level: null,
+  level: '二级甲等',
   province: '河北省',
   city: '石家庄市',
   address: '示例县健康路 8 号',
