@@ -280,6 +280,7 @@ export function ExpertApplicationView({ review }: { review: ExpertReview }) {
         </Text>
         <Outcome application={item} />
       </View>
+      {item.status === 'pending' && waiting && <HospitalWaits request={waiting} />}
       <View className="operator__row">
         <View className="expert-review__split">
           <View className="expert-review__fields">
@@ -307,7 +308,6 @@ export function ExpertApplicationView({ review }: { review: ExpertReview }) {
         <Field label="擅长方向" value={item.specialities.join('、')} />
         <Field label="个人简介" value={item.introduction} />
       </View>
-      {item.status === 'pending' && waiting && <HospitalWaits request={waiting} />}
       {item.status === 'pending' && (
         <>
           <View className="operator__row expert-review__step" role="note">
