@@ -14,6 +14,12 @@ import {
   submitExpertApplication as submitExpertApplicationEndpoint,
   withdrawExpertApplication as withdrawExpertApplicationEndpoint,
 } from '@contract/main/experts'
+import {
+  createHospitalRequest as createHospitalRequestEndpoint,
+  type HospitalRequest,
+  type HospitalRequestInput,
+  listMyHospitalRequests as listMyHospitalRequestsEndpoint,
+} from '@contract/main/hospital-requests'
 import { showToast } from '@/platform/ui'
 import { callEndpoint, type CallOptions, DRIFT_MESSAGE, ResponseDriftError } from './api'
 import { hostOf } from './hosts'
@@ -22,7 +28,13 @@ import type { DirectoryHospital } from './hospital-directory'
 
 /** 专家认证, the applicant's side (contract/main/experts.ts, issue 20). */
 
-export type { ExpertApplication, ExpertDraft, ExpertPhotoKind }
+export type {
+  ExpertApplication,
+  ExpertDraft,
+  ExpertPhotoKind,
+  HospitalRequest,
+  HospitalRequestInput,
+}
 
 /** The latest application, or null when the person never applied. */
 export function getMyExpertApplication(options?: CallOptions): Promise<ExpertApplication | null> {
@@ -69,21 +81,38 @@ export async function uploadExpertPhoto(
 }
 
 /**
- * 选择医院 hands the chosen hospital back to the certification form through this event, then goes
- * back; the form listens with `onExpertHospitalPicked` before it navigates. Taro's event centre
- * lives in the shared runtime, so it works on H5 and across the mini-program's packages alike.
+ * 找不到我的医院？ asks for the hospital to be added; asking again for a name still waiting answers
+ * the same request. A name already in the directory is refused with HOSPITAL_REQUEST_MESSAGES.alreadyListed.
+ */
+export function createHospitalRequest(input: HospitalRequestInput): Promise<HospitalRequest> {
+  return callEndpoint(createHospitalRequestEndpoint, input)
+}
+
+/** My requests, newest first. */
+export function listMyHospitalRequests(options?: CallOptions): Promise<HospitalRequest[]> {
+  return callEndpoint(listMyHospitalRequestsEndpoint, {}, options)
+}
+
+/** What 选择医院 hands back: a hospital of the directory, or my request to add one. */
+export type ExpertHospitalChoice =
+  { kind: 'hospital'; hospital: DirectoryHospital } | { kind: 'request'; request: HospitalRequest }
+
+/**
+ * 选择医院 hands the choice back to the certification form through this event, then goes back;
+ * the form listens with `onExpertHospitalPicked` before it navigates. Taro's event centre lives in
+ * the shared runtime, so it works on H5 and across the mini-program's packages alike.
  */
 export const EXPERT_HOSPITAL_PICKED_EVENT = 'experts:hospital-picked'
 
-export function emitExpertHospitalPicked(hospital: DirectoryHospital): void {
-  Taro.eventCenter.trigger(EXPERT_HOSPITAL_PICKED_EVENT, hospital)
+export function emitExpertHospitalPicked(choice: ExpertHospitalChoice): void {
+  Taro.eventCenter.trigger(EXPERT_HOSPITAL_PICKED_EVENT, choice)
 }
 
 /** Listens for picks; answers the function that stops listening. */
 export function onExpertHospitalPicked(
-  listener: (hospital: DirectoryHospital) => void,
+  listener: (choice: ExpertHospitalChoice) => void,
 ): () => void {
-  const handler = (hospital: DirectoryHospital) => listener(hospital)
+  const handler = (choice: ExpertHospitalChoice) => listener(choice)
   Taro.eventCenter.on(EXPERT_HOSPITAL_PICKED_EVENT, handler)
   return () => Taro.eventCenter.off(EXPERT_HOSPITAL_PICKED_EVENT, handler)
 }

@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react'
 import Taro from '@tarojs/taro'
 import { EXPERT_MESSAGES } from '@contract/main/experts'
+import { HOSPITAL_REQUEST_MESSAGES } from '@contract/main/hospital-requests'
 import { REASONS } from '@contract/reasons'
 import { typeInto } from '@/components/form/__tests__/inputs'
 import { profile } from '@/services/__tests__/account-fixtures'
@@ -22,7 +23,7 @@ import { useAppStore } from '@/stores/app-store'
 import { resetStores } from '@/stores/reset-stores'
 import { useSessionStore } from '@/stores/session-store'
 import { renderPage } from '../../../../jest/taro-render'
-import { application, completeDraft } from './fixtures'
+import { application, completeDraft, hospitalRequest } from './fixtures'
 
 jest.mock('@/services/experts', () => ({
   ...jest.requireActual<typeof import('@/services/experts')>('@/services/experts'),
@@ -330,20 +331,128 @@ describe('专家认证: the form', () => {
     fireEvent.click(await screen.findByLabelText('选择医院'))
     expect(navigateTo).toHaveBeenLastCalledWith({ url: '/pages/expertPerfect/selectHos' })
     emitExpertHospitalPicked({
-      id: 'demo-hospital-01',
-      name: '示例市第一人民医院',
-      level: '三级甲等',
-      province: '北京市',
-      city: '北京市',
-      address: '示例市健康路 1 号（演示数据）',
-      regionName: '北京市东城区',
-      demo: true,
+      kind: 'hospital',
+      hospital: {
+        id: 'demo-hospital-01',
+        name: '示例市第一人民医院',
+        level: '三级甲等',
+        province: '北京市',
+        city: '北京市',
+        address: '示例市健康路 1 号（演示数据）',
+        regionName: '北京市东城区',
+        demo: true,
+      },
     })
     expect(await screen.findByText('示例市第一人民医院')).toBeTruthy()
     await waitFor(() => expect(listHospitalDepartments).toHaveBeenCalledWith('demo-hospital-01'))
     fireEvent.click(await screen.findByLabelText('选择科室'))
     fireEvent.click(await screen.findByText('心内科'))
     expect(await screen.findByLabelText('科室：心内科，点击更换')).toBeTruthy()
+  })
+
+  it('a requested hospital comes back as 待添加, the department is typed, and the draft names the request', async () => {
+    const draft = completeDraft({ hospitalId: null, hospitalName: null, department: null })
+    jest.mocked(getMyExpertApplication).mockResolvedValue(draft)
+    jest.mocked(saveExpertDraft).mockResolvedValue(draft)
+    await renderPage(PAGE)
+    fireEvent.click(await screen.findByLabelText('选择医院'))
+    emitExpertHospitalPicked({ kind: 'request', request: hospitalRequest() })
+    const picker = await screen.findByLabelText(
+      '医院：示例县人民医院（待添加，运营人员添加后自动更新），点击更换',
+    )
+    expect(picker.textContent).toContain('示例县人民医院（待添加，运营人员添加后自动更新）')
+    expect(screen.getByText(/已申请添加（河北省 · 石家庄市）/)).toBeTruthy()
+    // No department list exists for a hospital not yet listed: the person types theirs.
+    expect(listHospitalDepartments).not.toHaveBeenCalled()
+    typeInto('该医院未列出科室，请填写您的科室', '影像科')
+    fireEvent.click(screen.getByText('保存草稿'))
+    await waitFor(() => expect(saveExpertDraft).toHaveBeenCalled())
+    const sent = jest.mocked(saveExpertDraft).mock.calls[0][0]
+    expect(sent).toMatchObject({ hospitalRequestId: 'hr-1', department: '影像科' })
+    expect(sent).not.toHaveProperty('hospitalId')
+  })
+
+  it('待审核 with a request: 待添加 beside the name', async () => {
+    jest.mocked(getMyExpertApplication).mockResolvedValue(
+      completeDraft({
+        status: 'pending',
+        statusLabel: '待审核',
+        hospitalId: null,
+        hospitalName: null,
+        hospitalRequest: hospitalRequest(),
+        submittedAt: '2026-11-28T02:30:00.000Z',
+      }),
+    )
+    await renderPage(PAGE)
+    expect(await screen.findByText('示例县人民医院（待添加，运营人员添加后自动更新）')).toBeTruthy()
+  })
+
+  it('已认证 after the request was added shows the hospital it was added as', async () => {
+    jest.mocked(getMyExpertApplication).mockResolvedValue(
+      completeDraft({
+        status: 'approved',
+        statusLabel: '已认证',
+        hospitalId: 'h9',
+        hospitalName: '示例县第一人民医院',
+        hospitalRequest: hospitalRequest({
+          status: 'added',
+          statusLabel: '已添加',
+          hospitalId: 'h9',
+          hospitalName: '示例县第一人民医院',
+        }),
+      }),
+    )
+    await renderPage(PAGE)
+    expect(await screen.findByText('示例县第一人民医院（已添加）')).toBeTruthy()
+    expect(
+      screen.getByText('您申请的「示例县人民医院」已添加为「示例县第一人民医院」'),
+    ).toBeTruthy()
+  })
+
+  it('a declined request: 未添加 with the reason, submit waits for a new choice, 重新选择医院', async () => {
+    const declined = hospitalRequest({
+      status: 'declined',
+      statusLabel: '未添加',
+      declineReason: '未查到该医院的执业登记',
+    })
+    jest
+      .mocked(getMyExpertApplication)
+      .mockResolvedValue(
+        completeDraft({ hospitalId: null, hospitalName: null, hospitalRequest: declined }),
+      )
+    await renderPage(PAGE)
+    expect(
+      await screen.findByText('「示例县人民医院」未添加，原因：未查到该医院的执业登记'),
+    ).toBeTruthy()
+    expect(screen.getByLabelText('医院：示例县人民医院（未添加），点击更换')).toBeTruthy()
+    await screen.findByText('（版本 2026-11）')
+    fireEvent.click(screen.getByText('我已阅读并同意'))
+    fireEvent.click(screen.getByText('提交审核'))
+    expect(await screen.findByText(HOSPITAL_REQUEST_MESSAGES.declined)).toBeTruthy()
+    expect(submitExpertApplication).not.toHaveBeenCalled()
+    fireEvent.click(screen.getByText('重新选择医院'))
+    expect(navigateTo).toHaveBeenLastCalledWith({ url: '/pages/expertPerfect/selectHos' })
+  })
+
+  it('已驳回 with a declined request: the reason and 重新选择医院 opens the form', async () => {
+    jest.mocked(getMyExpertApplication).mockResolvedValue(
+      completeDraft({
+        status: 'rejected',
+        statusLabel: '已驳回',
+        rejectReason: '医院未能核实',
+        hospitalId: null,
+        hospitalName: null,
+        hospitalRequest: hospitalRequest({
+          status: 'declined',
+          statusLabel: '未添加',
+          declineReason: '未查到该医院的执业登记',
+        }),
+      }),
+    )
+    await renderPage(PAGE)
+    expect(await screen.findByText('示例县人民医院（未添加）')).toBeTruthy()
+    fireEvent.click(screen.getByText('重新选择医院'))
+    expect(await screen.findByText('执业信息')).toBeTruthy()
   })
 
   it('a hospital without departments lets the person type theirs', async () => {

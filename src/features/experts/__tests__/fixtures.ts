@@ -1,5 +1,5 @@
 import type { ExpertCard, ExpertProfile, MyExpertSettings } from '@/services/expert-profiles'
-import type { ExpertApplication } from '@/services/experts'
+import type { ExpertApplication, HospitalRequest } from '@/services/experts'
 
 /** Demo-like experts as the contract describes them (no certificate numbers exist in these shapes). */
 export function card(n: number, overrides: Partial<ExpertCard> = {}): ExpertCard {
@@ -118,4 +118,23 @@ export function completeDraft(overrides: Partial<ExpertApplication> = {}): Exper
     photos: PHOTOS,
     ...overrides,
   })
+}
+
+/** 找不到我的医院？'s request as the server answers it: waiting (待添加) unless told. */
+export function hospitalRequest(overrides: Partial<HospitalRequest> = {}): HospitalRequest {
+  return {
+    id: 'hr-1',
+    name: '示例县人民医院',
+    province: '河北省',
+    city: '石家庄市',
+    address: null,
+    status: 'pending',
+    statusLabel: '待添加',
+    hospitalId: null,
+    hospitalName: null,
+    declineReason: null,
+    createdAt: '2026-11-28T02:00:00.000Z',
+    decidedAt: null,
+    ...overrides,
+  }
 }

@@ -1,15 +1,25 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react'
 import Taro from '@tarojs/taro'
-import { onExpertHospitalPicked } from '@/services/experts'
+import { HOSPITAL_REQUEST_MESSAGES } from '@contract/main/hospital-requests'
+import { typeInto } from '@/components/form/__tests__/inputs'
+import { createHospitalRequest, onExpertHospitalPicked } from '@/services/experts'
 import {
   type DirectoryHospital,
   listDirectoryHospitals,
   pageDirectoryHospitals,
 } from '@/services/hospital-directory'
+import { HttpError } from '@/services/http'
 import { resetStores } from '@/stores/reset-stores'
 import { renderPage } from '../../../../jest/taro-render'
 import { regionOfValue } from '../certification/components/select-hospital-view'
+import { requestValuesFrom } from '../certification/hooks/use-hospital-request'
 import { regionLabel, regionsOf } from '../certification/hooks/use-select-hospital'
+import { hospitalRequest } from './fixtures'
+
+jest.mock('@/services/experts', () => ({
+  ...jest.requireActual<typeof import('@/services/experts')>('@/services/experts'),
+  createHospitalRequest: jest.fn(),
+}))
 
 jest.mock('@/services/hospital-directory', () => ({
   ...jest.requireActual<typeof import('@/services/hospital-directory')>(
@@ -42,6 +52,8 @@ const BEIJING = hospital('h1', '示例市第一人民医院', '北京市', '北�
 const GUANGZHOU = hospital('h2', '广州市第一人民医院', '广东省', '广州市')
 const SHENZHEN = hospital('h3', '深圳市人民医院', '广东省', '深圳市')
 const ALL = [BEIJING, GUANGZHOU, SHENZHEN]
+const REQUEST = hospitalRequest()
+const NAME = '与医院公章或执业证书一致'
 
 beforeEach(() => {
   resetStores()
@@ -64,7 +76,7 @@ describe('选择医院 for certification', () => {
     expect(screen.getByLabelText('选择示例市第一人民医院（演示）')).toBeTruthy()
     expect(screen.getAllByText('演示')).toHaveLength(1)
     fireEvent.click(screen.getByText('深圳市人民医院'))
-    expect(picked).toHaveBeenCalledWith(SHENZHEN)
+    expect(picked).toHaveBeenCalledWith({ kind: 'hospital', hospital: SHENZHEN })
     // Back to the form (here, opened on its own, the stack has no form: home instead).
     await waitFor(() => expect(Taro.switchTab).toHaveBeenCalled())
     stop()
@@ -87,13 +99,79 @@ describe('选择医院 for certification', () => {
     expect(screen.getByText('广州市第一人民医院')).toBeTruthy()
   })
 
-  it('says how to get a missing hospital added, through 意见反馈', async () => {
-    const navigateTo = jest.spyOn(Taro, 'navigateTo').mockResolvedValue({ errMsg: 'navigateTo:ok' })
+  it('找不到我的医院？ checks the request in the contract’s words, then hands it back', async () => {
+    const picked = jest.fn()
+    const stop = onExpertHospitalPicked(picked)
+    jest.mocked(createHospitalRequest).mockResolvedValue(REQUEST)
     await renderPage('pages/expertPerfect/selectHos')
     expect(await screen.findByText('找不到我的医院？')).toBeTruthy()
-    fireEvent.click(screen.getByText('去意见反馈 ›'))
-    expect(navigateTo).toHaveBeenLastCalledWith({ url: '/pages/feedback/feedback' })
-    navigateTo.mockRestore()
+    fireEvent.click(screen.getByText('申请添加医院'))
+    fireEvent.click(await screen.findByText('提交申请'))
+    expect(await screen.findByText(HOSPITAL_REQUEST_MESSAGES.nameRequired)).toBeTruthy()
+    expect(screen.getByText(HOSPITAL_REQUEST_MESSAGES.provinceRequired)).toBeTruthy()
+    expect(screen.getByText(HOSPITAL_REQUEST_MESSAGES.cityRequired)).toBeTruthy()
+    expect(createHospitalRequest).not.toHaveBeenCalled()
+
+    typeInto(NAME, '示例县人民医院')
+    typeInto('如 广东省', '河北省')
+    typeInto('如 广州市', '石家庄市')
+    typeInto('街道门牌，便于核实', '   ')
+    await waitFor(() =>
+      expect(screen.queryByText(HOSPITAL_REQUEST_MESSAGES.nameRequired)).toBeNull(),
+    )
+    fireEvent.click(screen.getByText('提交申请'))
+    await waitFor(() =>
+      expect(createHospitalRequest).toHaveBeenCalledWith({
+        name: '示例县人民医院',
+        province: '河北省',
+        city: '石家庄市',
+      }),
+    )
+    expect(picked).toHaveBeenCalledWith({ kind: 'request', request: REQUEST })
+    await waitFor(() => expect(Taro.switchTab).toHaveBeenCalled())
+    stop()
+  })
+
+  it('starts the request from the search word and the chosen region', () => {
+    expect(requestValuesFrom({ province: '广东省', city: '深圳市' }, '南山医院')).toEqual({
+      name: '南山医院',
+      province: '广东省',
+      city: '深圳市',
+      address: '',
+    })
+    expect(requestValuesFrom({ province: '广东省', city: null })).toEqual({
+      name: '',
+      province: '广东省',
+      city: '',
+      address: '',
+    })
+  })
+
+  it('a name already listed: says so and searches the directory for it', async () => {
+    const listed = HOSPITAL_REQUEST_MESSAGES.alreadyListed('深圳市人民医院')
+    jest.mocked(createHospitalRequest).mockRejectedValue(
+      new HttpError(
+        {
+          statusCode: 400,
+          data: { code: 400, message: listed, data: null, error: listed },
+          header: {},
+        },
+        'business',
+      ),
+    )
+    await renderPage('pages/expertPerfect/selectHos')
+    fireEvent.click(await screen.findByText('申请添加医院'))
+    typeInto(NAME, ' 深圳市人民医院 ')
+    typeInto('如 广东省', '广东省')
+    typeInto('如 广州市', '深圳市')
+    fireEvent.click(screen.getByText('提交申请'))
+    expect(await screen.findByText(listed)).toBeTruthy()
+    await waitFor(() =>
+      expect(pageDirectoryHospitals).toHaveBeenLastCalledWith('深圳市人民医院', 1, 10),
+    )
+    const search = document.querySelector('.select-hospital__search input') as HTMLInputElement
+    expect(search.value).toBe('深圳市人民医院')
+    expect(screen.queryByText('提交申请')).toBeNull()
   })
 })
 

@@ -10,6 +10,7 @@ import {
   INTRODUCTION_MAX,
   type PracticeCategory,
 } from '@contract/main/experts'
+import { HOSPITAL_REQUEST_MESSAGES, type HospitalRequest } from '@contract/main/hospital-requests'
 
 /*
  * The certification form's values and their checks, kept apart from React so the rules read in one
@@ -21,6 +22,11 @@ import {
 export interface CertificationValues {
   hospitalId: string | null
   hospitalName: string | null
+  /**
+   * My request to add the hospital (找不到我的医院？). While it waits (待添加) it stands in for the
+   * hospital; once added the hospital fills in; declined (未添加) the person chooses again.
+   */
+  hospitalRequest: HospitalRequest | null
   department: string
   title: ExpertTitle | null
   practiceCertificateNo: string
@@ -31,7 +37,7 @@ export interface CertificationValues {
   introduction: string
 }
 
-export type FieldName = Exclude<keyof CertificationValues, 'hospitalName'>
+export type FieldName = Exclude<keyof CertificationValues, 'hospitalName' | 'hospitalRequest'>
 /** A field's message, the photos' and the agreement's. */
 export type ProblemKey = FieldName | 'photos' | 'agreement'
 export type Problems = Partial<Record<ProblemKey, string>>
@@ -39,6 +45,7 @@ export type Problems = Partial<Record<ProblemKey, string>>
 export const EMPTY_VALUES: CertificationValues = {
   hospitalId: null,
   hospitalName: null,
+  hospitalRequest: null,
   department: '',
   title: null,
   practiceCertificateNo: '',
@@ -55,6 +62,7 @@ export function valuesOf(application: ExpertApplication | null): CertificationVa
   return {
     hospitalId: application.hospitalId,
     hospitalName: application.hospitalName,
+    hospitalRequest: application.hospitalRequest,
     department: application.department ?? '',
     title: application.title,
     practiceCertificateNo: application.practiceCertificateNo ?? '',
@@ -72,8 +80,11 @@ export function valuesOf(application: ExpertApplication | null): CertificationVa
  */
 export function draftOf(values: CertificationValues): ExpertDraft {
   const text = (value: string) => (value.trim() === '' ? undefined : value.trim())
+  const waiting = values.hospitalId === null && values.hospitalRequest?.status === 'pending'
   const draft: ExpertDraft = {
     hospitalId: values.hospitalId ?? undefined,
+    // Saving the request in place of a hospital; the server clears the one not sent.
+    hospitalRequestId: waiting ? values.hospitalRequest?.id : undefined,
     department: text(values.department),
     title: values.title ?? undefined,
     practiceCertificateNo: text(values.practiceCertificateNo),
@@ -147,6 +158,12 @@ export function submitProblems(
     if (draft[key as keyof ExpertDraft] === undefined && problems[key] === undefined) {
       problems[key] = message
     }
+  }
+  // A request waiting to be added counts as the hospital (approval waits for it, not submission);
+  // a declined one does not, and the server says so in these words.
+  if (draft.hospitalRequestId !== undefined) delete problems.hospitalId
+  else if (values.hospitalId === null && values.hospitalRequest?.status === 'declined') {
+    problems.hospitalId = HOSPITAL_REQUEST_MESSAGES.declined
   }
   if (!EXPERT_REQUIRED_PHOTO_KINDS.every((kind) => photoCount(application, kind) > 0)) {
     problems.photos = EXPERT_MESSAGES.photosMissing

@@ -6,7 +6,7 @@ import { REJECT_REASON_MAX } from '@contract/main/experts'
 import { useAuthorisedImage } from '@/components/authorised-image/use-authorised-image'
 import { PageState } from '@/components/page-state'
 import { showToast } from '@/platform/ui'
-import { back } from '@/services/navigate'
+import { back, navigate } from '@/services/navigate'
 import type { OperatorExpertApplication } from '@/services/operator-experts'
 import { timeFormat } from '@/utils/time'
 import { rejectReasonProblem, useExpertReview, type ExpertReview } from '../hooks/use-expert-review'
@@ -127,7 +127,33 @@ function Photos({ photos }: { photos: Photo[] }) {
   )
 }
 
-function Decision({ review }: { review: ExpertReview }) {
+/** The hospital is still a request: where to settle it, and why 通过 waits for it. */
+function HospitalWaits({
+  request,
+}: {
+  request: NonNullable<OperatorExpertApplication['hospitalRequest']>
+}) {
+  return (
+    <View className="operator__row expert-review__waits" role="note">
+      <Text className="operator__form-title">
+        医院待添加：{request.name}（{request.province}·{request.city}）
+      </Text>
+      <Text className="operator__text">
+        申请人找不到自己的医院，提交了添加申请。请先在「医院申请」中添加为目录中的医院（或不予添加），医院添加后才能通过认证。
+      </Text>
+      <Button
+        size="small"
+        type="primary"
+        className="expert-review__inline-button"
+        onClick={() => void navigate('operator', { tab: 'hospitalRequests' })}
+      >
+        去处理医院申请
+      </Button>
+    </View>
+  )
+}
+
+function Decision({ review, hospitalWaits }: { review: ExpertReview; hospitalWaits: boolean }) {
   const [reason, setReason] = useState('')
   const [problem, setProblem] = useState<string | null>(null)
   const reject = async () => {
@@ -143,6 +169,9 @@ function Decision({ review }: { review: ExpertReview }) {
   return (
     <View className="operator__form expert-review__decision">
       <Text className="operator__form-title">审核结论</Text>
+      {hospitalWaits && (
+        <Text className="operator__hint">医院尚未添加，通过认证要等医院申请处理后才能进行。</Text>
+      )}
       <Button
         type="primary"
         block
@@ -225,6 +254,10 @@ export function ExpertApplicationView({ review }: { review: ExpertReview }) {
   }
   if (application.status === 'loading') return <PageState status="loading" />
   const item = application.data
+  const waiting =
+    item.hospitalId === null && item.hospitalRequest?.status === 'pending'
+      ? item.hospitalRequest
+      : null
   return (
     <View className="operator expert-review">
       {conflict && (
@@ -247,10 +280,19 @@ export function ExpertApplicationView({ review }: { review: ExpertReview }) {
         </Text>
         <Outcome application={item} />
       </View>
+      {item.status === 'pending' && waiting && <HospitalWaits request={waiting} />}
       <View className="operator__row">
         <View className="expert-review__split">
           <View className="expert-review__fields">
-            <Field label="医院" value={item.hospitalName} />
+            <Field
+              label="医院"
+              value={
+                item.hospitalName ??
+                (item.hospitalRequest
+                  ? `${item.hospitalRequest.name}（${item.hospitalRequest.statusLabel}）`
+                  : null)
+              }
+            />
             <Field label="科室" value={item.department} />
             <Field label="职称" value={item.titleLabel} />
             <Field label="执业类别" value={item.practiceCategoryLabel} />
@@ -282,7 +324,7 @@ export function ExpertApplicationView({ review }: { review: ExpertReview }) {
               复制查询网址
             </Button>
           </View>
-          <Decision review={review} />
+          <Decision review={review} hospitalWaits={waiting !== null} />
         </>
       )}
       {item.status !== 'pending' && (

@@ -9,6 +9,7 @@ import { ExpertApplicationsPanel } from './expert-applications-panel'
 import { ExpertsPanel } from './experts-panel'
 import { FeaturesPanel } from './features-panel'
 import { FeedbackPanel } from './feedback-panel'
+import { HospitalRequestsPanel } from './hospital-requests-panel'
 import { HospitalsPanel } from './hospitals-panel'
 import { OperatorsOnly } from './operators-only'
 import { VideosPanel } from './videos-panel'
@@ -22,21 +23,28 @@ const TABS = [
   { key: 'hospitals', title: '医院' },
   { key: 'expertApplications', title: '专家认证' },
   { key: 'experts', title: '专家管理' },
+  { key: 'hospitalRequests', title: '医院申请' },
   { key: 'actions', title: '操作记录' },
 ] as const
-type Tab = (typeof TABS)[number]['key']
+export type OperatorTab = (typeof TABS)[number]['key']
+type Tab = OperatorTab
+
+/** A tab named by the page's `?tab=` (another operator page links straight to one). */
+export function operatorTabOf(value: string | undefined): OperatorTab {
+  return TABS.find((tab) => tab.key === value)?.key ?? 'articles'
+}
 
 /** 运营后台: its tabs, for operators only (operators-only.tsx). */
-export function OperatorHome() {
+export function OperatorHome({ initialTab = 'articles' }: { initialTab?: OperatorTab }) {
   return (
     <OperatorsOnly>
-      <OperatorConsole />
+      <OperatorConsole initialTab={initialTab} />
     </OperatorsOnly>
   )
 }
 
-function OperatorConsole() {
-  const [tab, setTab] = useState<Tab>('articles')
+function OperatorConsole({ initialTab }: { initialTab: OperatorTab }) {
+  const [tab, setTab] = useState<Tab>(initialTab)
   const features = useFeatures()
   if (features.status === 'error') {
     return <PageState status="error" message={features.message} onRetry={features.reload} />
@@ -53,6 +61,7 @@ function OperatorConsole() {
         {tab === 'hospitals' && <HospitalsPanel />}
         {tab === 'expertApplications' && <ExpertApplicationsPanel />}
         {tab === 'experts' && <ExpertsPanel />}
+        {tab === 'hospitalRequests' && <HospitalRequestsPanel />}
         {tab === 'actions' && <ActionsPanel />}
       </View>
     </View>

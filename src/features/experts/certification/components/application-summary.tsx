@@ -1,5 +1,6 @@
 import { Text, View } from '@tarojs/components'
 import type { ExpertApplication } from '@/services/experts'
+import { HospitalRequestNote, hospitalRequestLine } from './hospital-request-state'
 import { CertificatePhoto } from './photo-field'
 
 function Row({ label, value }: { label: string; value: string | null }) {
@@ -11,11 +12,31 @@ function Row({ label, value }: { label: string; value: string | null }) {
   )
 }
 
+export interface ApplicationSummaryProps {
+  application: ExpertApplication
+  /** 重新选择医院 after a declined hospital request, where the application may be changed. */
+  onRepickHospital?: () => void
+  /** Said instead, where it may not (待审核). */
+  lockedNote?: string
+}
+
 /** An application as submitted, read-only: what the operator checks (photos shown to me only). */
-export function ApplicationSummary({ application }: { application: ExpertApplication }) {
+export function ApplicationSummary({
+  application,
+  onRepickHospital,
+  lockedNote,
+}: ApplicationSummaryProps) {
+  const request = application.hospitalRequest
   return (
     <View className="cert-card cert-summary">
-      <Row label="医院" value={application.hospitalName} />
+      <Row label="医院" value={request ? hospitalRequestLine(request) : application.hospitalName} />
+      {request && (
+        <HospitalRequestNote
+          request={request}
+          onRepick={onRepickHospital}
+          lockedNote={lockedNote}
+        />
+      )}
       <Row label="科室" value={application.department} />
       <Row label="职称" value={application.titleLabel} />
       <Row label="医师执业证书编码" value={application.practiceCertificateNo} />

@@ -18,6 +18,7 @@ import { fieldId, type ProblemKey } from '../draft'
 import type { CertificationForm as Model } from '../hooks/use-certification-form'
 import { ChoiceChips } from './choice-chips'
 import { DepartmentField } from './department-field'
+import { HospitalRequestNote, hospitalRequestLabel } from './hospital-request-state'
 import { IdCardNotice } from './id-card-notice'
 import { PhotoField } from './photo-field'
 
@@ -56,6 +57,41 @@ function Field({
   )
 }
 
+/** 医院: the chosen hospital, or my request to add it with its state; a tap opens 选择医院. */
+function HospitalPicker({ form }: { form: Model }) {
+  const { hospitalName, hospitalRequest } = form.values
+  // A declined request leaves no hospital: the person chooses again (its note says why).
+  const request =
+    hospitalRequest && !(hospitalName && hospitalRequest.status !== 'added')
+      ? hospitalRequest
+      : null
+  const label = request ? hospitalRequestLabel(request) : null
+  const name = label?.name ?? hospitalName
+  return (
+    <>
+      <View
+        className="cert-form__picker"
+        role="button"
+        aria-label={
+          name ? `医院：${name}${label ? `（${label.state}）` : ''}，点击更换` : '选择医院'
+        }
+        onClick={form.pickHospital}
+      >
+        <Text className={name ? 'cert-form__value' : 'cert-form__placeholder'}>
+          {name ?? '请选择执业医院'}
+          {label && (
+            <Text className={`cert-form__state cert-form__state--${request?.status ?? 'pending'}`}>
+              （{label.state}）
+            </Text>
+          )}
+        </Text>
+        <Text className="cert-form__arrow">›</Text>
+      </View>
+      {request && <HospitalRequestNote request={request} onRepick={form.pickHospital} />}
+    </>
+  )
+}
+
 export interface CertificationFormProps {
   form: Model
   /** The profile has no ID card bound: say so before the person fills everything in. */
@@ -82,21 +118,11 @@ export function CertificationFormView({
       <View className="cert-card">
         <Text className="cert-card__title">执业信息</Text>
         <Field name="hospitalId" label="医院" required error={problems.hospitalId}>
-          <View
-            className="cert-form__picker"
-            role="button"
-            aria-label={values.hospitalName ? `医院：${values.hospitalName}，点击更换` : '选择医院'}
-            onClick={form.pickHospital}
-          >
-            <Text className={values.hospitalName ? 'cert-form__value' : 'cert-form__placeholder'}>
-              {values.hospitalName ?? '请选择执业医院'}
-            </Text>
-            <Text className="cert-form__arrow">›</Text>
-          </View>
+          <HospitalPicker form={form} />
         </Field>
         <Field name="department" label="科室" required error={problems.department}>
           <DepartmentField
-            hospitalChosen={values.hospitalId !== null}
+            hospitalChosen={values.hospitalId !== null || values.hospitalRequest !== null}
             departments={form.departments}
             value={values.department}
             onChange={(value) => form.set('department', value)}

@@ -78,7 +78,10 @@ function Pending({ model, application }: { model: Certification; application: Ex
         </Text>
         {model.role === 'expert' && <Text className="cert-status__text">{CHANGE_REVIEW_LINE}</Text>}
       </StatusHead>
-      <ApplicationSummary application={application} />
+      <ApplicationSummary
+        application={application}
+        lockedNote="审核中的申请不能修改：如需更换医院，请撤回申请后重新填写。"
+      />
       <View className="cert-page__actions">
         <Button
           className="cert-page__withdraw"
@@ -106,7 +109,7 @@ function Approved({
       <StatusHead application={application}>
         <Text className="cert-status__text">认证于 {when(application.decidedAt)}</Text>
       </StatusHead>
-      <ApplicationSummary application={application} />
+      <ApplicationSummary application={application} onRepickHospital={model.startEditing} />
       <View className="cert-page__actions">
         <Text className="cert-page__note">{CHANGE_REVIEW_LINE}</Text>
         <Button block onClick={model.startEditing}>
@@ -135,7 +138,7 @@ function Rejected({
           修改后重新提交
         </Button>
       </View>
-      <ApplicationSummary application={application} />
+      <ApplicationSummary application={application} onRepickHospital={model.startEditing} />
     </View>
   )
 }

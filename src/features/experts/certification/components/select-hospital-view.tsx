@@ -1,8 +1,10 @@
 import { Text, View } from '@tarojs/components'
 import { Cascader, SearchBar, type CascaderOption } from '@nutui/nutui-react-taro'
 import { useMemo, useState } from 'react'
+import { HOSPITAL_REQUEST_MESSAGES } from '@contract/main/hospital-requests'
 import { PageState } from '@/components/page-state'
 import { RefreshList } from '@/components/refresh-list'
+import type { HospitalRequest } from '@/services/experts'
 import type { DirectoryHospital } from '@/services/hospital-directory'
 import {
   type ProvinceNode,
@@ -72,11 +74,15 @@ function HospitalRow({ hospital, onPick }: { hospital: DirectoryHospital; onPick
 export interface SelectHospitalViewProps {
   model: SelectHospital
   onPick: (hospital: DirectoryHospital) => void
+  /** 找不到我的医院？ sent a request: it goes back to the form in the hospital's place. */
+  onRequested: (request: HospitalRequest) => void
 }
 
 /** 选择医院: search the directory by name, or narrow it by province and city; tap to choose. */
-export function SelectHospitalView({ model, onPick }: SelectHospitalViewProps) {
+export function SelectHospitalView({ model, onPick, onRequested }: SelectHospitalViewProps) {
   const [choosing, setChoosing] = useState(false)
+  /** The server's word that an asked-for name is listed: searched for, and said above the list. */
+  const [listed, setListed] = useState<string | null>(null)
   const options = useMemo(() => cascaderOptionsOf(model.regions ?? []), [model.regions])
   const row = (hospital: DirectoryHospital) => (
     <HospitalRow hospital={hospital} onPick={() => onPick(hospital)} />
@@ -113,6 +119,11 @@ export function SelectHospitalView({ model, onPick }: SelectHospitalViewProps) {
           )}
           <Text className="select-hospital__hint">点击医院即选定</Text>
         </View>
+        {listed && (
+          <View className="select-hospital__listed" role="status">
+            {HOSPITAL_REQUEST_MESSAGES.alreadyListed(listed)}
+          </View>
+        )}
       </View>
       <View className="select-hospital__list">
         {model.region === null ? (
@@ -130,7 +141,16 @@ export function SelectHospitalView({ model, onPick }: SelectHospitalViewProps) {
           model.inRegion.map((hospital) => <View key={hospital.id}>{row(hospital)}</View>)
         )}
       </View>
-      <MissingHospital />
+      <MissingHospital
+        region={model.region}
+        keyword={model.keyword}
+        onRequested={onRequested}
+        onListed={(name) => {
+          setListed(name)
+          model.setRegion(null)
+          model.setKeyword(name)
+        }}
+      />
       <Cascader
         visible={choosing}
         title="选择地区"

@@ -148,15 +148,35 @@ export function useCertificationForm({
   useEffect(() => () => stopListening.current?.(), [])
   const pickHospital = useCallback(() => {
     stopListening.current?.()
-    stopListening.current = onExpertHospitalPicked((hospital) => {
+    stopListening.current = onExpertHospitalPicked((choice) => {
       stopListening.current?.()
       stopListening.current = null
-      setValues((current) =>
-        current.hospitalId === hospital.id
-          ? current
-          : // Another hospital's departments differ: the old one would be wrong there.
-            { ...current, hospitalId: hospital.id, hospitalName: hospital.name, department: '' },
-      )
+      setValues((current) => {
+        if (choice.kind === 'hospital') {
+          const { hospital } = choice
+          if (current.hospitalId === hospital.id) return current
+          // Another hospital's departments differ: the old one would be wrong there.
+          return {
+            ...current,
+            hospitalId: hospital.id,
+            hospitalName: hospital.name,
+            hospitalRequest: null,
+            department: '',
+          }
+        }
+        const { request } = choice
+        if (current.hospitalRequest?.id === request.id && current.hospitalId === null) {
+          return current
+        }
+        // Until an operator adds it there is no hospital, only the request (and no department list).
+        return {
+          ...current,
+          hospitalId: request.hospitalId,
+          hospitalName: request.hospitalName,
+          hospitalRequest: request,
+          department: '',
+        }
+      })
       setTouched((current) => new Set(current).add('hospitalId'))
     })
     void navigate('expertHospital')
@@ -285,13 +305,16 @@ export function useCertificationForm({
     problems,
     pickHospital,
     departments:
-      departments.status === 'idle'
-        ? { status: 'none' }
-        : departments.status === 'ready'
-          ? { status: 'ready', departments: departments.data }
-          : departments.status === 'error'
-            ? { status: 'error', retry: () => void departments.reload() }
-            : { status: 'loading' },
+      values.hospitalId === null && values.hospitalRequest?.status === 'pending'
+        ? // A hospital not yet listed has no departments to offer: the person types theirs.
+          { status: 'ready', departments: [] }
+        : departments.status === 'idle'
+          ? { status: 'none' }
+          : departments.status === 'ready'
+            ? { status: 'ready', departments: departments.data }
+            : departments.status === 'error'
+              ? { status: 'error', retry: () => void departments.reload() }
+              : { status: 'loading' },
     toggleSpeciality,
     application,
     uploading,

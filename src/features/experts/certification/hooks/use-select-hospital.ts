@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { usePagedList, type PagedList } from '@/components/refresh-list'
 import { useResource } from '@/hooks/use-resource'
-import { emitExpertHospitalPicked } from '@/services/experts'
+import { emitExpertHospitalPicked, type ExpertHospitalChoice } from '@/services/experts'
 import { isCancelled } from '@/services/http'
 import {
   type DirectoryHospital,
@@ -36,8 +36,8 @@ export interface SelectHospital {
 }
 
 /** The form that opened 选择医院 listens for the choice (onExpertHospitalPicked). */
-export function handHospitalBack(hospital: DirectoryHospital): void {
-  emitExpertHospitalPicked(hospital)
+export function handHospitalBack(choice: ExpertHospitalChoice): void {
+  emitExpertHospitalPicked(choice)
 }
 
 /** Provinces with their cities, in the directory's own order, each with its hospital count. */

@@ -1,0 +1,102 @@
+import { useState } from 'react'
+import { z } from 'zod/mini'
+import { operatorDeclineHospitalRequest } from '@contract/main/hospital-requests'
+import { usePagedList } from '@/components/refresh-list'
+import { showModal, showToast } from '@/platform/ui'
+import { describeError } from '@/services/api'
+import { type DirectoryHospital, pageDirectoryHospitals } from '@/services/hospital-directory'
+import { isConflict } from '@/services/operator-experts'
+import {
+  type HospitalRequestStatus,
+  type OperatorHospitalRequest,
+  operatorHospitalRequestsApi,
+} from '@/services/operator-hospital-requests'
+
+/*
+ * 医院申请: the queue of one status and the two ways to settle a request. The server settles each
+ * once: the loser of two operators gets 409 (HOSPITAL_REQUEST_MESSAGES.alreadyDecided), shown in its
+ * words before the queue is loaded again.
+ */
+
+const PAGE_SIZE = 20
+
+export function useHospitalRequests(status: HospitalRequestStatus) {
+  return usePagedList(
+    async (page, pageSize) => operatorHospitalRequestsApi.list(status, page, pageSize),
+    { pageSize: PAGE_SIZE },
+  )
+}
+
+/** The contract's rules for the decline reason (required, length, no invisible characters). */
+export function declineReasonProblem(reason: string): string | null {
+  const parsed = z.safeParse(operatorDeclineHospitalRequest.input.shape.reason, reason)
+  return parsed.success ? null : (parsed.error.issues[0]?.message ?? '请填写原因')
+}
+
+/** The directory's hospitals by name (the same search 选择医院 uses), first page only. */
+export async function searchDirectory(keyword: string): Promise<DirectoryHospital[]> {
+  const answer = await pageDirectoryHospitals(keyword, 1, 10)
+  return answer.items
+}
+
+export interface Settling {
+  busyId: string | null
+  resolve: (request: OperatorHospitalRequest, hospital: DirectoryHospital) => Promise<boolean>
+  decline: (request: OperatorHospitalRequest, reason: string) => Promise<boolean>
+}
+
+/** 添加为… and 不予添加, each confirmed; the queue reloads after either, and after a 409. */
+export function useSettleHospitalRequest(reload: () => Promise<void>): Settling {
+  const [busyId, setBusyId] = useState<string | null>(null)
+  const run = async (id: string, change: () => Promise<unknown>, done: string) => {
+    setBusyId(id)
+    try {
+      await change()
+      showToast(done)
+      await reload()
+      return true
+    } catch (error) {
+      showToast(describeError(error))
+      // Another operator settled it meanwhile: show the queue as it is now.
+      if (isConflict(error)) await reload()
+      return false
+    } finally {
+      setBusyId(null)
+    }
+  }
+  const resolve = async (request: OperatorHospitalRequest, hospital: DirectoryHospital) => {
+    const waiting = request.waitingApplications
+    const confirmed = await showModal({
+      title: '添加医院',
+      content: `确认「${request.name}」就是目录中的「${hospital.name}」？${
+        waiting > 0 ? `等待它的 ${waiting} 份认证申请会随之更新，` : ''
+      }申请人会收到通知。`,
+      confirmText: '确认添加',
+    })
+    if (!confirmed) return false
+    return run(
+      request.id,
+      () => operatorHospitalRequestsApi.resolve(request.id, hospital.id),
+      '已添加',
+    )
+  }
+  const decline = async (request: OperatorHospitalRequest, reason: string) => {
+    const problem = declineReasonProblem(reason)
+    if (problem) {
+      showToast(problem)
+      return false
+    }
+    const confirmed = await showModal({
+      title: '不予添加',
+      content: `确认不添加「${request.name}」？申请人会在我的消息里看到原因，并需要重新选择医院。`,
+      confirmText: '不予添加',
+    })
+    if (!confirmed) return false
+    return run(
+      request.id,
+      () => operatorHospitalRequestsApi.decline(request.id, reason.trim()),
+      '已处理',
+    )
+  }
+  return { busyId, resolve, decline }
+}
