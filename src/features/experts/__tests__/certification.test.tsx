@@ -385,6 +385,9 @@ describe('专家认证: the form', () => {
     )
     await renderPage(PAGE)
     expect(await screen.findByText('示例县人民医院（待添加，运营人员添加后自动更新）')).toBeTruthy()
+    // Submitted already: the note says the review waits, not that it may be submitted first.
+    expect(screen.getByText(/运营人员添加医院后再审核您的申请/)).toBeTruthy()
+    expect(screen.queryByText(/您可以先提交/)).toBeNull()
   })
 
   it('已认证 after the request was added shows the hospital it was added as', async () => {

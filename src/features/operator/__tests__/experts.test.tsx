@@ -327,7 +327,12 @@ describe('运营后台 → 专家管理', () => {
   it('lists certified experts with the suspension reason and time; searches and filters', async () => {
     await openPanel()
     expect(api.experts).toHaveBeenCalledWith({}, 1, 20)
-    expect(screen.getByText('暂停原因：执业证书已过期（2026-11-21 14:30）')).toBeTruthy()
+    const suspension = screen.getByText(/^暂停原因：执业证书已过期/)
+    expect(suspension.textContent).toBe('暂停原因：执业证书已过期（2026-11-21 14:30）')
+    // The time is one unbreakable piece: it never splits as 2026-11- / 29 on a phone.
+    expect(screen.getByText('（2026-11-21 14:30）').className).toContain(
+      'expert-review__suspension-time',
+    )
     typeInto('姓名、医院、科室或擅长方向', ' 王 ')
     fireEvent.click(screen.getByText('搜索'))
     await waitFor(() => expect(api.experts).toHaveBeenLastCalledWith({ keyword: '王' }, 1, 20))

@@ -106,7 +106,10 @@ function ExpertRow({
       </Text>
       {suspended && (
         <Text className="expert-review__suspension">
-          暂停原因：{suspended.reason}（{timeFormat(suspended.at, 'yyyy-mm-dd hh:MM')}）
+          暂停原因：{suspended.reason}
+          <Text className="expert-review__suspension-time">
+            （{timeFormat(suspended.at, 'yyyy-mm-dd hh:MM')}）
+          </Text>
         </Text>
       )}
       {editing ? (

@@ -35,6 +35,7 @@ export function ApplicationSummary({
           request={request}
           onRepick={onRepickHospital}
           lockedNote={lockedNote}
+          submitted={application.status === 'pending'}
         />
       )}
       <Row label="科室" value={application.department} />

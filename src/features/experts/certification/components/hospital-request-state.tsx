@@ -29,19 +29,28 @@ export interface HospitalRequestNoteProps {
   onRepick?: () => void
   /** Said instead of the action where the application cannot be changed now. */
   lockedNote?: string
+  /** The application is already submitted: the review waits for the hospital. */
+  submitted?: boolean
 }
 
 /**
  * Under the hospital: where it was asked for, and for an added one the directory's name; for a
  * declined one the operator's reason and the way to choose again.
  */
-export function HospitalRequestNote({ request, onRepick, lockedNote }: HospitalRequestNoteProps) {
+export function HospitalRequestNote({
+  request,
+  onRepick,
+  lockedNote,
+  submitted = false,
+}: HospitalRequestNoteProps) {
   const place = [request.province, request.city].filter(Boolean).join(' · ')
   if (request.status === 'pending') {
     return (
       <View className="hospital-request-note">
         <Text className="hospital-request-note__text">
-          已申请添加（{place}），添加后会通知您；您可以先提交，审核会等医院添加后进行。
+          {submitted
+            ? `已申请添加（${place}）；运营人员添加医院后再审核您的申请，添加后会通知您。`
+            : `已申请添加（${place}），添加后会通知您；您可以先提交，审核会等医院添加后进行。`}
         </Text>
       </View>
     )
