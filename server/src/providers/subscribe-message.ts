@@ -16,11 +16,7 @@ export interface SubscribeNotice {
   userId: string
   /** Which template: one per event kind. */
   template:
-    | 'grant-viewed'
-    | 'grant-received'
-    | 'report-ready'
-    | 'expert-decision'
-    | 'expert-service'
+    'grant-viewed' | 'grant-received' | 'report-ready' | 'expert-decision' | 'expert-service'
   /** Template fields, already without personal data beyond what the person owns. */
   data: Record<string, string>
 }
