@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { Image, Text, View } from '@tarojs/components'
 import Taro from '@tarojs/taro'
-import { Button, TextArea } from '@nutui/nutui-react-taro'
+import { Button } from '@nutui/nutui-react-taro'
 import { REJECT_REASON_MAX } from '@contract/main/experts'
 import { useAuthorisedImage } from '@/components/authorised-image/use-authorised-image'
 import { PageState } from '@/components/page-state'
@@ -11,6 +11,7 @@ import type { OperatorExpertApplication } from '@/services/operator-experts'
 import { timeFormat } from '@/utils/time'
 import { rejectReasonProblem, useExpertReview, type ExpertReview } from '../hooks/use-expert-review'
 import './operator.scss'
+import { ReasonBox } from './reason-box'
 import './experts.scss'
 
 /** The national registry's public lookup: no API exists, so checking it is the operator's own step. */
@@ -185,23 +186,17 @@ function Decision({ review, hospitalWaits }: { review: ExpertReview; hospitalWai
         通过认证
       </Button>
       <Text className="expert-review__label">不符合时驳回，申请人修改后可重新提交：</Text>
-      <TextArea
-        className="operator__area"
+      <ReasonBox
         value={reason}
         placeholder="驳回原因（必填，申请人会在我的消息里看到，请写明需要修改什么）"
-        maxLength={REJECT_REASON_MAX}
-        showCount
-        aria-label="驳回原因"
+        max={REJECT_REASON_MAX}
+        label="驳回原因"
+        problem={problem}
         onChange={(value) => {
           setReason(value)
           if (problem) setProblem(null)
         }}
       />
-      {problem && (
-        <View className="expert-review__error" role="alert">
-          {problem}
-        </View>
-      )}
       <Button block disabled={review.busy} onClick={() => void reject()}>
         驳回
       </Button>

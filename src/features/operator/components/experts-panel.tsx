@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { Text, View } from '@tarojs/components'
-import { Button, Input, TextArea } from '@nutui/nutui-react-taro'
+import { Button, Input } from '@nutui/nutui-react-taro'
 import { EXPERT_KEYWORD_MAX, SUSPEND_REASON_MAX } from '@contract/main/expert-profiles'
 import { RefreshList } from '@/components/refresh-list'
 import type { OperatorExpert, SuspendedFilter } from '@/services/operator-experts'
@@ -11,6 +11,7 @@ import {
   useOperatorExperts,
   useSuspension,
 } from '../hooks/use-expert-review'
+import { ReasonBox } from './reason-box'
 import './experts.scss'
 
 const FILTERS: { key: SuspendedFilter | 'all'; title: string }[] = [
@@ -40,23 +41,17 @@ function SuspendForm({
   }
   return (
     <View className="operator__reply">
-      <TextArea
-        className="operator__area"
+      <ReasonBox
         value={reason}
         placeholder="暂停原因（必填，专家会看到它）"
-        maxLength={SUSPEND_REASON_MAX}
-        showCount
-        aria-label="暂停原因"
+        max={SUSPEND_REASON_MAX}
+        label="暂停原因"
+        problem={problem}
         onChange={(value) => {
           setReason(value)
           if (problem) setProblem(null)
         }}
       />
-      {problem && (
-        <View className="expert-review__error" role="alert">
-          {problem}
-        </View>
-      )}
       <View className="operator__actions">
         <Button
           size="small"

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { Text, View } from '@tarojs/components'
-import { Button, Input, TextArea } from '@nutui/nutui-react-taro'
+import { Button, Input } from '@nutui/nutui-react-taro'
 import {
   HOSPITAL_REQUEST_DECLINE_MAX,
   HOSPITAL_REQUEST_NAME_MAX,
@@ -22,6 +22,7 @@ import {
   useHospitalRequests,
   useSettleHospitalRequest,
 } from '../hooks/use-hospital-requests'
+import { ReasonBox } from './reason-box'
 import './experts.scss'
 
 const EMPTY: Record<HospitalRequestStatus, string> = {
@@ -146,23 +147,17 @@ function DeclineForm({
   }
   return (
     <View className="operator__reply">
-      <TextArea
-        className="operator__area"
+      <ReasonBox
         value={reason}
         placeholder="不予添加的原因（必填，申请人会看到它）"
-        maxLength={HOSPITAL_REQUEST_DECLINE_MAX}
-        showCount
-        aria-label="不予添加的原因"
+        max={HOSPITAL_REQUEST_DECLINE_MAX}
+        label="不予添加的原因"
+        problem={problem}
         onChange={(value) => {
           setReason(value)
           if (problem) setProblem(null)
         }}
       />
-      {problem && (
-        <View className="expert-review__error" role="alert">
-          {problem}
-        </View>
-      )}
       <View className="operator__actions">
         <Button
           size="small"

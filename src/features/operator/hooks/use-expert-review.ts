@@ -1,5 +1,4 @@
 import { useState } from 'react'
-import { z } from 'zod/mini'
 import { operatorSuspendExpert } from '@contract/main/expert-profiles'
 import { operatorRejectExpert } from '@contract/main/experts'
 import { usePagedList } from '@/components/refresh-list'
@@ -13,6 +12,7 @@ import {
   operatorExpertsApi,
   type SuspendedFilter,
 } from '@/services/operator-experts'
+import { reasonProblem } from './reason'
 
 /*
  * 专家认证 (the review queue and one application) and 专家管理 (suspension) in 运营后台. The server
@@ -48,12 +48,6 @@ export function useOperatorExperts(filter: ExpertFilter) {
       ),
     { pageSize: PAGE_SIZE },
   )
-}
-
-/** The contract's own rules for a reason (required, length, no invisible characters), in its words. */
-function reasonProblem(schema: z.ZodMiniType, reason: string): string | null {
-  const parsed = z.safeParse(schema, reason)
-  return parsed.success ? null : (parsed.error.issues[0]?.message ?? '请填写原因')
 }
 
 export const rejectReasonProblem = (reason: string) =>

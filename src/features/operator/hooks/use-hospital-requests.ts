@@ -1,5 +1,4 @@
 import { useState } from 'react'
-import { z } from 'zod/mini'
 import { operatorDeclineHospitalRequest } from '@contract/main/hospital-requests'
 import { usePagedList } from '@/components/refresh-list'
 import { showModal, showToast } from '@/platform/ui'
@@ -11,6 +10,7 @@ import {
   type OperatorHospitalRequest,
   operatorHospitalRequestsApi,
 } from '@/services/operator-hospital-requests'
+import { reasonProblem } from './reason'
 
 /*
  * 医院申请: the queue of one status and the two ways to settle a request. The server settles each
@@ -27,11 +27,8 @@ export function useHospitalRequests(status: HospitalRequestStatus) {
   )
 }
 
-/** The contract's rules for the decline reason (required, length, no invisible characters). */
-export function declineReasonProblem(reason: string): string | null {
-  const parsed = z.safeParse(operatorDeclineHospitalRequest.input.shape.reason, reason)
-  return parsed.success ? null : (parsed.error.issues[0]?.message ?? '请填写原因')
-}
+export const declineReasonProblem = (reason: string) =>
+  reasonProblem(operatorDeclineHospitalRequest.input.shape.reason, reason)
 
 /** The directory's hospitals by name (the same search 选择医院 uses), first page only. */
 export async function searchDirectory(keyword: string): Promise<DirectoryHospital[]> {
