@@ -13,6 +13,7 @@ import {
   type SuspendedFilter,
 } from '@/services/operator-experts'
 import { reasonProblem } from './reason'
+import { useRowAction } from './use-operator'
 
 /*
  * 专家认证 (the review queue and one application) and 专家管理 (suspension) in 运营后台. The server
@@ -128,23 +129,7 @@ export function useExpertReview(applicationId: string): ExpertReview {
 
 /** 暂停服务 (reason required, confirmed) and 恢复服务; the list reloads after either. */
 export function useSuspension(reload: () => Promise<void>) {
-  const [busyId, setBusyId] = useState<string | null>(null)
-  const run = async (expertId: string, change: () => Promise<unknown>, done: string) => {
-    setBusyId(expertId)
-    try {
-      await change()
-      showToast(done)
-      await reload()
-      return true
-    } catch (error) {
-      showToast(describeError(error))
-      // Someone else suspended or resumed meanwhile: show the list as it is now.
-      if (isConflict(error)) await reload()
-      return false
-    } finally {
-      setBusyId(null)
-    }
-  }
+  const { busyId, run } = useRowAction(reload)
   const suspend = async (expertId: string, name: string, reason: string) => {
     const problem = suspendReasonProblem(reason)
     if (problem) {

@@ -1,16 +1,14 @@
-import { useState } from 'react'
 import { operatorDeclineHospitalRequest } from '@contract/main/hospital-requests'
 import { usePagedList } from '@/components/refresh-list'
 import { showModal, showToast } from '@/platform/ui'
-import { describeError } from '@/services/api'
 import { type DirectoryHospital, pageDirectoryHospitals } from '@/services/hospital-directory'
-import { isConflict } from '@/services/operator-experts'
 import {
   type HospitalRequestStatus,
   type OperatorHospitalRequest,
   operatorHospitalRequestsApi,
 } from '@/services/operator-hospital-requests'
 import { reasonProblem } from './reason'
+import { useRowAction } from './use-operator'
 
 /*
  * 医院申请: the queue of one status and the two ways to settle a request. The server settles each
@@ -44,23 +42,7 @@ export interface Settling {
 
 /** 添加为… and 不予添加, each confirmed; the queue reloads after either, and after a 409. */
 export function useSettleHospitalRequest(reload: () => Promise<void>): Settling {
-  const [busyId, setBusyId] = useState<string | null>(null)
-  const run = async (id: string, change: () => Promise<unknown>, done: string) => {
-    setBusyId(id)
-    try {
-      await change()
-      showToast(done)
-      await reload()
-      return true
-    } catch (error) {
-      showToast(describeError(error))
-      // Another operator settled it meanwhile: show the queue as it is now.
-      if (isConflict(error)) await reload()
-      return false
-    } finally {
-      setBusyId(null)
-    }
-  }
+  const { busyId, run } = useRowAction(reload)
   const resolve = async (request: OperatorHospitalRequest, hospital: DirectoryHospital) => {
     const waiting = request.waitingApplications
     const confirmed = await showModal({

@@ -12,6 +12,7 @@ import {
   type OperatorHospital,
   uploadOperatorFile,
 } from '@/services/operator'
+import { isConflict } from '@/services/operator-experts'
 import { refreshProfile, type UserProfile } from '@/services/profile'
 
 /*
@@ -24,6 +25,7 @@ export async function act<T>(
   change: () => Promise<T>,
   done: string,
   after?: () => Promise<void>,
+  afterFailure?: (error: unknown) => Promise<void>,
 ): Promise<T | null> {
   try {
     const answer = await change()
@@ -32,8 +34,32 @@ export async function act<T>(
     return answer
   } catch (error) {
     showToast(describeError(error))
+    await afterFailure?.(error)
     return null
   }
+}
+
+/**
+ * One change to a row of a list at a time (`busyId` meanwhile), through act; the list reloads after
+ * it, and also after a 409: another operator changed the row first, so show the list as it is now.
+ */
+export function useRowAction(reload: () => Promise<void>) {
+  const [busyId, setBusyId] = useState<string | null>(null)
+  const run = async (id: string, change: () => Promise<unknown>, done: string) => {
+    setBusyId(id)
+    try {
+      const answer = await act(
+        async () => (await change()) ?? true,
+        done,
+        reload,
+        (error) => (isConflict(error) ? reload() : Promise.resolve()),
+      )
+      return answer !== null
+    } finally {
+      setBusyId(null)
+    }
+  }
+  return { busyId, run }
 }
 
 export function useArticles() {
