@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import type { Generated, Kysely } from 'kysely'
 import type { AgreementKind } from '@contract/main/app'
 
 /*
@@ -451,6 +451,10 @@ export interface IngestJobsTable {
   created_at: string
   updated_at: string
   finished_at: string | null
+  /** Timers (0024): the job is not taken before this time (the app's clock). */
+  run_after: string | null
+  /** What a timer or refund job acts on (0024): a consultation's id, a refund number. */
+  subject_id: string | null
 }
 
 export interface StorageUsageTable {
@@ -532,6 +536,9 @@ export interface GrantsTable {
   expires_at: string
   revoked_at: string | null
   first_viewed_at: string | null
+  /** 0024: 'share' (授权记录 made by hand) or 'consultation' (made by submitting one, labelled 咨询). */
+  purpose: 'share' | 'consultation'
+  consultation_id: string | null
 }
 
 /** What a grant covers (0014): an exam's images or one report, with the exam it hangs on. */
@@ -841,6 +848,8 @@ export interface ExpertsTable {
   photo_path: string | null
   /** 0/1: a demo expert (演示专家, 0022). */
   demo: number
+  /** Follow-up messages a patient may send after the first answer (0024; default 3). */
+  followup_limit: Generated<number>
 }
 
 export interface Database {
@@ -908,6 +917,181 @@ export interface Database {
   features: FeaturesTable
   web_origins: WebOriginsTable
   operator_actions: OperatorActionsTable
+  consultations: ConsultationsTable
+  consultation_events: ConsultationEventsTable
+  consultation_messages: ConsultationMessagesTable
+  consultation_pictures: ConsultationPicturesTable
+  consultation_refunds: ConsultationRefundsTable
+  consultation_complaints: ConsultationComplaintsTable
+  ledger_accounts: LedgerAccountsTable
+  ledger_transfers: LedgerTransfersTable
+  ledger_entries: LedgerEntriesTable
+  app_settings: AppSettingsTable
+}
+
+/** A consultation (0024): its order, application, state and the deadline of each state. */
+export interface ConsultationsTable {
+  id: string
+  /** Who asked and paid (the account holder). */
+  patient_user_id: string
+  /** For whom: the patient, or a family member they manage. */
+  person_user_id: string
+  expert_user_id: string
+  /** contract ConsultService */
+  service: string
+  /** contract ConsultState */
+  state: string
+  price_fen: number
+  expert_fen: number
+  platform_fen: number
+  share_bp: number
+  chief_complaint: string
+  present_illness: string
+  past_history: string
+  allergies: string
+  questions: string
+  seen_offline: number
+  /** ExternalExam[] plus the offline-diagnosis picture ids: { offline: string[], exams: [...] } */
+  external_exams_json: string
+  followup_limit: number
+  followups_used: number
+  grant_id: string
+  consent_version: string
+  order_no: string
+  /** 'wechatpay' | 'demo' | 'unconfigured' when the order was made */
+  provider: string
+  transaction_id: string | null
+  /** The limits row key holding the expert's daily slot (released when unpaid orders close). */
+  daily_slot_key: string | null
+  pay_by: string
+  paid_at: string | null
+  accept_by: string | null
+  accepted_at: string | null
+  answer_by: string | null
+  answered_at: string | null
+  complete_at: string | null
+  completed_at: string | null
+  ended_at: string | null
+  settle_at: string | null
+  settled_at: string | null
+  decline_reason: string | null
+  message_seq: number
+  patient_read_seq: number
+  expert_read_seq: number
+  adopted_at: string | null
+  rating_stars: number | null
+  /** JSON string[] */
+  rating_tags: string | null
+  rating_text: string | null
+  rated_at: string | null
+  published_at: string | null
+  deleted_by_patient_at: string | null
+  demo: number
+  created_at: string
+  updated_at: string
+}
+
+export interface ConsultationEventsTable {
+  id: string
+  consultation_id: string
+  state: string
+  /** 'patient' | 'expert' | 'system' | 'operator' */
+  actor: string
+  note: string | null
+  at: string
+}
+
+export interface ConsultationMessagesTable {
+  id: string
+  consultation_id: string
+  seq: number
+  /** 'patient' | 'expert' | 'system' */
+  sender: string
+  sender_user_id: string | null
+  client_id: string | null
+  /** contract CONSULT_MESSAGE_KINDS */
+  kind: string
+  text: string
+  picture_id: string | null
+  record_kind: string | null
+  record_id: string | null
+  /** ConsultAnswer JSON for 'answer' / 'addendum' */
+  answer_json: string | null
+  signed_at: string | null
+  created_at: string
+}
+
+export interface ConsultationPicturesTable {
+  id: string
+  owner_user_id: string
+  /** null until an application or a message uses it. */
+  consultation_id: string | null
+  object_key: string
+  content_type: string
+  width: number | null
+  height: number | null
+  bytes: number
+  created_at: string
+}
+
+export interface ConsultationRefundsTable {
+  refund_no: string
+  consultation_id: string
+  amount_fen: number
+  /** 'processing' | 'succeeded' | 'failed' */
+  state: string
+  reason: string
+  provider_refund_id: string | null
+  created_at: string
+  succeeded_at: string | null
+}
+
+export interface ConsultationComplaintsTable {
+  consultation_id: string
+  user_id: string
+  text: string
+  /** 'open' | 'decided' */
+  state: string
+  refund_fen: number | null
+  decision_note: string | null
+  decided_by: string | null
+  created_at: string
+  decided_at: string | null
+}
+
+/** A ledger account (0024): its balance is the sum of its entries, cached and checked. */
+export interface LedgerAccountsTable {
+  /** `kind:owner` e.g. escrow:<consultation>, expert-pending:<user>, platform-revenue */
+  id: string
+  kind: string
+  owner_id: string | null
+  allow_negative: number
+  balance: number
+  created_at: string
+}
+
+export interface LedgerTransfersTable {
+  id: string
+  /** The outside event that caused it: applied once. */
+  event_key: string
+  kind: string
+  consultation_id: string | null
+  created_at: string
+}
+
+export interface LedgerEntriesTable {
+  id: string
+  transfer_id: string
+  account_id: string
+  amount: number
+  created_at: string
+}
+
+export interface AppSettingsTable {
+  key: string
+  value: string
+  updated_by: string | null
+  updated_at: string
 }
 
 export type DB = Kysely<Database>

@@ -180,6 +180,10 @@ export interface NewJob {
   fileName?: string | null
   totalBytes?: number | null
   receivedBytes?: number
+  /** A timer: not taken before this time (the app's clock, so tests step over it). */
+  runAfter?: Date | null
+  /** What the job acts on beyond an exam (a consultation's id, a refund number). */
+  subjectId?: string | null
 }
 
 export interface JobRunner {
@@ -241,9 +245,20 @@ async function insertJob(db: DB, input: NewJob, status: string): Promise<JobRow>
     created_at: at,
     updated_at: at,
     finished_at: null,
+    run_after: input.runAfter ? input.runAfter.toISOString() : null,
+    subject_id: input.subjectId ?? null,
   }
   await db.insertInto('ingest_jobs').values(row).execute()
   return row
+}
+
+/**
+ * A queued job's row, inserted by the caller's own transaction (a timer or a refund that must exist
+ * exactly when the state change that needs it commits). Nothing is dispatched: the sweep finds it
+ * once it is due, or call `runner.dispatch(row)` after the commit to start it at once.
+ */
+export async function insertQueuedJob(db: DB, input: NewJob): Promise<JobRow> {
+  return insertJob(db, input, JOB_STATUS.queued)
 }
 
 /**
@@ -332,6 +347,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   async function claim(jobId: string, deadWorker?: string): Promise<JobRow | undefined> {
     const now = Date.now()
     const at = iso(now)
+    const due = appNow().toISOString()
     return db
       .updateTable('ingest_jobs')
       .set({
@@ -347,6 +363,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
           eb.and([
             eb('status', '=', JOB_STATUS.queued),
             eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', at)]),
+            eb.or([eb('run_after', 'is', null), eb('run_after', '<=', due)]),
           ]),
           eb.and([eb('status', '=', JOB_STATUS.running), eb('locked_until', '<', at)]),
           ...(deadWorker
@@ -632,12 +649,19 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     await cancelAbandoned()
     const free = settings.concurrency - active.size
     if (free <= 0) return
+    const due = appNow().toISOString()
     const candidates = await db
       .selectFrom('ingest_jobs')
       .select(['id', 'status', 'locked_by', 'locked_until'])
       .where('kind', 'in', kinds)
       .where((eb) =>
-        eb.or([eb('status', '=', JOB_STATUS.queued), eb('status', '=', JOB_STATUS.running)]),
+        eb.or([
+          eb.and([
+            eb('status', '=', JOB_STATUS.queued),
+            eb.or([eb('run_after', 'is', null), eb('run_after', '<=', due)]),
+          ]),
+          eb('status', '=', JOB_STATUS.running),
+        ]),
       )
       .orderBy('created_at')
       .limit(50)
@@ -786,6 +810,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     },
     async dispatch(job) {
       if (!started || stopping) return // the next start's sweep finds it
+      // A timer not yet due: the sweep takes it when it is.
+      if (job.run_after && job.run_after > appNow().toISOString()) return
       if (boss) {
         await boss
           .send(queueName(job.kind), { jobId: job.id }, sendOptions)

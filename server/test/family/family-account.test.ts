@@ -141,6 +141,8 @@ test('merging moves links and messages to the surviving account; a link to itsel
         grantee_user_id: grantee,
         token_hash: grantee ? null : randomUUID(),
         pickup_hash: null,
+        purpose: 'share',
+        consultation_id: null,
         max_views: null,
         opens: 0,
         created_at: at,

@@ -22,6 +22,7 @@ import { jobReasons } from './0020-job-reasons'
 import { experts } from './0021-experts'
 import { expertServices } from './0022-expert-services'
 import { hospitalRequests } from './0023-hospital-requests'
+import { consultations } from './0024-consultations'
 
 /**
  * Every migration, in order. Names sort lexicographically (Kysely runs them in that order), so keep
@@ -51,6 +52,7 @@ export const migrations: Record<string, Migration> = {
   '0021-experts': experts,
   '0022-expert-services': expertServices,
   '0023-hospital-requests': hospitalRequests,
+  '0024-consultations': consultations,
 }
 
 /** In-code provider: migrations travel with the bundle instead of being read from a folder at runtime. */

@@ -420,6 +420,8 @@ export async function createGrant(
     expires_at: expiresAt.toISOString(),
     revoked_at: null,
     first_viewed_at: null,
+    purpose: 'share',
+    consultation_id: null,
   }
   const notices = await db.transaction().execute(async (trx) => {
     await trx.insertInto('grants').values(row).execute()
