@@ -15,6 +15,7 @@ import mainClaimsRoutes from './main/claims'
 import mainDicomUploadRoutes from './main/dicom-upload'
 import mainExpertProfilesRoutes from './main/expert-profiles'
 import mainExpertsRoutes from './main/experts'
+import mainConsultationsRoutes from './main/consultations'
 import mainHospitalRequestsRoutes from './main/hospital-requests'
 import mainFamilyRoutes from './main/family'
 import mainGrantsRoutes from './main/grants'
@@ -58,6 +59,7 @@ export default async function routes(app: FastifyInstance): Promise<void> {
   await app.register(mainSearchRoutes)
   await app.register(mainFavouritesRoutes)
   await app.register(mainFeedbackRoutes)
+  await app.register(mainConsultationsRoutes)
   await app.register(mainAppsRoutes)
   await app.register(mainOperatorRoutes)
   await app.register(mainExpertsRoutes)

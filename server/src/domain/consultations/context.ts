@@ -17,6 +17,8 @@ export interface ConsultContext {
   log: FastifyBaseLogger
   /** Starts a job at once after the commit (null in plain domain tests: the sweep takes it). */
   jobs: JobRunner | null
+  /** Where the provider posts notifications (PUBLIC_URL + the notify routes); null without one. */
+  notifyUrls: { payment: string; refund: string } | null
   /** Realtime pointers to the people's open screens (never contents). */
   publish: (userIds: string[], signal: ConsultSignal) => void
 }

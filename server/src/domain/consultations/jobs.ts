@@ -49,7 +49,7 @@ export function consultRefundJob(context: ContextForJobs): JobKind {
       }
       let result
       try {
-        result = await consult.payments.refund({ outTradeNo: row.order_no, outRefundNo: refund.refund_no, refundFen: Number(refund.amount_fen), totalFen: Number(row.price_fen), reason: refund.reason.slice(0, 80) })
+        result = await consult.payments.refund({ outTradeNo: row.order_no, outRefundNo: refund.refund_no, refundFen: Number(refund.amount_fen), totalFen: Number(row.price_fen), reason: refund.reason.slice(0, 80), notifyUrl: consult.notifyUrls?.refund ?? null })
       } catch (error) {
         if (error instanceof PaymentProviderUnavailable) return again('provider unavailable; retry later')
         throw error

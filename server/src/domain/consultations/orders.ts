@@ -20,8 +20,10 @@ import {
   PaymentNotConfigured,
   PaymentNotificationRejected,
   PaymentProviderUnavailable,
+  PaymentRequestRefused,
   type PaymentResult,
 } from '../../providers/payments/types'
+import { isDemoPaymentProvider } from '../../providers/payments/demo'
 import { assertExpertTakesConsultations } from '../experts'
 import { release, reserve, type Slot } from '../limits'
 import { assertPersonInReach } from '../records'
@@ -310,6 +312,7 @@ export async function startPayment(
   if (Date.parse(row.pay_by) <= now.getTime()) throw conflict(CONSULT_MESSAGES.payClosed)
   if (ctx.payments.name !== row.provider) throw conflict(CONSULT_MESSAGES.paymentUnavailable)
   if (ctx.payments.name === 'wechatpay' && client === 'h5') throw badRequest(CONSULT_MESSAGES.paymentWechatOnly)
+  if (ctx.payments.name === 'wechatpay' && !ctx.notifyUrls) throw new ApiError(503, CONSULT_MESSAGES.paymentNotConfigured)
   let openid: string | null = null
   if (ctx.payments.name === 'wechatpay') {
     const user = await ctx.db.selectFrom('users').select('wechat_openid').where('id', '=', userId).executeTakeFirst()
@@ -324,6 +327,7 @@ export async function startPayment(
       amountFen: Number(row.price_fen),
       payerOpenid: openid,
       expiresAt: new Date(row.pay_by),
+      notifyUrl: ctx.notifyUrls?.payment ?? '',
     })
     return {
       kind: prepay.kind,
@@ -341,6 +345,7 @@ export function paymentError(error: unknown): unknown {
   if (error instanceof PaymentNotConfigured) return new ApiError(503, CONSULT_MESSAGES.paymentNotConfigured)
   if (error instanceof PaymentProviderUnavailable) return new ApiError(503, CONSULT_MESSAGES.paymentUnavailable)
   if (error instanceof PaymentNotificationRejected) return badRequest(CONSULT_MESSAGES.demoPaymentInvalid)
+  if (error instanceof PaymentRequestRefused) return badRequest(error.message)
   return error
 }
 
@@ -401,14 +406,18 @@ export async function applyPaymentResult(ctx: ConsultContext, result: PaymentRes
 /** 演示支付's 确认支付: the demo provider's signed notification, through the same code. */
 export async function confirmDemoPayment(ctx: ConsultContext, userId: string, consultationId: string, token: string) {
   const { row } = await consultationFor(ctx.db, userId, consultationId, 'patient')
-  const demo = ctx.payments as typeof ctx.payments & {
-    demoConfirm?: (orderNo: string, token: string, amountFen: number) => Promise<PaymentResult>
+  const demo = ctx.payments
+  if (!isDemoPaymentProvider(demo) || row.provider !== 'demo') throw badRequest(CONSULT_MESSAGES.demoPaymentInvalid)
+  const read = demo.readToken(token)
+  if (!read || read.outTradeNo !== row.order_no || read.amountFen !== Number(row.price_fen)) {
+    throw badRequest(CONSULT_MESSAGES.demoPaymentInvalid)
   }
-  if (ctx.payments.name !== 'demo' || !demo.demoConfirm) throw badRequest(CONSULT_MESSAGES.demoPaymentInvalid)
   if (row.state !== 'pending-payment') throw conflict(CONSULT_MESSAGES.notPayable)
+  // The same path as WeChat's: a signed notification, verified, then applied once.
+  const notification = demo.demoNotification(row.order_no, Number(row.price_fen), `DEMO${randomBytes(10).toString('hex').toUpperCase()}`)
   let result: PaymentResult
   try {
-    result = await demo.demoConfirm(row.order_no, token, Number(row.price_fen))
+    result = await demo.parsePaymentNotification(notification)
   } catch (error) {
     throw paymentError(error)
   }
