@@ -2,11 +2,11 @@ import { renderHook } from '@testing-library/react'
 import type { RealtimeListener } from '@/services/realtime'
 import { useRealtime } from '../use-realtime'
 
-const listeners = new Set<RealtimeListener>()
+const mockListeners = new Set<RealtimeListener>()
 jest.mock('@/services/realtime', () => ({
   subscribeRealtime: (listener: RealtimeListener) => {
-    listeners.add(listener)
-    return () => listeners.delete(listener)
+    mockListeners.add(listener)
+    return () => mockListeners.delete(listener)
   },
 }))
 
@@ -16,12 +16,12 @@ it('listens while mounted, always with the latest callback, and stops on unmount
   const { rerender, unmount } = renderHook(({ listener }) => useRealtime(listener), {
     initialProps: { listener: first },
   })
-  expect(listeners.size).toBe(1)
+  expect(mockListeners.size).toBe(1)
   rerender({ listener: second })
-  expect(listeners.size).toBe(1)
-  for (const listener of listeners) listener({ kind: 'messages.unread' })
+  expect(mockListeners.size).toBe(1)
+  for (const listener of mockListeners) listener({ kind: 'messages.unread' })
   expect(first).not.toHaveBeenCalled()
   expect(second).toHaveBeenCalledWith({ kind: 'messages.unread' })
   unmount()
-  expect(listeners.size).toBe(0)
+  expect(mockListeners.size).toBe(0)
 })
