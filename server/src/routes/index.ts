@@ -22,6 +22,7 @@ import mainGrantsRoutes from './main/grants'
 import mainMessagesRoutes from './main/messages'
 import mainProfileRoutes from './main/profile'
 import mainQrLoginRoutes from './main/qr-login'
+import mainRealtimeRoutes from './main/realtime'
 import mainRecordsRoutes from './main/records'
 import mainUploadRoutes from './main/upload'
 import scanCodesRoutes from './scan/codes'
@@ -65,4 +66,5 @@ export default async function routes(app: FastifyInstance): Promise<void> {
   await app.register(mainExpertsRoutes)
   await app.register(mainHospitalRequestsRoutes)
   await app.register(mainExpertProfilesRoutes)
+  await app.register(mainRealtimeRoutes)
 }
