@@ -6,7 +6,8 @@ import { createDatabase, type DatabaseHandle, type DB } from './db'
 import { startPurgeSchedule } from './domain/purge'
 import type { JobKind, JobRunner } from './jobs/runner'
 import { createAppJobRunner, prepareDatabase } from './domain/startup'
-import { JOB_KINDS } from './job-kinds'
+import { appJobKinds } from './job-kinds'
+import { consultContext } from './consult-context'
 import { findSessionByAccessToken, setSecretKey, toRole } from './domain/identity'
 import { trustProxyOption } from './http/client-address'
 import { serializerCompiler } from './http/serializer'
@@ -178,7 +179,7 @@ export async function buildApp(
   // Jobs start once the app is ready and stop before the
   // database closes; on PostgreSQL they are shared with the other processes through pg-boss.
   const jobs = createAppJobRunner(config, database, {
-    kinds: options.jobKinds ?? JOB_KINDS,
+    kinds: options.jobKinds ?? appJobKinds((log) => ({ ...consultContext(app), log })),
     store: app.store,
     cipher: app.personalCipher,
     log: app.log,

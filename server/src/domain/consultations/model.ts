@@ -74,9 +74,18 @@ export async function consultationFor(
   throw notFound(CONSULT_MESSAGES.notFound)
 }
 
-/** Reads the row again inside a transaction, locked on PostgreSQL (SQLite serialises writers). */
+/**
+ * Reads the row again inside a transaction, holding it: a no-op update takes the row's lock on
+ * PostgreSQL and the write lock on SQLite (which has no SELECT … FOR UPDATE), so whoever comes next
+ * waits for this transaction and then reads what it wrote.
+ */
 export async function lockConsultation(trx: DB, id: string): Promise<Consultation | undefined> {
-  return trx.selectFrom('consultations').selectAll().where('id', '=', id).forUpdate().executeTakeFirst()
+  return trx
+    .updateTable('consultations')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst()
 }
 
 /**

@@ -43,7 +43,7 @@ import { ok } from '../../http/envelope'
 import { readOneFile } from '../../http/one-file'
 import { route } from '../../http/route'
 import { PaymentNotificationRejected } from '../../providers/payments/types'
-import { consultContext } from '../consult-context'
+import { consultContext } from '../../consult-context'
 
 /**
  * Main service: consultations (contract/main/consultations.ts, issue 21): the patient's order and
