@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import { CONSULT_CONSENT_VERSION } from '@contract/main/consultations'
 import { buildApp } from '../../src/app'
 import { checkLedger } from '../../src/domain/ledger'
+import { createSession } from '../../src/domain/identity'
 import { NEW_EXPERT_SETTINGS } from '../../src/domain/experts/settings'
 import { demoPaymentProvider } from '../../src/providers/payments/demo'
 import type { PaymentProvider } from '../../src/providers/payments/types'
@@ -23,6 +24,8 @@ export interface ConsultWorld {
   logs: string[]
   hospitalId: string
   call: (user: TestUser | null, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) => ReturnType<typeof json>
+  /** Moves the clock; the people named get a fresh session (a day-long step outlives a token). */
+  advance: (ms: number, ...people: TestUser[]) => Promise<void>
   /** Runs every due job now (timers, refunds) and waits for them. */
   drainJobs: () => Promise<void>
   /** `ledger:check` must hold after every money test. */
@@ -54,6 +57,12 @@ export async function consultWorld(options: { payments?: PaymentProvider } = {})
     logs,
     hospitalId,
     call,
+    advance: async (ms, ...people) => {
+      clock.advance(ms)
+      for (const person of people) {
+        person.token = (await createSession(app.db, person.user.id, clock.now())).access_token
+      }
+    },
     drainJobs: async () => {
       for (let round = 0; round < 5; round += 1) {
         await app.jobs.sweep()
@@ -141,13 +150,11 @@ export async function application(world: ConsultWorld, asker: TestUser, expertUs
 export async function paidConsultation(world: ConsultWorld, asker: TestUser, expertUser: TestUser, service: 'text' | 'imaging' = 'text') {
   const { input } = await application(world, asker, expertUser, service)
   const created = await world.call(asker, 'POST', '/main/consultations', input)
-  if (created.status !== 200) process.stderr.write(world.logs.filter((l) => l.includes('"level":50')).join('\n').slice(0, 4000))
   assert.equal(created.status, 200, created.error ?? '')
   const id = created.data.id as string
   const pay = await world.call(asker, 'POST', `/main/consultations/${id}/pay`, { client: 'h5' })
   assert.equal(pay.status, 200, pay.error ?? '')
   const paid = await world.call(asker, 'POST', `/main/consultations/${id}/demo-pay`, { token: pay.data.demoToken })
-  if (paid.status !== 200) process.stderr.write(world.logs.filter((l) => l.includes('"level":50')).join('\n').slice(0, 4000))
   assert.equal(paid.status, 200, paid.error ?? '')
   assert.equal(paid.data.state, 'waiting-accept')
   return id
