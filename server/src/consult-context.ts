@@ -16,11 +16,17 @@ export function consultContext(app: FastifyInstance): ConsultContext {
     log: app.log,
     jobs: app.jobs,
     notifyUrls: base
-      ? { payment: `${base}/main/pay/wechatpay/notify`, refund: `${base}/main/pay/wechatpay/refund-notify` }
+      ? {
+          payment: `${base}/main/pay/wechatpay/notify`,
+          refund: `${base}/main/pay/wechatpay/refund-notify`,
+        }
       : null,
     // Pointers only (ids and a cursor): the screens fetch the contents with their own token.
     publish: (userIds, signal) => {
-      const event = signal.kind === 'consultation.message' ? { ...signal, cursor: String(signal.cursor) } : signal
+      const event =
+        signal.kind === 'consultation.message'
+          ? { ...signal, cursor: String(signal.cursor) }
+          : signal
       void app.realtime.publish(userIds, event)
     },
   }

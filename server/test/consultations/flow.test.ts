@@ -13,7 +13,10 @@ test('a consultation from submission to the money settled: pay, accept, answer, 
   // The expert sees it waiting, with the time left to accept.
   const waiting = await world.call(doctor, 'GET', '/main/expert/consultations?tab=waiting')
   assert.equal(waiting.status, 200, waiting.error ?? '')
-  assert.deepEqual(waiting.data.items.map((item: { id: string }) => item.id), [id])
+  assert.deepEqual(
+    waiting.data.items.map((item: { id: string }) => item.id),
+    [id],
+  )
   assert.equal(waiting.data.items[0].deadlineLabel, '接诊剩余')
   const counts = await world.call(doctor, 'GET', '/main/expert/consultations/counts')
   assert.equal(counts.data.waiting, 1)
@@ -22,22 +25,42 @@ test('a consultation from submission to the money settled: pay, accept, answer, 
   const stranger = await patient(world, '赵路人')
   assert.equal((await world.call(stranger, 'GET', `/main/consultations/${id}`)).status, 404)
   const otherDoctor = await expert(world, { name: '周专家' })
-  assert.equal((await world.call(otherDoctor, 'POST', `/main/expert/consultations/${id}/accept`)).status, 404)
-  assert.equal((await world.call(asker, 'POST', `/main/expert/consultations/${id}/accept`)).status, 403)
+  assert.equal(
+    (await world.call(otherDoctor, 'POST', `/main/expert/consultations/${id}/accept`)).status,
+    404,
+  )
+  assert.equal(
+    (await world.call(asker, 'POST', `/main/expert/consultations/${id}/accept`)).status,
+    403,
+  )
 
   const accepted = await world.call(doctor, 'POST', `/main/expert/consultations/${id}/accept`)
   assert.equal(accepted.status, 200, accepted.error ?? '')
   assert.equal(accepted.data.state, 'in-progress')
   assert.equal(accepted.data.records.length, 1, 'the expert sees the shared exam through the grant')
 
-  const hello = await world.call(asker, 'POST', `/main/consultations/${id}/messages`, { clientId: 'client-000001', text: '医生您好' })
+  const hello = await world.call(asker, 'POST', `/main/consultations/${id}/messages`, {
+    clientId: 'client-000001',
+    text: '医生您好',
+  })
   assert.equal(hello.status, 200, hello.error ?? '')
-  const again = await world.call(asker, 'POST', `/main/consultations/${id}/messages`, { clientId: 'client-000001', text: '医生您好' })
+  const again = await world.call(asker, 'POST', `/main/consultations/${id}/messages`, {
+    clientId: 'client-000001',
+    text: '医生您好',
+  })
   assert.equal(again.data.id, hello.data.id, 'a retried send is one message')
 
-  const wrong = await world.call(doctor, 'POST', `/main/expert/consultations/${id}/answer`, { clientId: 'answer-0001', opinion: '结节 6 mm，建议 6–12 个月复查', password: 'wrong-pass1' })
+  const wrong = await world.call(doctor, 'POST', `/main/expert/consultations/${id}/answer`, {
+    clientId: 'answer-0001',
+    opinion: '结节 6 mm，建议 6–12 个月复查',
+    password: 'wrong-pass1',
+  })
   assert.equal(wrong.status, 400)
-  const answered = await world.call(doctor, 'POST', `/main/expert/consultations/${id}/answer`, { clientId: 'answer-0001', opinion: '结节 6 mm，建议 6–12 个月复查', password: EXPERT_PASSWORD })
+  const answered = await world.call(doctor, 'POST', `/main/expert/consultations/${id}/answer`, {
+    clientId: 'answer-0001',
+    opinion: '结节 6 mm，建议 6–12 个月复查',
+    password: EXPERT_PASSWORD,
+  })
   assert.equal(answered.status, 200, answered.error ?? '')
   assert.equal(answered.data.kind, 'answer')
   assert.ok(answered.data.signedAt)
@@ -45,19 +68,39 @@ test('a consultation from submission to the money settled: pay, accept, answer, 
   const messages = await world.call(asker, 'GET', `/main/consultations/${id}/messages?after=0`)
   const kinds = messages.data.items.map((item: { kind: string }) => item.kind)
   assert.ok(kinds.includes('answer') && kinds.includes('text'))
-  const afterLast = await world.call(asker, 'GET', `/main/consultations/${id}/messages?after=${messages.data.last}`)
+  const afterLast = await world.call(
+    asker,
+    'GET',
+    `/main/consultations/${id}/messages?after=${messages.data.last}`,
+  )
   assert.deepEqual(afterLast.data.items, [], 'nothing after the cursor')
 
   const adopted = await world.call(asker, 'POST', `/main/consultations/${id}/adopt`)
   assert.equal(adopted.status, 200, adopted.error ?? '')
   assert.equal(adopted.data.state, 'completed')
   assert.equal(adopted.data.actions.rate, true)
-  const rated = await world.call(asker, 'POST', `/main/consultations/${id}/rating`, { stars: 5, tags: ['解答详细'], text: '很专业' })
+  const rated = await world.call(asker, 'POST', `/main/consultations/${id}/rating`, {
+    stars: 5,
+    tags: ['解答详细'],
+    text: '很专业',
+  })
   assert.equal(rated.status, 200, rated.error ?? '')
-  assert.equal((await world.call(asker, 'POST', `/main/consultations/${id}/rating`, { stars: 1, tags: [], text: '' })).status, 409)
+  assert.equal(
+    (
+      await world.call(asker, 'POST', `/main/consultations/${id}/rating`, {
+        stars: 1,
+        tags: [],
+        text: '',
+      })
+    ).status,
+    409,
+  )
 
   const balances = async () => {
-    const rows = await world.app.db.selectFrom('ledger_accounts').select(['id', 'balance']).execute()
+    const rows = await world.app.db
+      .selectFrom('ledger_accounts')
+      .select(['id', 'balance'])
+      .execute()
     return Object.fromEntries(rows.map((row) => [row.id.split(':')[0], Number(row.balance)]))
   }
   const before = await balances()
@@ -79,7 +122,12 @@ test('declined and refunded at once; a timed-out one refunded by its timer; the 
   const asker = await patient(world)
   const doctor = await expert(world)
   const declinedId = await paidConsultation(world, asker, doctor)
-  const declined = await world.call(doctor, 'POST', `/main/expert/consultations/${declinedId}/decline`, { reason: '超出我的专业范围' })
+  const declined = await world.call(
+    doctor,
+    'POST',
+    `/main/expert/consultations/${declinedId}/decline`,
+    { reason: '超出我的专业范围' },
+  )
   assert.equal(declined.status, 200, declined.error ?? '')
   assert.equal(declined.data.state, 'declined')
   await world.drainJobs()

@@ -23,7 +23,12 @@ export interface ConsultWorld {
   clock: Clock
   logs: string[]
   hospitalId: string
-  call: (user: TestUser | null, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) => ReturnType<typeof json>
+  call: (
+    user: TestUser | null,
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    payload?: object,
+  ) => ReturnType<typeof json>
   /** Moves the clock; the people named get a fresh session (a day-long step outlives a token). */
   advance: (ms: number, ...people: TestUser[]) => Promise<void>
   /** Runs every due job now (timers, refunds) and waits for them. */
@@ -32,7 +37,9 @@ export interface ConsultWorld {
   assertLedger: () => Promise<void>
 }
 
-export async function consultWorld(options: { payments?: PaymentProvider } = {}): Promise<ConsultWorld> {
+export async function consultWorld(
+  options: { payments?: PaymentProvider } = {},
+): Promise<ConsultWorld> {
   const clock = new Clock()
   const logs: string[] = []
   const config = testConfig({ logLevel: 'info' })
@@ -47,10 +54,28 @@ export async function consultWorld(options: { payments?: PaymentProvider } = {})
   const at = clock.now().toISOString()
   await app.db
     .insertInto('hospitals')
-    .values({ id: hospitalId, name: '会诊测试医院', level: '三级甲等', province: '测试省', city: '测试市', address: '测试路 1 号', sort_order: 0, created_at: at, region_code: '110101', region_name: '北京市东城区', ai_reporting: 0, demo: 0 })
+    .values({
+      id: hospitalId,
+      name: '会诊测试医院',
+      level: '三级甲等',
+      province: '测试省',
+      city: '测试市',
+      address: '测试路 1 号',
+      sort_order: 0,
+      created_at: at,
+      region_code: '110101',
+      region_name: '北京市东城区',
+      ai_reporting: 0,
+      demo: 0,
+    })
     .execute()
   const call: ConsultWorld['call'] = (user, method, url, payload) =>
-    json(app, { method, url, ...(user ? { token: user.token } : {}), ...(payload === undefined ? {} : { payload }) })
+    json(app, {
+      method,
+      url,
+      ...(user ? { token: user.token } : {}),
+      ...(payload === undefined ? {} : { payload }),
+    })
   return {
     app,
     clock,
@@ -66,9 +91,25 @@ export async function consultWorld(options: { payments?: PaymentProvider } = {})
     drainJobs: async () => {
       for (let round = 0; round < 5; round += 1) {
         await app.jobs.sweep()
-        const running = await app.db.selectFrom('ingest_jobs').select('id').where('status', 'in', ['running']).where('kind', 'like', 'consult-%').execute()
+        const running = await app.db
+          .selectFrom('ingest_jobs')
+          .select('id')
+          .where('status', 'in', ['running'])
+          .where('kind', 'like', 'consult-%')
+          .execute()
         if (running.length === 0) {
-          const due = await app.db.selectFrom('ingest_jobs').select('id').where('status', '=', 'queued').where('kind', 'like', 'consult-%').where((eb) => eb.or([eb('run_after', 'is', null), eb('run_after', '<=', clock.now().toISOString())])).execute()
+          const due = await app.db
+            .selectFrom('ingest_jobs')
+            .select('id')
+            .where('status', '=', 'queued')
+            .where('kind', 'like', 'consult-%')
+            .where((eb) =>
+              eb.or([
+                eb('run_after', 'is', null),
+                eb('run_after', '<=', clock.now().toISOString()),
+              ]),
+            )
+            .execute()
           if (due.length === 0) return
         }
         await new Promise((resolve) => setTimeout(resolve, 50))
@@ -86,13 +127,22 @@ let sequence = 500
 export async function patient(world: ConsultWorld, realName = '王患者'): Promise<TestUser> {
   const user = await signUp(world.app.db, world.clock.now())
   sequence += 1
-  const res = await world.call(user, 'POST', '/main/account/idcard', { realName, idCard: validIdNumber('19800101', sequence) })
+  const res = await world.call(user, 'POST', '/main/account/idcard', {
+    realName,
+    idCard: validIdNumber('19800101', sequence),
+  })
   assert.equal(res.status, 200, res.error ?? '')
   return user
 }
 
-export async function expert(world: ConsultWorld, fields: { name?: string; dailyLimit?: number; priceFen?: number } = {}): Promise<TestUser> {
-  const user = await signUp(world.app.db, world.clock.now(), { role: 'expert', password: EXPERT_PASSWORD })
+export async function expert(
+  world: ConsultWorld,
+  fields: { name?: string; dailyLimit?: number; priceFen?: number } = {},
+): Promise<TestUser> {
+  const user = await signUp(world.app.db, world.clock.now(), {
+    role: 'expert',
+    password: EXPERT_PASSWORD,
+  })
   const at = world.clock.now().toISOString()
   await world.app.db
     .insertInto('experts')
@@ -120,9 +170,18 @@ export async function expert(world: ConsultWorld, fields: { name?: string; daily
   return user
 }
 
-export async function application(world: ConsultWorld, asker: TestUser, expertUser: TestUser, service: 'text' | 'imaging' = 'text') {
+export async function application(
+  world: ConsultWorld,
+  asker: TestUser,
+  expertUser: TestUser,
+  service: 'text' | 'imaging' = 'text',
+) {
   const exam = await insertUploadExam(world.app.db, asker.user.id, { title: '胸部 CT' })
-  const quote = await world.call(asker, 'GET', `/main/consultations/quote?expertId=${expertUser.user.id}&service=${service}`)
+  const quote = await world.call(
+    asker,
+    'GET',
+    `/main/consultations/quote?expertId=${expertUser.user.id}&service=${service}`,
+  )
   assert.equal(quote.status, 200, quote.error ?? '')
   return {
     exam,
@@ -147,14 +206,21 @@ export async function application(world: ConsultWorld, asker: TestUser, expertUs
 }
 
 /** Submits and pays with 演示支付: a consultation waiting for the expert. */
-export async function paidConsultation(world: ConsultWorld, asker: TestUser, expertUser: TestUser, service: 'text' | 'imaging' = 'text') {
+export async function paidConsultation(
+  world: ConsultWorld,
+  asker: TestUser,
+  expertUser: TestUser,
+  service: 'text' | 'imaging' = 'text',
+) {
   const { input } = await application(world, asker, expertUser, service)
   const created = await world.call(asker, 'POST', '/main/consultations', input)
   assert.equal(created.status, 200, created.error ?? '')
   const id = created.data.id as string
   const pay = await world.call(asker, 'POST', `/main/consultations/${id}/pay`, { client: 'h5' })
   assert.equal(pay.status, 200, pay.error ?? '')
-  const paid = await world.call(asker, 'POST', `/main/consultations/${id}/demo-pay`, { token: pay.data.demoToken })
+  const paid = await world.call(asker, 'POST', `/main/consultations/${id}/demo-pay`, {
+    token: pay.data.demoToken,
+  })
   assert.equal(paid.status, 200, paid.error ?? '')
   assert.equal(paid.data.state, 'waiting-accept')
   return id

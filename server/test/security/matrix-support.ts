@@ -97,6 +97,9 @@ export const RECORD_PARAM_NAMES = new Set([
 const OPERATORS_ONLY =
   'operators only: server/test/operator holds every operator call to 403 for anyone else'
 
+const CONSULTATION =
+  'a consultation: its patient and its expert only; server/test/consultations/authorisation walks every consultation operation (another patient, another expert, no one)'
+
 /** Operations with a path parameter that is not a patient's record, and why. */
 export const NOT_RECORDS: Record<string, string> = {
   '/main/app/agreements/{kind}': 'the published agreements',
@@ -147,6 +150,22 @@ export const NOT_RECORDS: Record<string, string> = {
     'a certified expert’s public profile; 404 when suspended or never certified, except to themself (server/test/experts)',
   '/main/operator/experts/{expertId}/suspend': OPERATORS_ONLY,
   '/main/operator/experts/{expertId}/resume': OPERATORS_ONLY,
+  '/main/consultations/{consultationId}': CONSULTATION,
+  '/main/consultations/{consultationId}/pay': CONSULTATION,
+  '/main/consultations/{consultationId}/demo-pay': CONSULTATION,
+  '/main/consultations/{consultationId}/sync-payment': CONSULTATION,
+  '/main/consultations/{consultationId}/cancel': CONSULTATION,
+  '/main/consultations/{consultationId}/messages': CONSULTATION,
+  '/main/consultations/{consultationId}/read': CONSULTATION,
+  '/main/consultations/{consultationId}/adopt': CONSULTATION,
+  '/main/consultations/{consultationId}/rating': CONSULTATION,
+  '/main/consultations/{consultationId}/complaint': CONSULTATION,
+  '/main/consultations/{consultationId}/public': CONSULTATION,
+  '/main/consultations/pictures/{pictureId}': CONSULTATION,
+  '/main/expert/consultations/{consultationId}/accept': CONSULTATION,
+  '/main/expert/consultations/{consultationId}/decline': CONSULTATION,
+  '/main/expert/consultations/{consultationId}/answer': CONSULTATION,
+  '/main/operator/consultations/{consultationId}/complaint': OPERATORS_ONLY,
 }
 
 /**

@@ -22,7 +22,14 @@ export {
   removeFromList,
   runTimer,
 } from './lifecycle'
-export { answer, listMessages, markRead, readPicture, sendMessage, uploadPicture } from './conversation'
+export {
+  answer,
+  listMessages,
+  markRead,
+  readPicture,
+  sendMessage,
+  uploadPicture,
+} from './conversation'
 export { expertCounts, listForExpert, listForOperator, listMine, listPublic } from './queries'
 export { consultRefundJob, consultTimerJob, type ContextForJobs } from './jobs'
 export { platformShareBp, setPlatformShareBp } from './settings'

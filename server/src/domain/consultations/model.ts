@@ -31,7 +31,12 @@ export type Side = 'patient' | 'expert'
 
 export const HOUR_MS = 3600_000
 export const DAY_MS = 24 * HOUR_MS
-export const ENDED_STATES: readonly ConsultState[] = ['completed', 'cancelled', 'declined', 'expired']
+export const ENDED_STATES: readonly ConsultState[] = [
+  'completed',
+  'cancelled',
+  'declined',
+  'expired',
+]
 export const isEnded = (c: Pick<Consultation, 'state'>) =>
   ENDED_STATES.includes(c.state as ConsultState)
 
@@ -136,7 +141,14 @@ export async function recordEvent(
 ): Promise<void> {
   await trx
     .insertInto('consultation_events')
-    .values({ id: randomUUID(), consultation_id: consultationId, state, actor, note, at: now.toISOString() })
+    .values({
+      id: randomUUID(),
+      consultation_id: consultationId,
+      state,
+      actor,
+      note,
+      at: now.toISOString(),
+    })
     .execute()
 }
 
@@ -208,11 +220,7 @@ export async function tell(
 }
 
 /** A timer: the consultation's deadline job, taken when due by whichever process sweeps first. */
-export async function scheduleTimer(
-  trx: DB,
-  consultationId: string,
-  at: string,
-): Promise<void> {
+export async function scheduleTimer(trx: DB, consultationId: string, at: string): Promise<void> {
   const id = randomUUID()
   await insertQueuedJob(trx, {
     id,
@@ -296,7 +304,12 @@ export async function peopleById(
   const rows = await db
     .selectFrom('users')
     .leftJoin('id_cards', 'id_cards.user_id', 'users.id')
-    .select(['users.id', 'users.nickname', 'id_cards.holder_encrypted', 'id_cards.number_encrypted'])
+    .select([
+      'users.id',
+      'users.nickname',
+      'id_cards.holder_encrypted',
+      'id_cards.number_encrypted',
+    ])
     .where('users.id', 'in', ids)
     .execute()
   const links = askerId
@@ -370,9 +383,15 @@ export async function toCards(
   now: Date,
 ): Promise<ConsultCard[]> {
   const [experts, people, disputed] = await Promise.all([
-    expertsById(db, rows.map((row) => row.expert_user_id)),
+    expertsById(
+      db,
+      rows.map((row) => row.expert_user_id),
+    ),
     peopleForRows(db, cipher, rows, now),
-    openComplaints(db, rows.map((row) => row.id)),
+    openComplaints(
+      db,
+      rows.map((row) => row.id),
+    ),
   ])
   return rows.map((row) => {
     const { deadline, label } = deadlineOf(row)
@@ -396,8 +415,11 @@ export async function toCards(
   })
 }
 
-function withoutBound(person: (ConsultPerson & { idCardBound?: boolean }) | undefined): ConsultPerson {
-  if (!person) return { personId: '', nameMasked: '就诊人', sex: 'unknown', age: null, relationLabel: '' }
+function withoutBound(
+  person: (ConsultPerson & { idCardBound?: boolean }) | undefined,
+): ConsultPerson {
+  if (!person)
+    return { personId: '', nameMasked: '就诊人', sex: 'unknown', age: null, relationLabel: '' }
   const { idCardBound: _bound, ...rest } = person
   return rest
 }
@@ -411,9 +433,16 @@ async function peopleForRows(
 ): Promise<Map<string, ConsultPerson>> {
   const result = new Map<string, ConsultPerson>()
   const byAsker = new Map<string, Consultation[]>()
-  for (const row of rows) byAsker.set(row.patient_user_id, [...(byAsker.get(row.patient_user_id) ?? []), row])
+  for (const row of rows)
+    byAsker.set(row.patient_user_id, [...(byAsker.get(row.patient_user_id) ?? []), row])
   for (const [asker, own] of byAsker) {
-    const people = await peopleById(db, cipher, asker, own.map((row) => row.person_user_id), now)
+    const people = await peopleById(
+      db,
+      cipher,
+      asker,
+      own.map((row) => row.person_user_id),
+      now,
+    )
     for (const row of own) result.set(row.id, withoutBound(people.get(row.person_user_id)))
   }
   return result
@@ -457,7 +486,10 @@ export async function describeConsultation(
   const [card] = await toCards(db, cipher, [row], side, now)
   const application = parseApplication(row)
   const [pictures, events, complaint, refunds, grant] = await Promise.all([
-    picturesById(db, [...application.offline, ...application.exams.flatMap((exam) => exam.pictureIds)]),
+    picturesById(db, [
+      ...application.offline,
+      ...application.exams.flatMap((exam) => exam.pictureIds),
+    ]),
     db
       .selectFrom('consultation_events')
       .selectAll()
@@ -492,7 +524,12 @@ export async function describeConsultation(
   const disputed = complaint?.state === 'open'
   const patient = side === 'patient'
   const refundedFen = refunds.reduce((sum, refund) => sum + Number(refund.amount_fen), 0)
-  const actors: Record<string, string> = { patient: '患者', expert: '专家', system: '系统', operator: '平台' }
+  const actors: Record<string, string> = {
+    patient: '患者',
+    expert: '专家',
+    system: '系统',
+    operator: '平台',
+  }
   return {
     ...card!,
     role: side,
@@ -509,7 +546,12 @@ export async function describeConsultation(
       pictures: pics(exam.pictureIds),
     })),
     records: grant.records,
-    grant: { id: grant.id, status: grant.status, statusLabel: grant.statusLabel, expiresAt: grant.expiresAt },
+    grant: {
+      id: grant.id,
+      status: grant.status,
+      statusLabel: grant.statusLabel,
+      expiresAt: grant.expiresAt,
+    },
     events: events.map((event) => ({
       state: event.state as ConsultState,
       label: CONSULT_STATE_LABELS[event.state as ConsultState],
@@ -608,7 +650,9 @@ export function toMessage(
     from: row.sender as ConsultMessage['from'],
     mine: row.sender_user_id === viewerId,
     text: row.text,
-    picture: row.picture_id ? { id: row.picture_id, url: PICTURE_ROUTE(row.picture_id), width: null, height: null } : null,
+    picture: row.picture_id
+      ? { id: row.picture_id, url: PICTURE_ROUTE(row.picture_id), width: null, height: null }
+      : null,
     record: recordKey ? (records.get(recordKey) ?? null) : null,
     answer: row.answer_json ? (JSON.parse(row.answer_json) as ConsultMessage['answer']) : null,
     signedAt: row.signed_at,

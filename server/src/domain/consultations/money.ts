@@ -39,7 +39,11 @@ export async function creditPayment(
   )
 }
 
-async function accountBalanceFor(trx: DB, accountId: string, consultationId: string): Promise<number> {
+async function accountBalanceFor(
+  trx: DB,
+  accountId: string,
+  consultationId: string,
+): Promise<number> {
   const row = await trx
     .selectFrom('ledger_entries as e')
     .innerJoin('ledger_transfers as t', 't.id', 'e.transfer_id')
@@ -101,7 +105,8 @@ export async function refundedSoFar(trx: DB, consultationId: string): Promise<nu
   return Number(row?.total ?? 0)
 }
 
-const refundNumber = () => `R${Date.now().toString(36)}${randomBytes(6).toString('hex')}`.toUpperCase()
+const refundNumber = () =>
+  `R${Date.now().toString(36)}${randomBytes(6).toString('hex')}`.toUpperCase()
 
 /**
  * Starts a refund of `amountFen` (call with the consultation's row locked): the money leaves escrow
@@ -128,9 +133,7 @@ export async function startRefund(
   const escrow = ACCOUNTS.escrow(row.id)
   const held = await accountBalanceFor(trx, escrow.id, row.id)
   const entries =
-    held >= amountFen
-      ? [{ account: escrow, amount: -amountFen }]
-      : fromSettled(row, amountFen)
+    held >= amountFen ? [{ account: escrow, amount: -amountFen }] : fromSettled(row, amountFen)
   await postTransfer(
     trx,
     {
@@ -170,7 +173,10 @@ export async function startRefund(
 /** After completion: the platform gives back its share of the refund, the expert the rest. */
 function fromSettled(row: Consultation, amountFen: number) {
   const price = Number(row.price_fen)
-  const platform = Math.min(Number(row.platform_fen), Math.round((amountFen * Number(row.platform_fen)) / price))
+  const platform = Math.min(
+    Number(row.platform_fen),
+    Math.round((amountFen * Number(row.platform_fen)) / price),
+  )
   return [
     { account: ACCOUNTS.platformRevenue(), amount: -platform },
     { account: ACCOUNTS.expertPending(row.expert_user_id), amount: -(amountFen - platform) },

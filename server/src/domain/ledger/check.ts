@@ -80,8 +80,14 @@ export async function checkLedger(db: DB, now: Date): Promise<LedgerCheck> {
     problems.push(`咨询 ${row.id} 退款 ${row.refunded} 分超过实付 ${row.price_fen} 分`)
   }
   const [transfers, entries] = await Promise.all([
-    db.selectFrom('ledger_transfers').select(sql<number>`count(*)`.as('n')).executeTakeFirst(),
-    db.selectFrom('ledger_entries').select(sql<number>`count(*)`.as('n')).executeTakeFirst(),
+    db
+      .selectFrom('ledger_transfers')
+      .select(sql<number>`count(*)`.as('n'))
+      .executeTakeFirst(),
+    db
+      .selectFrom('ledger_entries')
+      .select(sql<number>`count(*)`.as('n'))
+      .executeTakeFirst(),
   ])
   return {
     ok: problems.length === 0,

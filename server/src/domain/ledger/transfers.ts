@@ -135,10 +135,7 @@ export async function postTransfer(
       .set({ balance: sql<number>`balance + ${entry.amount}` })
       .where('id', '=', entry.account.id)
       .where((eb) =>
-        eb.or([
-          eb('allow_negative', '=', 1),
-          eb(sql<number>`balance + ${entry.amount}`, '>=', 0),
-        ]),
+        eb.or([eb('allow_negative', '=', 1), eb(sql<number>`balance + ${entry.amount}`, '>=', 0)]),
       )
       .executeTakeFirst()
     if (Number(updated.numUpdatedRows) !== 1) {

@@ -106,7 +106,11 @@ export async function describeConsultGrant(
   grantId: string,
   now: Date,
 ): Promise<ConsultGrantView> {
-  const grant = await db.selectFrom('grants').selectAll().where('id', '=', grantId).executeTakeFirst()
+  const grant = await db
+    .selectFrom('grants')
+    .selectAll()
+    .where('id', '=', grantId)
+    .executeTakeFirst()
   const records = await grantRecords(db, [grantId])
   const status = grant ? grantStatus(grant, now) : 'revoked'
   return {

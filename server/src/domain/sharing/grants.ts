@@ -405,7 +405,14 @@ export async function createGrant(
     granteeId = grantee.id
   }
 
-  const { exams, reports } = await shareableRecords(db, cipher, userId, personId, examIds, reportIds)
+  const { exams, reports } = await shareableRecords(
+    db,
+    cipher,
+    userId,
+    personId,
+    examIds,
+    reportIds,
+  )
 
   const id = randomUUID()
   const at = now.toISOString()
