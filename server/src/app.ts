@@ -21,6 +21,7 @@ import {
 import { genReqId, registerSecurityHeaders } from './plugins/security'
 import { registerWeb } from './plugins/web'
 import { createProviders, type Providers } from './providers'
+import { createRealtime, type Realtime, type RealtimeSocketOptions } from './realtime'
 import routes from './routes'
 import { createObjectStore, type ObjectStore } from './storage'
 
@@ -41,6 +42,11 @@ declare module 'fastify' {
     personalCipher: FieldCipher
     /** Ingest jobs (STOW-RS, zip uploads): enqueueJob/waitForJob in jobs/runner. */
     jobs: JobRunner
+    /**
+     * Live delivery (src/realtime): `publish(userIds, event)` after a commit reaches the users'
+     * sockets on every process; the WebSocket route (/main/ws) listens on it.
+     */
+    realtime: Realtime
   }
 }
 
@@ -57,6 +63,10 @@ export interface BuildOptions {
   store?: ObjectStore
   /** The job kinds the runner serves instead of JOB_KINDS (the runner's tests add their own). */
   jobKinds?: readonly JobKind[]
+  /** The WebSocket's timers and limits (tests shorten the auth wait and the session check). */
+  realtimeSocket?: Partial<RealtimeSocketOptions>
+  /** Reconnect delays of the realtime LISTEN connection (tests of a dropped connection). */
+  realtimeReconnectDelaysMs?: readonly number[]
 }
 
 /**
@@ -154,6 +164,17 @@ export async function buildApp(
   app.addHook('onClose', async () => database.destroy())
   const stopPurge = startPurgeSchedule(database.db, app.log, now, undefined, app.store)
   app.addHook('onClose', stopPurge)
+  // The realtime bus (its own LISTEN connection on PostgreSQL) closes before the database.
+  const realtime = createRealtime(database, {
+    config: config.database,
+    log: app.log,
+    ...(options.realtimeSocket ? { socket: options.realtimeSocket } : {}),
+    ...(options.realtimeReconnectDelaysMs
+      ? { reconnectDelaysMs: options.realtimeReconnectDelaysMs }
+      : {}),
+  })
+  app.decorate('realtime', realtime)
+  app.addHook('onClose', () => realtime.close())
   // Jobs start once the app is ready and stop before the
   // database closes; on PostgreSQL they are shared with the other processes through pg-boss.
   const jobs = createAppJobRunner(config, database, {
