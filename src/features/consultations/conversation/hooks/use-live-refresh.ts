@@ -1,8 +1,20 @@
 import { useEffect, useRef } from 'react'
 import { useDidHide, useDidShow } from '@tarojs/taro'
+import { type RealtimeNotice, subscribeRealtime } from '@/services/realtime'
 
-/** How often the fallback asks while the page is on screen. */
-export const FALLBACK_POLL_MS = 5000
+/**
+ * How often the safety net asks while the page is on screen. It was the whole live source (5 s)
+ * until the socket landed; now the socket carries news and this only covers a socket that cannot
+ * open (a blocked network, a server without it).
+ */
+export const FALLBACK_POLL_MS = 15000
+
+/** Whether a live notice may concern this screen (one consultation, or any when none is named). */
+export function concerns(notice: RealtimeNotice, consultationId: string | undefined): boolean {
+  if (notice.kind === 'resync') return true
+  if (!('consultationId' in notice)) return false
+  return consultationId === undefined || notice.consultationId === consultationId
+}
 
 /**
  * What tells an open conversation (or 患者咨询) that something may be new: `onNew` is called and it
@@ -45,10 +57,14 @@ export function useLiveRefresh(
 
   useEffect(() => {
     start()
-    // realtime: subscribe here with subscribeRealtime(listener); the listener calls latest.current()
-    // on `resync` and on consultation.message / consultation.changed for this consultationId (any
-    // consultation when none is given), and its unsubscribe is returned together with stop.
-    return stop
+    // realtime: the one subscription; a notice is only a pointer, the screen reads by cursor.
+    const unsubscribe = subscribeRealtime((notice) => {
+      if (visible.current && concerns(notice, consultationId)) latest.current()
+    })
+    return () => {
+      unsubscribe()
+      stop()
+    }
     // start/stop only touch refs.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [consultationId])
