@@ -140,7 +140,6 @@ const TABLE = [
     name: 'patientQuestions',
     path: 'pages/docQuestList/docQuestList',
     title: '患者咨询',
-    issue: LATER,
   },
   {
     name: 'questionList',
@@ -149,8 +148,8 @@ const TABLE = [
     issue: LATER,
   },
   { name: 'question', path: 'pages/question/question', title: '咨询详情', issue: LATER },
-  { name: 'myMessage', path: 'pages/myMessage/myMessage', title: '咨询消息', issue: LATER },
-  { name: 'myMessageDetail', path: 'pages/myMessage/detail', title: '消息详情', issue: LATER },
+  { name: 'myMessage', path: 'pages/myMessage/myMessage', title: '咨询消息' },
+  { name: 'myMessageDetail', path: 'pages/myMessage/detail', title: '消息详情' },
   { name: 'messageAction', path: 'pages/message/docDo', title: '消息处理' },
   { name: 'messageDetail', path: 'pages/message/detail', title: '消息详情' },
   { name: 'collectList', path: 'pages/collectList/collectList', title: '我的收藏' },

@@ -15,6 +15,8 @@ export type LooseParams = Record<string, QueryValue>
 export interface RouteParams {
   /** 专家主页: the expert's user id. */
   personalDetail: { id: string }
+  /** 消息详情: one consultation's conversation (patient or expert). */
+  myMessageDetail: { consultationId: string }
   /** 运营后台, on one of its tabs (operator-home.tsx TABS; default 文章). */
   operator: { tab?: string }
   /** No id: a new article. */

@@ -24,8 +24,8 @@ describe('我的: an expert’s own entries (issue 20)', () => {
     await renderComponent(<MineView loggedIn userName="李医生" profile={EXPERT} role="expert" />)
     expect(row('我的主页')).not.toContain('即将上线')
     expect(row('服务设置')).not.toContain('即将上线')
-    // The next issues' entries stay as they are.
-    expect(row('患者咨询')).toContain('即将上线')
+    // 患者咨询 is real since issue 21; the wallet is the next issue's.
+    expect(row('患者咨询')).not.toContain('即将上线')
     expect(row('我的钱包')).toContain('即将上线')
     fireEvent.click(screen.getByText('我的主页'))
     expect(navigateTo).toHaveBeenLastCalledWith({
@@ -33,6 +33,8 @@ describe('我的: an expert’s own entries (issue 20)', () => {
     })
     fireEvent.click(screen.getByText('服务设置'))
     expect(navigateTo).toHaveBeenLastCalledWith({ url: '/pages/experts/services' })
+    fireEvent.click(screen.getByText('患者咨询'))
+    expect(navigateTo).toHaveBeenLastCalledWith({ url: '/pages/docQuestList/docQuestList' })
   })
 
   it('follows the role-right tree, and a patient has neither', async () => {

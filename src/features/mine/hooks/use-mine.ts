@@ -8,6 +8,7 @@ import { getRoleRights, refreshProfile } from '@/services/profile'
 import type { ReceivedGrant } from '@/services/shares'
 import { useAppStore } from '@/stores/app-store'
 import { type ArticleCounts, loadArticleCounts } from '../article-counts'
+import { loadExpertConsultCounts } from '../expert-consult-counts'
 import { type ExpertState, loadExpertState } from '../expert-state'
 import { loadReceivedGrants } from '../received-grants'
 
@@ -75,10 +76,18 @@ export function useMine(): MineModel {
       (answer) => setRights({ role: answer.role, paths: pathsOf(answer.tree) }),
       () => undefined,
     )
+    // The badge: 我的消息's unread, plus for an expert 患者咨询's waiting and unread (issue 21).
+    const isExpert = useAppStore.getState().profile?.role === 'expert'
+    const expertCounts = isExpert
+      ? loadExpertConsultCounts().then(
+          (counts) => counts.waiting + counts.unread,
+          () => 0,
+        )
+      : Promise.resolve(0)
     countUnreadMessages().then(
       (count) => {
         setUnreadMessages(count)
-        showUnreadOnMineTab(count)
+        void expertCounts.then((extra) => showUnreadOnMineTab(count + extra))
       },
       () => undefined,
     )

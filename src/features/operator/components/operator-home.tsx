@@ -5,6 +5,7 @@ import { TabStrip } from '@/components/tab-strip'
 import { useFeatures } from '../hooks/use-operator'
 import { ActionsPanel } from './actions-panel'
 import { ArticlesPanel } from './articles-panel'
+import { ConsultationsPanel } from './consultations-panel'
 import { ExpertApplicationsPanel } from './expert-applications-panel'
 import { ExpertsPanel } from './experts-panel'
 import { FeaturesPanel } from './features-panel'
@@ -24,6 +25,7 @@ const TABS = [
   { key: 'expertApplications', title: '专家认证' },
   { key: 'experts', title: '专家管理' },
   { key: 'hospitalRequests', title: '医院申请' },
+  { key: 'consultations', title: '咨询订单' },
   { key: 'actions', title: '操作记录' },
 ] as const
 export type OperatorTab = (typeof TABS)[number]['key']
@@ -62,6 +64,7 @@ function OperatorConsole({ initialTab }: { initialTab: OperatorTab }) {
         {tab === 'expertApplications' && <ExpertApplicationsPanel />}
         {tab === 'experts' && <ExpertsPanel />}
         {tab === 'hospitalRequests' && <HospitalRequestsPanel />}
+        {tab === 'consultations' && <ConsultationsPanel />}
         {tab === 'actions' && <ActionsPanel />}
       </View>
     </View>
