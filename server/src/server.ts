@@ -5,6 +5,8 @@ import { DEMO_ARTICLES } from './domain/content/demo/articles'
 import { DEMO_VIDEOS, seedDemoContent } from './domain/content/demo/seed'
 import { seedDemoRecords } from './domain/demo-records/seed'
 import { DEMO_EXPERTS, seedDemoExperts } from './domain/experts'
+import { DEMO_CONSULTATIONS_MARKER, seedDemoConsultations } from './domain/consultations'
+import { consultContext } from './consult-context'
 
 /** How long in-flight requests get to finish after a stop signal before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000
@@ -112,6 +114,24 @@ async function pushDemoRecords(app: FastifyInstance): Promise<void> {
     }
   } catch (error) {
     app.log.error({ err: error }, 'demo records could not be pushed')
+  }
+  // The demo patient's consultations go through the real flow once the demo CT is stored.
+  try {
+    for (let attempt = 0; attempt < 60; attempt += 1) {
+      if (await seedDemoConsultations(consultContext(app))) {
+        process.stderr.write('演示数据：演示患者已有 3 个咨询（已完成、待接诊、已退款）\n')
+        break
+      }
+      const marked = await app.db
+        .selectFrom('seed_runs')
+        .select('name')
+        .where('name', '=', DEMO_CONSULTATIONS_MARKER)
+        .executeTakeFirst()
+      if (marked) break
+      await new Promise((resolve) => setTimeout(resolve, 2000))
+    }
+  } catch (error) {
+    app.log.error({ err: error }, 'demo consultations could not be written')
   }
 }
 

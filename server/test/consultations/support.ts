@@ -28,7 +28,8 @@ export interface ConsultWorld {
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     url: string,
     payload?: object,
-  ) => ReturnType<typeof json>
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- read loosely, like json()
+  ) => Promise<{ status: number; data: any; error: string | null }>
   /** Moves the clock; the people named get a fresh session (a day-long step outlives a token). */
   advance: (ms: number, ...people: TestUser[]) => Promise<void>
   /** Runs every due job now (timers, refunds) and waits for them. */
