@@ -482,6 +482,8 @@ export const ConsultMessageSchema = z.object({
   from: z.enum(['patient', 'expert', 'system']),
   /** The caller sent it. */
   mine: z.boolean(),
+  /** The sender's own client id (only on the caller's own messages): an optimistic bubble's match. */
+  clientId: z.nullable(z.string()),
   text: z.string(),
   picture: z.nullable(ConsultPictureSchema),
   record: z.nullable(GrantRecordSchema),

@@ -127,9 +127,15 @@ export const GranteeSchema = z.object({
 })
 
 /** A grant as its owner sees it (授权记录). */
+/** Why a grant exists: made by hand in 授权记录, or by submitting a consultation (labelled 咨询). */
+export const GRANT_PURPOSE_LABELS = { share: '分享', consultation: '咨询' } as const
+
 export const GrantSchema = z.object({
   id: z.string(),
   audience: GrantAudienceSchema,
+  purpose: z.enum(['share', 'consultation']),
+  /** 分享 or 咨询 (a consultation's grant: revoking it ends what the expert sees; they are told). */
+  purposeLabel: z.string(),
   status: GrantStatusSchema,
   statusLabel: z.string(),
   /** The person whose records these are (the caller, or a family member they manage). */

@@ -632,6 +632,7 @@ export function toMessage(
     kind: string
     sender: string
     sender_user_id: string | null
+    client_id: string | null
     text: string
     picture_id: string | null
     answer_json: string | null
@@ -649,6 +650,7 @@ export function toMessage(
     kind: row.kind as ConsultMessage['kind'],
     from: row.sender as ConsultMessage['from'],
     mine: row.sender_user_id === viewerId,
+    clientId: row.sender_user_id === viewerId ? row.client_id : null,
     text: row.text,
     picture: row.picture_id
       ? { id: row.picture_id, url: PICTURE_ROUTE(row.picture_id), width: null, height: null }

@@ -230,7 +230,7 @@ export async function toProfile(
   row: CardRow,
   callerId: string | undefined,
 ): Promise<ExpertProfile> {
-  const [favouriteCount, mine] = await Promise.all([
+  const [favouriteCount, mine, stats] = await Promise.all([
     favouriteCountOf(db, row.user_id),
     callerId
       ? db
@@ -241,14 +241,13 @@ export async function toProfile(
           .where('target_id', '=', row.user_id)
           .executeTakeFirst()
       : undefined,
+    consultationStats(db, row.user_id),
   ])
   return {
     ...toExpertCard(row),
     introduction: row.introduction,
     certifiedAt: row.certified_at,
-    // Consultations (issue 21) fill these; until an expert has answered one there is nothing to
-    // show, and the app says 暂无咨询数据 rather than zeros that read as a bad doctor.
-    stats: null,
+    stats,
     favouriteCount,
     favourited: mine !== undefined,
     self: callerId === row.user_id,
@@ -275,4 +274,46 @@ export async function fillExpertNames(db: DB, cipher: FieldCipher): Promise<numb
       .execute()
   }
   return rows.length
+}
+
+/**
+ * The figures a patient judges an expert by, from their consultations: answered ones, the share
+ * 采纳, the median time from payment to the first answer, the mean rating. Null until the expert has
+ * answered one: the app says 暂无咨询数据 rather than zeros that read as a bad doctor.
+ */
+export async function consultationStats(db: DB, expertId: string): Promise<ExpertProfile['stats']> {
+  const rows = await db
+    .selectFrom('consultations')
+    .select(['paid_at', 'answered_at', 'adopted_at', 'rating_stars', 'state'])
+    .where('expert_user_id', '=', expertId)
+    .where('answered_at', 'is not', null)
+    .execute()
+  if (rows.length === 0) return null
+  const minutes = rows
+    .filter((one) => one.paid_at && one.answered_at)
+    .map((one) => (Date.parse(one.answered_at!) - Date.parse(one.paid_at!)) / 60_000)
+    .sort((a, b) => a - b)
+  const median =
+    minutes.length === 0
+      ? null
+      : Math.round(
+          minutes.length % 2
+            ? minutes[(minutes.length - 1) / 2]!
+            : (minutes[minutes.length / 2 - 1]! + minutes[minutes.length / 2]!) / 2,
+        )
+  const ended = rows.filter((one) => one.state === 'completed')
+  const ratings = rows
+    .filter((one) => one.rating_stars !== null)
+    .map((one) => Number(one.rating_stars))
+  return {
+    answered: rows.length,
+    adoptionRate:
+      ended.length === 0 ? null : ended.filter((one) => one.adopted_at).length / ended.length,
+    medianFirstAnswerMinutes: median,
+    rating:
+      ratings.length === 0
+        ? null
+        : Math.round((ratings.reduce((a, b) => a + b, 0) / ratings.length) * 10) / 10,
+    ratingCount: ratings.length,
+  }
 }

@@ -3,6 +3,7 @@ import {
   ACCOUNT_GRANTS_PER_DAY,
   GRANT_DURATION_SECONDS,
   GRANT_MESSAGES,
+  GRANT_PURPOSE_LABELS,
   GRANT_RECORDS_MAX,
   GRANT_STATUS_LABELS,
   type Grant,
@@ -161,6 +162,8 @@ export async function describeGrants(
     return {
       id: grant.id,
       audience: grant.audience,
+      purpose: grant.purpose,
+      purposeLabel: GRANT_PURPOSE_LABELS[grant.purpose],
       status,
       statusLabel: GRANT_STATUS_LABELS[status],
       personId: grant.person_user_id,

@@ -105,6 +105,7 @@ export function message(seq: number, overrides: Partial<ConsultMessage> = {}): C
     kind: 'text',
     from: 'expert',
     mine: false,
+    clientId: null,
     text: `消息 ${seq}`,
     picture: null,
     record: null,

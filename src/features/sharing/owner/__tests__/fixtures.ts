@@ -20,6 +20,8 @@ export function grant(n: number, overrides: Partial<Grant> = {}): Grant {
   return {
     id: `g${n}`,
     audience: 'link',
+    purpose: 'share',
+    purposeLabel: '分享',
     status: 'active',
     statusLabel: '有效',
     personId: 'u1',

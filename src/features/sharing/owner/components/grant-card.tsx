@@ -28,7 +28,12 @@ export function GrantCard({
       onClick={() => onOpenViews(grant)}
     >
       <View className="grant-card__head">
-        <Text className="grant-card__to">{audienceLabel(grant)}</Text>
+        <Text className="grant-card__to">
+          {grant.purpose === 'consultation' && (
+            <Text className="grant-card__purpose">{grant.purposeLabel}</Text>
+          )}
+          {audienceLabel(grant)}
+        </Text>
         <Text className={`grant-card__status grant-card__status--${grant.status}`}>
           {grant.statusLabel}
         </Text>
