@@ -14,7 +14,14 @@ import { defineEndpoint } from '../endpoint'
  * list when they no longer may.
  */
 
-export const FAVOURITE_KINDS = ['article', 'video', 'hospital', 'exam', 'expert'] as const
+export const FAVOURITE_KINDS = [
+  'article',
+  'video',
+  'hospital',
+  'exam',
+  'expert',
+  'question',
+] as const
 export const FavouriteKindSchema = z.enum(FAVOURITE_KINDS)
 export type FavouriteKind = z.infer<typeof FavouriteKindSchema>
 export const FAVOURITE_KIND_LABELS: Record<FavouriteKind, string> = {
@@ -24,6 +31,8 @@ export const FAVOURITE_KIND_LABELS: Record<FavouriteKind, string> = {
   exam: '影像',
   /** The consultation service's "collect doctor" (issue 20). */
   expert: '专家',
+  /** The consultation service's "collect question": a public Q&A (issue 21). */
+  question: '问答',
 }
 
 export const FavouriteSchema = z.object({

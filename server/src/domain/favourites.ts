@@ -103,6 +103,30 @@ async function resolve(
           }
         : undefined
     }
+    case 'question': {
+      // Only while its asker keeps it public (公开到专家主页) and its expert is public.
+      const row = await publicExperts(db)
+        .innerJoin('consultations', 'consultations.expert_user_id', 'experts.user_id')
+        .select([
+          'consultations.chief_complaint',
+          'consultations.service',
+          'experts.name',
+          'experts.user_id',
+        ])
+        .where('consultations.id', '=', targetId)
+        .where('consultations.published_at', 'is not', null)
+        .where('consultations.deleted_by_patient_at', 'is', null)
+        .where('consultations.state', '=', 'completed')
+        .executeTakeFirst()
+      return row
+        ? {
+            title: row.chief_complaint,
+            subtitle: `${row.name ?? ''}医生的回答 · ${row.service === 'imaging' ? '影像会诊' : '图文咨询'}`,
+            picturePath: null,
+            link: { route: 'personalDetail', params: { id: row.user_id } },
+          }
+        : undefined
+    }
     case 'exam': {
       try {
         const exam = await findVisibleExam(db, cipher, { kind: 'user', userId }, targetId)

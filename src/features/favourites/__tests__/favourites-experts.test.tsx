@@ -34,7 +34,7 @@ describe('我的收藏: the 专家 tab', () => {
       total: kind === 'expert' ? 1 : 0,
       page: 1,
       pageSize: 10,
-      totals: { article: 0, video: 0, hospital: 0, exam: 0, expert: 1 },
+      totals: { article: 0, video: 0, hospital: 0, exam: 0, expert: 1, question: 0 },
     }))
     await renderPage('pages/collectList/collectList')
     const tab = await waitFor(() => {

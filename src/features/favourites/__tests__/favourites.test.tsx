@@ -19,7 +19,7 @@ jest.mock('@/services/favourites', () => ({
   removeFavourite: jest.fn(),
 }))
 
-const TOTALS = { article: 1, video: 1, hospital: 0, exam: 0, expert: 0 }
+const TOTALS = { article: 1, video: 1, hospital: 0, exam: 0, expert: 0, question: 0 }
 
 function item(kind: Favourite['kind'], title: string): Favourite {
   return {
