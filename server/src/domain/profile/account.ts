@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { UserProfile } from '@contract/sso/auth'
 import { REASONS } from '@contract/reasons'
 import type { DB } from '../../db'
-import { badRequest, tooManyRequests, unauthorized } from '../../http/errors'
+import { badRequest, conflict, tooManyRequests, unauthorized } from '../../http/errors'
 import {
   consumeSmsCode,
   describeWait,
@@ -405,6 +405,7 @@ export async function deleteAccount(
 ): Promise<void> {
   const user = await liveUser(db, userId)
   if (!user.mobile) throw badRequest(NO_MOBILE_FOR_DELETE)
+  await assertNoOpenConsultation(db, userId)
   const mobile = user.mobile
   await consumeSmsCode(db, { mobile, purpose: 'delete', code: input.code, now, ip: input.ip })
 
@@ -413,6 +414,37 @@ export async function deleteAccount(
     .execute(async (trx) => eraseAccount(trx, userId, mobile, now))
   // After the commit: a failed transaction must not have removed files its rows still point at.
   await removeStoredFiles(options.uploadDir, storageKeys)
+}
+
+export const OPEN_CONSULTATION_BLOCKS_DELETE =
+  '您有进行中的咨询（待接诊、进行中或投诉处理中），费用仍由平台托管。请在咨询结束后再注销账号'
+
+/**
+ * A paid consultation still running (as the patient or as the expert), or a 投诉 waiting, holds
+ * money for someone: the account stays until it ends (an unpaid order just closes by its timer).
+ * What deletion keeps of ended ones is in the README ("Consultations": kept for the rules' years).
+ */
+async function assertNoOpenConsultation(db: DB, userId: string): Promise<void> {
+  const open = await db
+    .selectFrom('consultations')
+    .select('id')
+    .where((eb) => eb.or([eb('patient_user_id', '=', userId), eb('expert_user_id', '=', userId)]))
+    .where((eb) =>
+      eb.or([
+        eb('state', 'in', ['waiting-accept', 'in-progress', 'answered']),
+        eb(
+          'id',
+          'in',
+          eb
+            .selectFrom('consultation_complaints')
+            .select('consultation_id')
+            .where('state', '=', 'open'),
+        ),
+      ]),
+    )
+    .limit(1)
+    .executeTakeFirst()
+  if (open) throw conflict(OPEN_CONSULTATION_BLOCKS_DELETE)
 }
 
 /**
