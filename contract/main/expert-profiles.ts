@@ -49,6 +49,7 @@ export const EXPERT_PROFILE_MESSAGES = {
   },
   servicesDuplicate: '每种服务只能设置一次',
   servicesMissing: `请设置每一种服务：${CONSULT_SERVICES.map((kind) => EXPERT_SERVICE_RULES[kind].label).join('、')}`,
+  followupLimit: '追问次数应为 0 至 10 之间的整数',
   dailyLimit: `每日接诊上限应为 ${DAILY_LIMIT_MIN} 至 ${DAILY_LIMIT_MAX} 之间的整数`,
   suspendReasonRequired: '请填写暂停原因，专家会看到它',
   suspendReasonLong: `暂停原因最多 ${SUSPEND_REASON_MAX} 个字`,
@@ -179,6 +180,8 @@ export const getExpertProfile = defineEndpoint({
 export const MyExpertSettingsSchema = z.object({
   profile: ExpertProfileSchema,
   dailyLimit: z.number(),
+  /** Follow-up messages a patient may send after the first answer (图文咨询, issue 21). */
+  followupLimit: z.number(),
   /** The platform's suspension (停诊), with its reason; null while the expert may take consultations. */
   suspension: z.nullable(z.object({ reason: z.string(), at: z.string() })),
   /**
@@ -234,6 +237,16 @@ export const updateMyExpertServices = defineEndpoint({
         z.gte(DAILY_LIMIT_MIN, EXPERT_PROFILE_MESSAGES.dailyLimit),
         z.lte(DAILY_LIMIT_MAX, EXPERT_PROFILE_MESSAGES.dailyLimit),
       ),
+    /** 追问次数 after the first answer; left out, it stays as it was. */
+    followupLimit: z.optional(
+      z
+        .number({ error: EXPERT_PROFILE_MESSAGES.followupLimit })
+        .check(
+          z.int(EXPERT_PROFILE_MESSAGES.followupLimit),
+          z.gte(0, EXPERT_PROFILE_MESSAGES.followupLimit),
+          z.lte(10, EXPERT_PROFILE_MESSAGES.followupLimit),
+        ),
+    ),
     /** Every service once; prices checked against EXPERT_SERVICE_RULES by the server. */
     services: z.array(
       z.object({

@@ -189,3 +189,51 @@ test('deleting an account waits while a paid consultation runs; after it ends th
   assert.equal(kept.data.records.length, 0, 'but no longer any of the patient’s records')
   await world.assertLedger()
 })
+
+test('follow-ups after the answer: as many as the expert set, within 48 hours', async () => {
+  const world = await consultWorld()
+  const asker = await patient(world)
+  const doctor = await expert(world)
+  const settings = await world.call(doctor, 'GET', '/main/experts/me')
+  const put = await world.call(doctor, 'PUT', '/main/experts/me/services', {
+    accepting: true,
+    dailyLimit: settings.data.dailyLimit,
+    followupLimit: 1,
+    services: settings.data.profile.services.map(
+      (s: { kind: string; enabled: boolean; priceFen: number }) => ({
+        kind: s.kind,
+        enabled: s.enabled,
+        priceFen: s.priceFen,
+      }),
+    ),
+  })
+  assert.equal(put.status, 200, put.error ?? '')
+  assert.equal(put.data.followupLimit, 1)
+  const id = await paidConsultation(world, asker, doctor)
+  await world.call(doctor, 'POST', `/main/expert/consultations/${id}/accept`)
+  await world.call(doctor, 'POST', `/main/expert/consultations/${id}/answer`, {
+    clientId: 'answer-f1',
+    opinion: '建议复查',
+    password: EXPERT_PASSWORD,
+  })
+  const first = await world.call(asker, 'POST', `/main/consultations/${id}/messages`, {
+    clientId: 'follow-01',
+    text: '需要空腹吗？',
+  })
+  assert.equal(first.status, 200, first.error ?? '')
+  const second = await world.call(asker, 'POST', `/main/consultations/${id}/messages`, {
+    clientId: 'follow-02',
+    text: '还有一个问题',
+  })
+  assert.equal(second.status, 409)
+  assert.equal(second.error, '追问次数已用完')
+  const detail = await world.call(asker, 'GET', `/main/consultations/${id}`)
+  assert.equal(detail.data.followupsUsed, 1)
+  assert.equal(detail.data.actions.send, false)
+  // The expert may still reply (an addendum, or a message) until it completes.
+  const reply = await world.call(doctor, 'POST', `/main/consultations/${id}/messages`, {
+    clientId: 'reply-01',
+    text: '不需要空腹',
+  })
+  assert.equal(reply.status, 200, reply.error ?? '')
+})

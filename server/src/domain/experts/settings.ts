@@ -31,7 +31,7 @@ export const NEW_EXPERT_SETTINGS = {
 async function ownRow(db: DB, userId: string) {
   const row = await certifiedExperts(db)
     .select(CARD_COLUMNS)
-    .select('experts.daily_limit')
+    .select(['experts.daily_limit', 'experts.followup_limit'])
     .where('experts.user_id', '=', userId)
     .executeTakeFirst()
   // The role says expert but no application was ever approved (an account given the role by hand,
@@ -54,6 +54,7 @@ export async function getMyExpertSettings(db: DB, userId: string): Promise<MyExp
   return {
     profile,
     dailyLimit: Number(row.daily_limit),
+    followupLimit: Number(row.followup_limit),
     suspension:
       row.suspended_at !== null
         ? { reason: row.suspended_reason ?? '', at: row.suspended_at }
@@ -85,6 +86,7 @@ export async function updateMyExpertProfile(
 export interface ServicesInput {
   accepting: boolean
   dailyLimit: number
+  followupLimit?: number | undefined
   services: { kind: ConsultService; enabled: boolean; priceFen: number }[]
 }
 
@@ -103,6 +105,7 @@ export async function updateMyExpertServices(
   const changes: Record<string, number | string> = {
     accepting: input.accepting ? 1 : 0,
     daily_limit: input.dailyLimit,
+    ...(input.followupLimit === undefined ? {} : { followup_limit: input.followupLimit }),
     updated_at: now.toISOString(),
   }
   for (const kind of CONSULT_SERVICES) {

@@ -46,6 +46,7 @@ export function settings(overrides: Partial<MyExpertSettings> = {}): MyExpertSet
   return {
     profile: expertProfile({ self: true }),
     dailyLimit: 20,
+    followupLimit: 3,
     suspension: null,
     pendingChange: null,
     ...overrides,

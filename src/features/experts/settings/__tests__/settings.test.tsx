@@ -98,6 +98,7 @@ describe('服务设置 (experts/services)', () => {
     expect(saveServices).toHaveBeenCalledWith({
       accepting: true,
       dailyLimit: 20,
+      followupLimit: 3,
       services: [
         { kind: 'text', enabled: true, priceFen: 3050 },
         { kind: 'imaging', enabled: true, priceFen: 199_999 },
@@ -130,11 +131,16 @@ describe('服务设置 (experts/services)', () => {
     type(limit, '101')
     expect(await screen.findByText(EXPERT_PROFILE_MESSAGES.dailyLimit)).toBeTruthy()
     type(limit, '8')
+    const followups = field('0 至 10')
+    type(followups, '11')
+    expect(await screen.findByText(EXPERT_PROFILE_MESSAGES.followupLimit)).toBeTruthy()
+    type(followups, '5')
     fireEvent.click(screen.getByText('保存服务设置'))
     await waitFor(() =>
       expect(saveServices).toHaveBeenCalledWith({
         accepting: true,
         dailyLimit: 8,
+        followupLimit: 5,
         services: [
           { kind: 'text', enabled: false, priceFen: 3000 },
           { kind: 'imaging', enabled: true, priceFen: 20050 },
@@ -163,6 +169,7 @@ describe('服务设置 (experts/services)', () => {
       expect(saveServices).toHaveBeenCalledWith({
         accepting: false,
         dailyLimit: 20,
+        followupLimit: 3,
         services: [
           { kind: 'text', enabled: true, priceFen: 3000 },
           { kind: 'imaging', enabled: true, priceFen: 20050 },

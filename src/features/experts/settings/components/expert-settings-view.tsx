@@ -24,6 +24,7 @@ import {
 import { yuanInput, yuanText, yuanToFen } from '@/utils/money'
 import {
   DAILY_LIMIT_RULES,
+  FOLLOWUP_LIMIT_RULES,
   type ExpertSettingsModel,
   priceRules,
   specialitiesProblem,
@@ -73,7 +74,7 @@ function ServicesForm({
   const priceOf = (kind: ConsultService) =>
     services.find((service) => service.kind === kind)?.priceFen ??
     EXPERT_SERVICE_RULES[kind].defaultFen
-  const form = useForm<ServiceField | 'dailyLimit'>({
+  const form = useForm<ServiceField | 'dailyLimit' | 'followupLimit'>({
     // A service that is off keeps its saved price, unchecked: it is not sent changed.
     textPrice: {
       rules: enabled.text ? priceRules('text') : ALWAYS,
@@ -84,6 +85,7 @@ function ServicesForm({
       initial: yuanInput(priceOf('imaging')),
     },
     dailyLimit: { rules: DAILY_LIMIT_RULES, initial: String(settings.dailyLimit) },
+    followupLimit: { rules: FOLLOWUP_LIMIT_RULES, initial: String(settings.followupLimit) },
   })
 
   const save = () =>
@@ -91,6 +93,7 @@ function ServicesForm({
       onSave({
         accepting: settings.profile.accepting,
         dailyLimit: Number(form.values.dailyLimit.trim()),
+        followupLimit: Number(form.values.followupLimit.trim()),
         services: (Object.keys(PRICE_FIELDS) as ConsultService[]).map((kind) => ({
           kind,
           enabled: enabled[kind],
@@ -145,6 +148,16 @@ function ServicesForm({
       />
       <Text className="expert-settings__hint">
         每天最多接受的新咨询数（{DAILY_LIMIT_MIN} 至 {DAILY_LIMIT_MAX}），达到后当天不再接受新的咨询
+      </Text>
+      <FormField
+        label="追问次数"
+        field={form.field('followupLimit')}
+        placeholder="0 至 10"
+        type="number"
+        maxLength={2}
+      />
+      <Text className="expert-settings__hint">
+        图文咨询回复后 48 小时内，患者最多可追问的次数（0 至 10）
       </Text>
       <FormError message={form.submitError} />
       <SubmitButton text="保存服务设置" busy={form.submitting} busyText="保存中…" onClick={save} />

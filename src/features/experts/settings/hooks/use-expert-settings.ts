@@ -42,6 +42,13 @@ export const DAILY_LIMIT_RULES: Rule[] = [
   }, EXPERT_PROFILE_MESSAGES.dailyLimit),
 ]
 
+export const FOLLOWUP_LIMIT_RULES: Rule[] = [
+  rule(
+    (value) => /^\d{1,2}$/.test(value.trim()) && Number(value) <= 10,
+    EXPERT_PROFILE_MESSAGES.followupLimit,
+  ),
+]
+
 /** 擅长方向 as the contract wants them: at least one, at most SPECIALITIES_MAX. */
 export function specialitiesProblem(picked: readonly string[]): string | null {
   if (picked.length === 0) return EXPERT_MESSAGES.specialitiesRequired
@@ -67,6 +74,7 @@ export function servicesInputOf(settings: MyExpertSettings): ServicesInput {
   return {
     accepting: settings.profile.accepting,
     dailyLimit: settings.dailyLimit,
+    followupLimit: settings.followupLimit,
     services: settings.profile.services.map((service) => ({
       kind: service.kind,
       enabled: service.enabled,
