@@ -16,7 +16,13 @@ export interface SubscribeNotice {
   userId: string
   /** Which template: one per event kind. */
   template:
-    'grant-viewed' | 'grant-received' | 'report-ready' | 'expert-decision' | 'expert-service'
+    | 'grant-viewed'
+    | 'grant-received'
+    | 'report-ready'
+    | 'expert-decision'
+    | 'expert-service'
+    /** A consultation's state changed (new order, accepted, answered, refunded, complaint decided). */
+    | 'consult-update'
   /** Template fields, already without personal data beyond what the person owns. */
   data: Record<string, string>
 }

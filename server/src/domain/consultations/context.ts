@@ -24,11 +24,8 @@ export interface ConsultContext {
 }
 
 /** Runs what a committed change left to do: realtime signals, jobs, subscribe notices. */
-export async function afterCommit(
-  ctx: ConsultContext,
-  effects: Effects,
-  notices: readonly SubscribeNotice[] = [],
-): Promise<void> {
+export async function afterCommit(ctx: ConsultContext, effects: Effects): Promise<void> {
+  const notices: readonly SubscribeNotice[] = effects.notices
   for (const { userIds, signal } of effects.signals) {
     try {
       ctx.publish(userIds, signal)

@@ -390,6 +390,7 @@ export async function answer(
       await scheduleTimer(trx, row.id, completeAt)
       await tell(
         trx,
+        effects,
         row.patient_user_id,
         row.id,
         '专家已回复',

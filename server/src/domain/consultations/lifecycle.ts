@@ -70,6 +70,7 @@ export async function acceptConsultation(
     if (!done) return undefined
     await tell(
       trx,
+      effects,
       done.patient_user_id,
       done.id,
       '专家已接诊',
@@ -149,6 +150,7 @@ export async function declineConsultation(
     if (done)
       await tell(
         trx,
+        effects,
         done.patient_user_id,
         done.id,
         '专家未接诊，已全额退款',
@@ -199,6 +201,7 @@ async function complete(
   await scheduleTimer(trx, moved.id, settleAt)
   await tell(
     trx,
+    effects,
     moved.expert_user_id,
     moved.id,
     actor === 'patient' ? '患者采纳了您的回复' : '咨询已完成',
@@ -276,6 +279,7 @@ export async function runTimer(ctx: ConsultContext, consultationId: string): Pro
       if (done)
         await tell(
           trx,
+          effects,
           done.patient_user_id,
           done.id,
           '专家未及时接诊，已全额退款',
@@ -301,6 +305,7 @@ export async function runTimer(ctx: ConsultContext, consultationId: string): Pro
       if (done) {
         await tell(
           trx,
+          effects,
           done.patient_user_id,
           done.id,
           '专家未按时回复，已全额退款',
@@ -309,6 +314,7 @@ export async function runTimer(ctx: ConsultContext, consultationId: string): Pro
         )
         await tell(
           trx,
+          effects,
           done.expert_user_id,
           done.id,
           '咨询已超时',
@@ -391,6 +397,7 @@ export async function complain(
       .execute()
     await tell(
       trx,
+      effects,
       locked.expert_user_id,
       row.id,
       '患者提交了投诉',
@@ -486,8 +493,17 @@ export async function decideComplaint(
           locked.settle_at < now.toISOString() ? now.toISOString() : locked.settle_at,
         )
     }
-    await tell(trx, locked.patient_user_id, locked.id, '您的投诉已处理', line, now)
-    await tell(trx, locked.expert_user_id, locked.id, '投诉已处理', line, now, 'docQuestList')
+    await tell(trx, effects, locked.patient_user_id, locked.id, '您的投诉已处理', line, now)
+    await tell(
+      trx,
+      effects,
+      locked.expert_user_id,
+      locked.id,
+      '投诉已处理',
+      line,
+      now,
+      'docQuestList',
+    )
     await recordOperatorAction(
       trx,
       {

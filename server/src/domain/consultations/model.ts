@@ -22,6 +22,7 @@ import type { ConsultationsTable } from '../../db/schema'
 import { notFound } from '../../http/errors'
 import { maskName } from '../../masking'
 import { insertQueuedJob, type JobRow } from '../../jobs/runner'
+import type { SubscribeNotice } from '../../providers/subscribe-message'
 import { createMessage } from '../messages'
 import { describeConsultGrant } from '../sharing'
 
@@ -55,8 +56,10 @@ export type ConsultSignal =
 export interface Effects {
   signals: { userIds: string[]; signal: ConsultSignal }[]
   jobs: JobRow[]
+  /** WeChat subscribe messages, sent after the commit (未配置 until an adapter is configured). */
+  notices: SubscribeNotice[]
 }
-export const noEffects = (): Effects => ({ signals: [], jobs: [] })
+export const noEffects = (): Effects => ({ signals: [], jobs: [], notices: [] })
 
 /** The consultation the caller may see on that side; anyone else: 404 (ids reveal nothing). */
 export async function consultationFor(
@@ -196,9 +199,14 @@ export async function appendSystemLine(
   })
 }
 
-/** A 我的消息 entry (咨询消息) that opens the consultation, for one side. */
+/**
+ * A 我的消息 entry (咨询消息) that opens the consultation, for one side, and the same as a WeChat
+ * subscribe message after the commit (the mini-program asked for it on the tap that submitted or
+ * accepted; 未配置 until an adapter is configured).
+ */
 export async function tell(
   trx: DB,
+  effects: Effects,
   userId: string,
   consultationId: string,
   title: string,
@@ -217,6 +225,11 @@ export async function tell(
     },
     now,
   )
+  effects.notices.push({
+    userId,
+    template: 'consult-update',
+    data: { title, detail: body.slice(0, 20) },
+  })
 }
 
 /** A timer: the consultation's deadline job, taken when due by whichever process sweeps first. */

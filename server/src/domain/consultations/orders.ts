@@ -487,6 +487,7 @@ export async function applyPaymentResult(
     )
     await tell(
       trx,
+      effects,
       row.expert_user_id,
       row.id,
       '您有一个新的咨询',
@@ -501,7 +502,7 @@ export async function applyPaymentResult(
     await scheduleTimer(trx, row.id, acceptBy)
     return 'applied'
   })
-  await afterCommit(ctx, effects, outcome === 'applied' ? [] : [])
+  await afterCommit(ctx, effects)
   return outcome
 }
 
@@ -661,6 +662,7 @@ export async function cancelConsultation(
     )
     await tell(
       trx,
+      effects,
       moved.expert_user_id,
       moved.id,
       '患者取消了咨询',
