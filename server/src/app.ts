@@ -25,6 +25,7 @@ import { createProviders, type Providers } from './providers'
 import { createRealtime, type Realtime, type RealtimeSocketOptions } from './realtime'
 import routes from './routes'
 import { createObjectStore, type ObjectStore } from './storage'
+import { createSteppableClock, type SteppableClock } from './test-clock'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -41,6 +42,8 @@ declare module 'fastify' {
     store: ObjectStore
     /** Encrypts and digests personal fields (ID numbers, names, phones) under ID_CARD_KEY. */
     personalCipher: FieldCipher
+    /** The e2e suite's steppable clock (TEST_CLOCK=1 in a loopback demo), else null. */
+    testClock: SteppableClock | null
     /** Ingest jobs (STOW-RS, zip uploads): enqueueJob/waitForJob in jobs/runner. */
     jobs: JobRunner
     /**
@@ -144,8 +147,10 @@ export async function buildApp(
   app.decorate('config', config)
   app.decorate('database', database)
   app.decorate('db', database.db)
-  const now = options.now ?? (() => new Date())
+  const steppable = !options.now && config.testClock ? createSteppableClock() : null
+  const now = options.now ?? steppable?.now ?? (() => new Date())
   app.decorate('now', now)
+  app.decorate('testClock', steppable)
   // http/auth.ts asks who holds an access token; identity answers (http/ imports no domain module).
   app.decorate('findSessionUser', async (token: string) => {
     const found = await findSessionByAccessToken(database.db, token, now())

@@ -23,6 +23,8 @@ export interface Config {
   port: number
   database: DatabaseConfig
   demoMode: boolean
+  /** POST /main/demo/clock moves the app's clock forward (e2e of timers); demo + loopback only. */
+  testClock: boolean
   /** Directory of the built H5 app. */
   webRoot: string
   logLevel: LogLevel
@@ -130,6 +132,8 @@ const EnvSchema = z.object({
     .regex(/^[a-z_][a-z0-9_]{0,62}$/, '只能包含小写字母、数字和下划线，且不能以数字开头')
     .optional(),
   DEMO_MODE: booleanFlag,
+  /** The e2e suite's clock it can step (demo mode on a loopback host only; see TEST_CLOCK below). */
+  TEST_CLOCK: booleanFlag,
   WEB_ROOT: z.string().default('dist/h5'),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `只能是 ${LOG_LEVELS.join('、')} 之一` }).default('info'),
   SMS_PROVIDER: z.enum(['outbox'], { error: '只能是 outbox（或不设置）' }).optional(),
@@ -323,11 +327,19 @@ export function loadConfig(env: Env = process.env): Config {
   if (keyProblems.length > 0) {
     throw new ConfigError(`配置有误，服务未启动：\n${keyProblems.join('\n')}`)
   }
+  // A clock anyone may move would let them expire others' orders: only a demo on this machine.
+  const testClock = values.TEST_CLOCK === true
+  if (testClock && (!demoMode || !['127.0.0.1', 'localhost', '::1'].includes(values.HOST))) {
+    throw new ConfigError(
+      '配置有误，服务未启动：\n  - TEST_CLOCK：只能在演示模式且只监听本机（HOST=127.0.0.1）时开启，供端到端测试跳过时间',
+    )
+  }
   return {
     host: values.HOST,
     port: values.PORT,
     database,
     demoMode,
+    testClock,
     webRoot: path.resolve(REPO_ROOT, values.WEB_ROOT),
     logLevel: values.LOG_LEVEL,
     ...(values.SMS_PROVIDER ? { smsProvider: values.SMS_PROVIDER } : {}),

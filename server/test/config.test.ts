@@ -145,3 +145,22 @@ test('UPLOAD_QUOTA_MB goes past 2 GB now that usage is bigint, up to 1 TB, and s
     )
   }
 })
+
+test('TEST_CLOCK: only a demo on this machine may step its clock', () => {
+  assert.equal(loadConfig({}).testClock, false)
+  assert.equal(loadConfig({ TEST_CLOCK: '1', HOST: '127.0.0.1' }).testClock, true)
+  assert.throws(
+    () => loadConfig({ TEST_CLOCK: '1', HOST: '0.0.0.0', DEMO_MODE: '1' }),
+    /TEST_CLOCK/,
+  )
+  assert.throws(
+    () =>
+      loadConfig({
+        TEST_CLOCK: '1',
+        DEMO_MODE: '0',
+        SECRET_KEY: Buffer.alloc(32, 5).toString('base64'),
+        ID_CARD_KEY: Buffer.alloc(32, 6).toString('base64'),
+      }),
+    /TEST_CLOCK/,
+  )
+})

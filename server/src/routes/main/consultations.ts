@@ -306,6 +306,26 @@ export default async function mainConsultationsRoutes(app: FastifyInstance): Pro
     })
   })
   void fullPath
+
+  // The e2e suite's clock step (TEST_CLOCK=1: demo mode on a loopback host only), then a sweep so
+  // the timers now due run at once.
+  if (app.testClock) {
+    const clock = app.testClock
+    app.post('/main/demo/clock', { schema: { hide: true } as never }, async (request) => {
+      const { advanceMs } = (request.body ?? {}) as { advanceMs?: unknown }
+      if (typeof advanceMs !== 'number' || !Number.isFinite(advanceMs) || advanceMs < 0) {
+        return {
+          code: 400,
+          message: '请给出要前进的毫秒数',
+          data: null,
+          error: '请给出要前进的毫秒数',
+        }
+      }
+      const at = clock.advance(advanceMs)
+      await app.jobs.sweep()
+      return ok({ now: at.toISOString() })
+    })
+  }
 }
 
 export const PAYMENT_NOTIFY_PATH = '/main/pay/wechatpay/notify'
