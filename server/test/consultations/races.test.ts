@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { CONSULT_MESSAGES } from '@contract/main/consultations'
+import type { TestUser } from '../domain/profile/support'
 import { application, consultWorld, expert, paidConsultation, patient } from './support'
 
 /*
@@ -100,11 +101,11 @@ test('30 parallel accept/decline/cancel on one paid order: one outcome, 29 × 40
 test('20 parallel submissions to an expert with a daily limit of 3: 3 created, 17 × 409 专家今日已满; a cancelled unpaid order gives its slot back', async () => {
   const world = await consultWorld()
   const doctor = await expert(world, { dailyLimit: 3 })
-  const askers = []
+  const askers: TestUser[] = []
   const digits = '零一二三四五六七八九'
   for (let i = 0; i < 20; i += 1)
     askers.push(await patient(world, `患者${digits[Math.floor(i / 10)]}${digits[i % 10]}`))
-  const applications = []
+  const applications: Awaited<ReturnType<typeof application>>['input'][] = []
   for (const asker of askers) applications.push((await application(world, asker, doctor)).input)
 
   const answers = await Promise.all(

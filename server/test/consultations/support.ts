@@ -29,7 +29,8 @@ export interface ConsultWorld {
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     url: string,
     payload?: object,
-  ) => ReturnType<typeof json>
+    // The answers' shapes are the contract's; the tests read them loosely.
+  ) => Promise<{ status: number; data: any; error: string | null }> // eslint-disable-line @typescript-eslint/no-explicit-any
   /** Moves the clock; the people named get a fresh session (a day-long step outlives a token). */
   advance: (ms: number, ...people: TestUser[]) => Promise<void>
   /** Runs every due job now (timers, refunds) and waits for them. */
