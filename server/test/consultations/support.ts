@@ -11,6 +11,7 @@ import type { PaymentProvider } from '../../src/providers/payments/types'
 import { json } from '../content/support'
 import { Clock } from '../domain/profile/support'
 import { signUp, type TestUser, validIdNumber } from '../domain/profile/support'
+import type { Config } from '../../src/config'
 import { closeAfter, testConfig } from '../helpers'
 import { insertUploadExam } from '../records/patient-support'
 
@@ -39,15 +40,27 @@ export interface ConsultWorld {
 }
 
 export async function consultWorld(
-  options: { payments?: PaymentProvider } = {},
+  options: {
+    payments?: PaymentProvider | ((now: () => Date) => PaymentProvider)
+    /** Overrides of the test configuration (a shared database file or schema, PUBLIC_URL). */
+    config?: Partial<Config>
+    /**
+     * false: this app runs no job (its runner serves no kind); server processes of the test's own
+     * take the timers and refunds instead.
+     */
+    runJobs?: boolean
+  } = {},
 ): Promise<ConsultWorld> {
   const clock = new Clock()
   const logs: string[] = []
-  const config = testConfig({ logLevel: 'info' })
+  const config = testConfig({ logLevel: 'info', ...options.config })
+  const payments =
+    typeof options.payments === 'function' ? options.payments(clock.now) : options.payments
   const app = await buildApp(config, {
     now: clock.now,
     logStream: { write: (line) => void logs.push(line) },
-    providers: { payments: options.payments ?? demoPaymentProvider(config.secretKey, clock.now) },
+    providers: { payments: payments ?? demoPaymentProvider(config.secretKey, clock.now) },
+    ...(options.runJobs === false ? { jobKinds: [] } : {}),
   })
   closeAfter(() => app.close())
   await app.ready()

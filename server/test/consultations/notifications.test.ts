@@ -1,0 +1,283 @@
+import assert from 'node:assert/strict'
+import { generateKeyPairSync } from 'node:crypto'
+import { test } from 'node:test'
+import type { WechatPayConfig } from '../../src/config'
+import {
+  type PaymentLog,
+  type RawNotification,
+  wechatPayProvider,
+} from '../../src/providers/payments'
+import { PAYMENT_NOTIFY_PATH, REFUND_NOTIFY_PATH } from '../../src/routes/main/consultations'
+import { closeAfter } from '../helpers'
+import { WechatPayStandin } from '../support/wechatpay-standin'
+import type { TestUser } from '../domain/profile/support'
+import { application, type ConsultWorld, consultWorld, expert, patient } from './support'
+
+/*
+ * WeChat Pay's notifications through the real notify route, the app's WeChat Pay adapter pointed at
+ * the stand-in (test/support/wechatpay-standin.ts), which signs with its own platform key and
+ * encrypts with the APIv3 key: 50 identical notifications at once credit once; a forgery or a
+ * tampered ciphertext is refused and changes nothing; a payment that arrives after the pay timer
+ * closed the order is credited and refunded in full. SQLite and PostgreSQL alike.
+ */
+
+const MCHID = '1900000109'
+const APPID = 'wxd678efa567aa6787'
+const SERIAL = '5157F09EFDC096DE15EBE81A47057A7232F1B8E1'
+const APIV3_KEY = Buffer.from('0123456789abcdefghijklmnopqrstuv', 'utf8')
+const merchant = generateKeyPairSync('rsa', { modulusLength: 2048 })
+const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 })
+const quiet: PaymentLog = { info: () => {}, warn: () => {}, error: () => {} } as PaymentLog
+
+async function wechatWorld(): Promise<{ world: ConsultWorld; standin: WechatPayStandin }> {
+  let clock: () => Date = () => new Date()
+  const standin = await WechatPayStandin.start(
+    {
+      mchid: MCHID,
+      appid: APPID,
+      serial: SERIAL,
+      publicKey: merchant.publicKey,
+      apiv3Key: APIV3_KEY,
+    },
+    { now: () => clock() },
+  )
+  closeAfter(() => standin.stop())
+  const config: WechatPayConfig = {
+    mchid: MCHID,
+    appid: APPID,
+    merchantSerial: SERIAL,
+    privateKey: merchant.privateKey,
+    apiv3Key: APIV3_KEY,
+    platformPublicKey: standin.platformPublicKey,
+    platformPublicKeyId: standin.platformPublicKeyId,
+    baseUrl: standin.baseUrl,
+  }
+  const world = await consultWorld({
+    payments: (now) => wechatPayProvider(config, { log: quiet, now }),
+    config: { publicUrl: 'https://yx.example.test' },
+  })
+  clock = world.clock.now
+  return { world, standin }
+}
+
+/** A submitted order with its WeChat prepay made (the stand-in knows it): id and order number. */
+async function orderedConsultation(world: ConsultWorld, asker: TestUser, doctor: TestUser) {
+  await world.app.db
+    .updateTable('users')
+    .set({ wechat_openid: `oTest${asker.user.id.replaceAll('-', '').slice(0, 20)}` })
+    .where('id', '=', asker.user.id)
+    .execute()
+  const { input } = await application(world, asker, doctor)
+  const created = await world.call(asker, 'POST', '/main/consultations', input)
+  assert.equal(created.status, 200, created.error ?? '')
+  const id = created.data.id as string
+  const pay = await world.call(asker, 'POST', `/main/consultations/${id}/pay`, { client: 'weapp' })
+  assert.equal(pay.status, 200, pay.error ?? '')
+  assert.equal(pay.data.kind, 'jsapi')
+  const { order_no: orderNo } = await world.app.db
+    .selectFrom('consultations')
+    .select('order_no')
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow()
+  return { id, orderNo }
+}
+
+const post = (world: ConsultWorld, url: string, notification: RawNotification) =>
+  world.app.inject({
+    method: 'POST',
+    url,
+    headers: {
+      ...(notification.headers as Record<string, string>),
+      'content-type': 'application/json',
+    },
+    payload: notification.rawBody,
+  })
+
+/** What a notification could have changed about a consultation. */
+async function footprint(world: ConsultWorld, id: string) {
+  const db = world.app.db
+  const row = await db
+    .selectFrom('consultations')
+    .select(['state', 'paid_at', 'transaction_id', 'accept_by'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow()
+  const transfers = await db
+    .selectFrom('ledger_transfers')
+    .select(['kind', 'event_key'])
+    .where('consultation_id', '=', id)
+    .orderBy('created_at')
+    .orderBy('kind')
+    .execute()
+  const events = await db
+    .selectFrom('consultation_events')
+    .select(['state', 'actor'])
+    .where('consultation_id', '=', id)
+    .orderBy('at')
+    .execute()
+  const timers = await db
+    .selectFrom('ingest_jobs')
+    .select(['kind', 'run_after'])
+    .where('subject_id', '=', id)
+    .orderBy('run_after')
+    .execute()
+  const refunds = await db
+    .selectFrom('consultation_refunds')
+    .selectAll()
+    .where('consultation_id', '=', id)
+    .execute()
+  return { row, transfers, events, timers, refunds }
+}
+
+test('50 identical WeChat Pay notifications at once: all answered 2xx, credited once, waiting-accept once', async () => {
+  const { world, standin } = await wechatWorld()
+  const asker = await patient(world)
+  const doctor = await expert(world)
+  const { id, orderNo } = await orderedConsultation(world, asker, doctor)
+  const notification = standin.pay(orderNo)
+  const transactionId = standin.orders.get(orderNo)!.transaction_id!
+
+  const answers = await Promise.all(
+    Array.from({ length: 50 }, () => post(world, PAYMENT_NOTIFY_PATH, notification)),
+  )
+  assert.deepEqual(
+    [...new Set(answers.map((res) => res.statusCode))],
+    [204],
+    answers.map((res) => `${res.statusCode} ${res.body}`).join('\n'),
+  )
+
+  const after = await footprint(world, id)
+  assert.equal(after.row.state, 'waiting-accept')
+  assert.equal(after.row.transaction_id, transactionId)
+  assert.deepEqual(after.transfers, [
+    { kind: 'payment', event_key: `payment:wechatpay:${transactionId}` },
+  ])
+  assert.equal(after.events.filter((event) => event.state === 'waiting-accept').length, 1)
+  // The pay timer and one accept timer; no second one from a duplicate.
+  assert.deepEqual(
+    after.timers.map((timer) => timer.kind),
+    ['consult-timer', 'consult-timer'],
+  )
+  const escrow = await world.app.db
+    .selectFrom('ledger_accounts')
+    .select('balance')
+    .where('id', '=', `escrow:${id}`)
+    .executeTakeFirstOrThrow()
+  assert.equal(Number(escrow.balance), 3000)
+  const told = await world.app.db
+    .selectFrom('messages')
+    .select('title')
+    .where('user_id', '=', doctor.user.id)
+    .where('title', '=', '您有一个新的咨询')
+    .execute()
+  assert.equal(told.length, 1, 'the expert is told once')
+
+  // WeChat delivers again later (it retries until it has seen a 2xx): still once.
+  assert.equal((await post(world, PAYMENT_NOTIFY_PATH, notification)).statusCode, 204)
+  assert.deepEqual((await footprint(world, id)).transfers, after.transfers)
+  await world.assertLedger()
+})
+
+test('a forged signature and a tampered ciphertext: 401, nothing changed', async () => {
+  const { world, standin } = await wechatWorld()
+  const asker = await patient(world)
+  const doctor = await expert(world)
+  const { id, orderNo } = await orderedConsultation(world, asker, doctor)
+  const before = await footprint(world, id)
+
+  const forged = standin.pay(orderNo, { signWith: stranger.privateKey })
+  const tampered = standin.pay(orderNo, { tamperCiphertext: true })
+  // A genuine body under someone else's signature, and a genuine signature over a changed body.
+  const swapped: RawNotification = {
+    headers: forged.headers,
+    rawBody: standin.pay(orderNo).rawBody,
+  }
+  for (const notification of [forged, tampered, swapped]) {
+    const res = await post(world, PAYMENT_NOTIFY_PATH, notification)
+    assert.equal(res.statusCode, 401, res.body)
+    assert.equal(res.json().code, 'FAIL')
+  }
+  // Forged refund notifications are refused the same way.
+  const refundForgery = standin.notification(
+    'REFUND.SUCCESS',
+    'refund',
+    { mchid: MCHID, out_trade_no: orderNo, out_refund_no: 'R1', refund_status: 'SUCCESS' },
+    '退款成功',
+    { signWith: stranger.privateKey },
+  )
+  assert.equal((await post(world, REFUND_NOTIFY_PATH, refundForgery)).statusCode, 401)
+
+  assert.deepEqual(await footprint(world, id), before)
+  assert.equal(before.row.state, 'pending-payment')
+  assert.deepEqual(before.transfers, [])
+  const accounts = await world.app.db.selectFrom('ledger_accounts').select('id').execute()
+  assert.deepEqual(accounts, [], 'no money moved anywhere')
+  await world.assertLedger()
+})
+
+test('paid, but the notification arrives after the pay timer closed the order: credited and refunded in full, once', async () => {
+  const { world, standin } = await wechatWorld()
+  const asker = await patient(world)
+  const doctor = await expert(world)
+  const { id, orderNo } = await orderedConsultation(world, asker, doctor)
+  // The payer pays at the last moment; WeChat's notification is late.
+  standin.pay(orderNo)
+  const transactionId = standin.orders.get(orderNo)!.transaction_id!
+  await world.advance(15 * 60_000 + 1000, asker)
+  await world.drainJobs()
+  const closed = await footprint(world, id)
+  assert.equal(closed.row.state, 'cancelled')
+  // Closing it at WeChat failed (ORDERPAID): the notification still comes, signed when it is sent.
+  assert.equal(standin.orders.get(orderNo)!.trade_state, 'SUCCESS')
+  const notification = standin.pay(orderNo)
+
+  const answers = await Promise.all(
+    Array.from({ length: 10 }, () => post(world, PAYMENT_NOTIFY_PATH, notification)),
+  )
+  assert.deepEqual([...new Set(answers.map((res) => res.statusCode))], [204])
+  const credited = await footprint(world, id)
+  assert.equal(credited.row.state, 'cancelled', 'a closed order stays closed')
+  assert.equal(credited.refunds.length, 1, 'one refund for the late payment')
+  const refund = credited.refunds[0]!
+  assert.equal(Number(refund.amount_fen), 3000)
+  assert.deepEqual(
+    credited.transfers.map((transfer) => transfer.kind),
+    ['payment', 'refund-hold'],
+  )
+  assert.equal(credited.transfers[0]!.event_key, `payment:wechatpay:${transactionId}`)
+  await world.assertLedger()
+
+  // The refund job asks WeChat (PROCESSING); WeChat later notifies SUCCESS.
+  await world.drainJobs()
+  const asked = standin.refunds.get(refund.refund_no)
+  assert.ok(asked, 'the refund reached WeChat under our refund number')
+  assert.equal(asked.refund, 3000)
+  assert.equal(asked.out_trade_no, orderNo)
+  const done = standin.completeRefund(refund.refund_no)
+  const refundAnswers = await Promise.all(
+    Array.from({ length: 5 }, () => post(world, REFUND_NOTIFY_PATH, done)),
+  )
+  assert.deepEqual([...new Set(refundAnswers.map((res) => res.statusCode))], [204])
+
+  const settled = await footprint(world, id)
+  assert.equal(settled.refunds[0]!.state, 'succeeded')
+  // (The test's clock stood still: same times, so in kind order.)
+  assert.deepEqual(
+    settled.transfers.map((transfer) => transfer.kind),
+    ['payment', 'refund', 'refund-hold'],
+  )
+  const balances = await world.app.db
+    .selectFrom('ledger_accounts')
+    .select(['id', 'balance'])
+    .where('id', 'in', [`escrow:${id}`, `refund:${id}`, 'provider:wechatpay'])
+    .execute()
+  assert.deepEqual(Object.fromEntries(balances.map((row) => [row.id, Number(row.balance)])), {
+    [`escrow:${id}`]: 0,
+    [`refund:${id}`]: 0,
+    'provider:wechatpay': 0,
+  })
+  // The patient sees it as refunded.
+  const detail = await world.call(asker, 'GET', `/main/consultations/${id}`)
+  assert.equal(detail.status, 200, detail.error ?? '')
+  assert.equal(detail.data.order.refundedFen, 3000)
+  await world.assertLedger()
+})
