@@ -40,29 +40,33 @@ export function personLabel(person: ConsultPersonItem): string {
   return `${person.relationLabel} ${person.nameMasked}`
 }
 
-/** The record handed in from 影像详情 / 报告详情, as the draft keeps it until 检查信息 lists it. */
-function seededRecord(seed: ConsultRecordParams): ChosenRecord | null {
+/**
+ * The records handed in from 影像详情 (the exam, and its report) / 报告详情 (the report), as the draft
+ * keeps them until 检查信息 lists them with their titles.
+ */
+function seededRecords(seed: ConsultRecordParams): ChosenRecord[] {
+  const records: ChosenRecord[] = []
   if (seed.examId) {
-    return {
+    records.push({
       kind: 'exam',
       id: seed.examId,
       examId: seed.examId,
       title: '已选择的影像检查',
       detail: '',
       private: false,
-    }
+    })
   }
   if (seed.reportId) {
-    return {
+    records.push({
       kind: 'report',
       id: seed.reportId,
-      examId: '',
+      examId: seed.examId ?? '',
       title: '已选择的报告',
       detail: '',
       private: false,
-    }
+    })
   }
-  return null
+  return records
 }
 
 /**
@@ -84,21 +88,23 @@ export function useApplication(
   const { reload } = people
   useDidShow(() => void reload())
 
-  // The record from 影像详情 / 报告详情, applied once (removing it on 检查信息 sticks).
-  const seed$ = seededRecord(seed)
-  const seedKey = seed$ ? `${seed$.kind}:${seed$.id}` : null
+  // The records from 影像详情 / 报告详情, applied once (removing one on 检查信息 sticks).
+  const seeds = seededRecords(seed)
+  const seedKey = seeds.length > 0 ? seeds.map((one) => `${one.kind}:${one.id}`).join(',') : null
   useEffect(() => {
-    if (!seed$ || seedKey === draft.seeded) return
+    if (seeds.length === 0 || seedKey === draft.seeded) return
     update((current) => {
       const samePerson = (seed.personId ?? null) === (current.personSelf ? null : current.personId)
       const records = samePerson ? current.records : []
-      const has = records.some((record) => record.kind === seed$.kind && record.id === seed$.id)
+      const added = seeds.filter(
+        (one) => !records.some((record) => record.kind === one.kind && record.id === one.id),
+      )
       return {
         seeded: seedKey,
         ...(samePerson
           ? {}
           : { personId: seed.personId ?? null, personSelf: !seed.personId, personLabel: '' }),
-        records: has ? records : [...records, seed$],
+        records: [...records, ...added],
       }
     })
     // The seed is the page's parameters: read once per key.
