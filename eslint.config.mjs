@@ -27,6 +27,7 @@ const SERVER_INFRASTRUCTURE = [
   'images',
   'jobs',
   'providers',
+  'realtime',
   'storage',
 ].map((name) => `./server/src/${name}`)
 const ROOM_MESSAGE = "a domain folder reaches another only through that folder's index.ts"
@@ -35,7 +36,7 @@ const SERVER_ZONES = [
     target: SERVER_INFRASTRUCTURE,
     from: ['./server/src/domain', './server/src/routes', './server/src/plugins'],
     message:
-      'infrastructure (crypto, db, dicom, http, images, jobs, providers, storage) imports no domain module or route',
+      'infrastructure (crypto, db, dicom, http, images, jobs, providers, realtime, storage) imports no domain module or route',
   },
   {
     target: './server/src/domain',

@@ -399,6 +399,8 @@ export const OPERATOR_ACTIONS = [
   'hospital-request-decline',
   'expert-suspend',
   'expert-resume',
+  'consult-complaint',
+  'platform-share-set',
 ] as const
 export const OperatorActionKindSchema = z.enum(OPERATOR_ACTIONS)
 export const OPERATOR_ACTION_LABELS: Record<z.infer<typeof OperatorActionKindSchema>, string> = {
@@ -419,6 +421,8 @@ export const OPERATOR_ACTION_LABELS: Record<z.infer<typeof OperatorActionKindSch
   'hospital-request-decline': '不予添加申请的医院',
   'expert-suspend': '暂停专家服务',
   'expert-resume': '恢复专家服务',
+  'consult-complaint': '处理咨询投诉',
+  'platform-share-set': '设置平台分成',
 }
 
 export const OperatorActionSchema = z.object({

@@ -6,7 +6,8 @@ import { createDatabase, type DatabaseHandle, type DB } from './db'
 import { startPurgeSchedule } from './domain/purge'
 import type { JobKind, JobRunner } from './jobs/runner'
 import { createAppJobRunner, prepareDatabase } from './domain/startup'
-import { JOB_KINDS } from './job-kinds'
+import { appJobKinds } from './job-kinds'
+import { consultContext } from './consult-context'
 import { findSessionByAccessToken, setSecretKey, toRole } from './domain/identity'
 import { trustProxyOption } from './http/client-address'
 import { serializerCompiler } from './http/serializer'
@@ -21,6 +22,7 @@ import {
 import { genReqId, registerSecurityHeaders } from './plugins/security'
 import { registerWeb } from './plugins/web'
 import { createProviders, type Providers } from './providers'
+import { createRealtime, type Realtime, type RealtimeSocketOptions } from './realtime'
 import routes from './routes'
 import { createObjectStore, type ObjectStore } from './storage'
 
@@ -41,6 +43,11 @@ declare module 'fastify' {
     personalCipher: FieldCipher
     /** Ingest jobs (STOW-RS, zip uploads): enqueueJob/waitForJob in jobs/runner. */
     jobs: JobRunner
+    /**
+     * Live delivery (src/realtime): `publish(userIds, event)` after a commit reaches the users'
+     * sockets on every process; the WebSocket route (/main/ws) listens on it.
+     */
+    realtime: Realtime
   }
 }
 
@@ -57,6 +64,10 @@ export interface BuildOptions {
   store?: ObjectStore
   /** The job kinds the runner serves instead of JOB_KINDS (the runner's tests add their own). */
   jobKinds?: readonly JobKind[]
+  /** The WebSocket's timers and limits (tests shorten the auth wait and the session check). */
+  realtimeSocket?: Partial<RealtimeSocketOptions>
+  /** Reconnect delays of the realtime LISTEN connection (tests of a dropped connection). */
+  realtimeReconnectDelaysMs?: readonly number[]
 }
 
 /**
@@ -154,10 +165,21 @@ export async function buildApp(
   app.addHook('onClose', async () => database.destroy())
   const stopPurge = startPurgeSchedule(database.db, app.log, now, undefined, app.store)
   app.addHook('onClose', stopPurge)
+  // The realtime bus (its own LISTEN connection on PostgreSQL) closes before the database.
+  const realtime = createRealtime(database, {
+    config: config.database,
+    log: app.log,
+    ...(options.realtimeSocket ? { socket: options.realtimeSocket } : {}),
+    ...(options.realtimeReconnectDelaysMs
+      ? { reconnectDelaysMs: options.realtimeReconnectDelaysMs }
+      : {}),
+  })
+  app.decorate('realtime', realtime)
+  app.addHook('onClose', () => realtime.close())
   // Jobs start once the app is ready and stop before the
   // database closes; on PostgreSQL they are shared with the other processes through pg-boss.
   const jobs = createAppJobRunner(config, database, {
-    kinds: options.jobKinds ?? JOB_KINDS,
+    kinds: options.jobKinds ?? appJobKinds((log) => ({ ...consultContext(app), log })),
     store: app.store,
     cipher: app.personalCipher,
     log: app.log,

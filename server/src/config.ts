@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { createHash, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { isIP } from 'node:net'
 import path from 'node:path'
@@ -70,6 +70,31 @@ export interface Config {
    * (providers/geo.ts). null: places say 本机 / 局域网 / 未知位置, never a guess.
    */
   geoipXdb: string | null
+  /**
+   * WeChat Pay APIv3 (WECHATPAY_*): all set, or none. null: no merchant configured, so payments are
+   * 演示支付 in demo mode and 支付未配置 otherwise (providers/payments).
+   */
+  wechatpay: WechatPayConfig | null
+}
+
+/** A WeChat Pay merchant in 微信支付公钥 mode (the platform's public key and its PUB_KEY_ID_…). */
+export interface WechatPayConfig {
+  /** 商户号 (WECHATPAY_MCHID). */
+  mchid: string
+  /** The mini-program's / official account's AppID bound to the merchant (WECHATPAY_APPID). */
+  appid: string
+  /** The merchant API certificate's serial number (WECHATPAY_MERCHANT_SERIAL). */
+  merchantSerial: string
+  /** The merchant API private key (WECHATPAY_PRIVATE_KEY_FILE, PEM): signs requests and paySign. */
+  privateKey: KeyObject
+  /** The APIv3 key (WECHATPAY_APIV3_KEY, 32 bytes): decrypts notifications (AES-256-GCM). */
+  apiv3Key: Buffer
+  /** 微信支付公钥 (WECHATPAY_PUBLIC_KEY_FILE, PEM): verifies answers and notifications. */
+  platformPublicKey: KeyObject
+  /** Its id (WECHATPAY_PUBLIC_KEY_ID, PUB_KEY_ID_…): the only Wechatpay-Serial accepted. */
+  platformPublicKeyId: string
+  /** WECHATPAY_BASE_URL, default https://api.mch.weixin.qq.com (tests: the local stand-in). */
+  baseUrl: string
 }
 
 /** Bad configuration: the message is meant for the operator as is, without a stack trace. */
@@ -317,8 +342,109 @@ export function loadConfig(env: Env = process.env): Config {
     uploadQuotaBytes: values.UPLOAD_QUOTA_MB * 1024 * 1024,
     publicUrl: values.PUBLIC_URL ?? null,
     geoipXdb: values.GEOIP_XDB ? path.resolve(REPO_ROOT, values.GEOIP_XDB) : null,
+    wechatpay: parseWechatPay(present),
   }
 }
+
+// --- WeChat Pay (WECHATPAY_*) ------------------------------------------------------------------
+
+export const WECHATPAY_DEFAULT_BASE_URL = 'https://api.mch.weixin.qq.com'
+
+/** The variables a merchant needs; WECHATPAY_BASE_URL is optional but counts as "some set". */
+const WECHATPAY_REQUIRED = [
+  'WECHATPAY_MCHID',
+  'WECHATPAY_APPID',
+  'WECHATPAY_MERCHANT_SERIAL',
+  'WECHATPAY_PRIVATE_KEY_FILE',
+  'WECHATPAY_APIV3_KEY',
+  'WECHATPAY_PUBLIC_KEY_FILE',
+  'WECHATPAY_PUBLIC_KEY_ID',
+] as const
+
+const WechatPayEnvSchema = z.object({
+  WECHATPAY_MCHID: z.string().regex(/^\d{8,12}$/, '必须是微信支付商户号（8–12 位数字）'),
+  WECHATPAY_APPID: z.string().regex(/^wx[0-9a-f]{16}$/, '必须是 wx 开头的 18 位 AppID'),
+  WECHATPAY_MERCHANT_SERIAL: z
+    .string()
+    .regex(/^[0-9A-Fa-f]{8,64}$/, '必须是商户 API 证书的序列号（十六进制）'),
+  WECHATPAY_PRIVATE_KEY_FILE: z.string().min(1),
+  WECHATPAY_APIV3_KEY: z
+    .string()
+    .refine(
+      (value) => Buffer.byteLength(value, 'utf8') === 32,
+      '必须是商户平台设置的 32 字节 APIv3 密钥',
+    ),
+  WECHATPAY_PUBLIC_KEY_FILE: z.string().min(1),
+  WECHATPAY_PUBLIC_KEY_ID: z
+    .string()
+    .regex(/^PUB_KEY_ID_[0-9A-Za-z]+$/, '必须是微信支付公钥 ID（PUB_KEY_ID_ 开头）'),
+  WECHATPAY_BASE_URL: z
+    .url({ protocol: /^https?$/, error: '必须是 http(s) 开头的完整地址' })
+    .transform((value) => value.replace(/\/+$/, ''))
+    .optional(),
+})
+
+/**
+ * All WECHATPAY_* set: a merchant (keys read and checked now, so a wrong file stops the start, not
+ * the first payment). None set: null. Some set: refused, naming the missing ones; a half-configured
+ * merchant would otherwise fall back to 演示支付 or 支付未配置 without anyone noticing.
+ */
+function parseWechatPay(present: Env): WechatPayConfig | null {
+  const given = Object.keys(present).filter((name) => name.startsWith('WECHATPAY_'))
+  if (given.length === 0) return null
+  const fail = (lines: string[]): never => {
+    throw new ConfigError(`配置有误，服务未启动：\n${lines.join('\n')}`)
+  }
+  const missing = WECHATPAY_REQUIRED.filter((name) => present[name] === undefined)
+  if (missing.length > 0) {
+    fail([
+      `  - WECHATPAY_*：微信支付的配置必须全部设置或全部不设置，缺少 ${missing.join('、')}（已设置 ${given.sort().join('、')}）`,
+    ])
+  }
+  const parsed = WechatPayEnvSchema.safeParse(present)
+  if (!parsed.success) {
+    fail(parsed.error.issues.map((issue) => `  - ${issue.path.join('.')}：${issue.message}`))
+  }
+  const values = parsed.data!
+  const problems: string[] = []
+  const readKey = <T>(name: string, file: string, make: (pem: string) => T): T | undefined => {
+    try {
+      return make(readFileSync(path.resolve(REPO_ROOT, file), 'utf8'))
+    } catch {
+      // The path is the operator's; the file's content is never echoed.
+      problems.push(`  - ${name}：无法读取或不是有效的 PEM 密钥文件（${file}）`)
+      return undefined
+    }
+  }
+  const privateKey = readKey(
+    'WECHATPAY_PRIVATE_KEY_FILE',
+    values.WECHATPAY_PRIVATE_KEY_FILE,
+    (pem) => createPrivateKey(pem),
+  )
+  const platformPublicKey = readKey(
+    'WECHATPAY_PUBLIC_KEY_FILE',
+    values.WECHATPAY_PUBLIC_KEY_FILE,
+    (pem) => createPublicKey(pem),
+  )
+  if (privateKey && privateKey.asymmetricKeyType !== 'rsa') {
+    problems.push('  - WECHATPAY_PRIVATE_KEY_FILE：必须是 RSA 私钥（apiclient_key.pem）')
+  }
+  if (platformPublicKey && platformPublicKey.asymmetricKeyType !== 'rsa') {
+    problems.push('  - WECHATPAY_PUBLIC_KEY_FILE：必须是微信支付的 RSA 公钥（pub_key.pem）')
+  }
+  if (problems.length > 0 || !privateKey || !platformPublicKey) fail(problems)
+  return {
+    mchid: values.WECHATPAY_MCHID,
+    appid: values.WECHATPAY_APPID,
+    merchantSerial: values.WECHATPAY_MERCHANT_SERIAL,
+    privateKey: privateKey!,
+    apiv3Key: Buffer.from(values.WECHATPAY_APIV3_KEY, 'utf8'),
+    platformPublicKey: platformPublicKey!,
+    platformPublicKeyId: values.WECHATPAY_PUBLIC_KEY_ID,
+    baseUrl: values.WECHATPAY_BASE_URL ?? WECHATPAY_DEFAULT_BASE_URL,
+  }
+}
+// --- end of WeChat Pay ---------------------------------------------------------------------------
 
 // --- Object storage (STORAGE, S3_*) -------------------------------------------------------------
 

@@ -1,3 +1,4 @@
+import { consultRefundJob, consultTimerJob, type ContextForJobs } from './domain/consultations'
 import { stowJob } from './domain/ingest'
 import { uploadJob } from './domain/uploads'
 import type { JobKind } from './jobs/runner'
@@ -7,3 +8,8 @@ import type { JobKind } from './jobs/runner'
  * (app.ts → createAppJobRunner). A new kind is added here, never registered by importing a module.
  */
 export const JOB_KINDS: readonly JobKind[] = [stowJob, uploadJob]
+
+/** The app's kinds: ingest, and the consultations' timers and refunds (which need the app's providers). */
+export function appJobKinds(consult: ContextForJobs): readonly JobKind[] {
+  return [...JOB_KINDS, consultTimerJob(consult), consultRefundJob(consult)]
+}

@@ -16,6 +16,8 @@ test('defaults: 127.0.0.1:8080, SQLite under data/, demo mode on, web root dist/
   assert.equal(config.webRoot, path.join(REPO_ROOT, 'dist', 'h5'))
   assert.equal(config.logLevel, 'info')
   assert.match(config.version, /^\d+\.\d+\.\d+/)
+  // No merchant: 演示支付 in demo mode (WECHATPAY_*: test/providers/payments-config.test.ts).
+  assert.equal(config.wechatpay, null)
 })
 
 test('environment values are read and empty ones mean unset', () => {

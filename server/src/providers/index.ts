@@ -13,6 +13,7 @@ import { type RealNameProvider, unconfiguredRealNameProvider } from './real-name
 import { type SubscribeMessageProvider, unconfiguredSubscribeMessages } from './subscribe-message'
 import { type GeoLocator, loadGeoLocator } from './geo'
 import { unconfiguredWechatAuth, type WechatAuth } from './wechat'
+import { createPaymentProvider, type PaymentProvider } from './payments'
 
 /** Outside services behind interfaces; the app decorates itself with one set (app.providers). */
 export interface Providers {
@@ -26,12 +27,18 @@ export interface Providers {
   subscribe: SubscribeMessageProvider
   /** City-level place of a public address (GEOIP_XDB); none configured: never a guessed place. */
   geo: GeoLocator
+  /**
+   * Paying for consultations (providers/payments): WeChat Pay with WECHATPAY_* set, 演示支付 in demo
+   * mode without them (no money moves), otherwise 支付未配置.
+   */
+  payments: PaymentProvider
 }
 
 /**
  * The configured providers. SMS: the outbox in demo mode or with SMS_PROVIDER=outbox, otherwise
  * unconfigured (503). WeChat: unconfigured until a jscode2session adapter is written for
- * WECHAT_APPID/WECHAT_SECRET; no code here calls the internet.
+ * WECHAT_APPID/WECHAT_SECRET. Payments: see createPaymentProvider; only the WeChat Pay adapter
+ * calls the internet, and only once WECHATPAY_* is configured.
  */
 export function createProviders(
   config: Config,
@@ -49,5 +56,6 @@ export function createProviders(
     realName: unconfiguredRealNameProvider,
     subscribe: unconfiguredSubscribeMessages(log),
     geo: loadGeoLocator(config.geoipXdb, log),
+    payments: createPaymentProvider(config, log, now),
   }
 }

@@ -15,12 +15,14 @@ import mainClaimsRoutes from './main/claims'
 import mainDicomUploadRoutes from './main/dicom-upload'
 import mainExpertProfilesRoutes from './main/expert-profiles'
 import mainExpertsRoutes from './main/experts'
+import mainConsultationsRoutes from './main/consultations'
 import mainHospitalRequestsRoutes from './main/hospital-requests'
 import mainFamilyRoutes from './main/family'
 import mainGrantsRoutes from './main/grants'
 import mainMessagesRoutes from './main/messages'
 import mainProfileRoutes from './main/profile'
 import mainQrLoginRoutes from './main/qr-login'
+import mainRealtimeRoutes from './main/realtime'
 import mainRecordsRoutes from './main/records'
 import mainUploadRoutes from './main/upload'
 import scanCodesRoutes from './scan/codes'
@@ -58,9 +60,11 @@ export default async function routes(app: FastifyInstance): Promise<void> {
   await app.register(mainSearchRoutes)
   await app.register(mainFavouritesRoutes)
   await app.register(mainFeedbackRoutes)
+  await app.register(mainConsultationsRoutes)
   await app.register(mainAppsRoutes)
   await app.register(mainOperatorRoutes)
   await app.register(mainExpertsRoutes)
   await app.register(mainHospitalRequestsRoutes)
   await app.register(mainExpertProfilesRoutes)
+  await app.register(mainRealtimeRoutes)
 }

@@ -309,6 +309,61 @@ async function tellGrantee(
   ]
 }
 
+/**
+ * The records `personId` may share (their OWN: no re-share), checked for the caller `userId` (the
+ * person, or their family manager). Anything else answers as a missing exam (404). Used by
+ * createGrant and by consultations (consultation-grants.ts).
+ */
+export async function shareableRecords(
+  db: DB,
+  cipher: FieldCipher,
+  userId: string,
+  personId: string,
+  examIds: readonly string[],
+  reportIds: readonly string[],
+): Promise<{
+  exams: { id: string }[]
+  reports: { id: string; exam_id: string; report_private: number | null }[]
+}> {
+  // Only the person's own records (no re-share); anything else answers as a missing exam.
+  const identity = await boundIdentity(db, cipher, personId)
+  const own = { kind: 'user' as const, userId: personId }
+  const exams =
+    examIds.length === 0
+      ? []
+      : await db
+          .selectFrom('exams')
+          .select('exams.id')
+          .where('exams.id', 'in', examIds)
+          .where(visibleTo(own, identity))
+          .execute()
+  if (exams.length !== examIds.length) throw notFound(EXAM_NOT_FOUND)
+  const reports =
+    reportIds.length === 0
+      ? []
+      : await db
+          .selectFrom('reports')
+          .innerJoin('exams', 'exams.id', 'reports.exam_id')
+          .leftJoin('exam_user_states as s', (join) =>
+            join.onRef('s.exam_id', '=', 'exams.id').on('s.user_id', '=', personId),
+          )
+          .select(['reports.id', 'reports.exam_id', 's.report_private'])
+          .where('reports.id', 'in', reportIds)
+          .where(visibleTo(own, identity))
+          .execute()
+  if (reports.length !== reportIds.length) throw notFound(EXAM_NOT_FOUND)
+  // An adult member's 设为隐私 is proved by the member's own phone only: a manager cannot share it.
+  if (personId !== userId) {
+    const members = await managedPeople(db, cipher, userId)
+    const adult = members.find((m) => m.personId === personId)?.kind === 'adult'
+    if (adult && reports.some((r) => Number(r.report_private ?? 0) === 1)) {
+      throw notFound(EXAM_NOT_FOUND)
+    }
+  }
+
+  return { exams, reports }
+}
+
 /** createGrant: checks, then the grant and its records in one transaction. */
 export async function createGrant(
   db: DB,
@@ -350,41 +405,7 @@ export async function createGrant(
     granteeId = grantee.id
   }
 
-  // Only the person's own records (no re-share); anything else answers as a missing exam.
-  const identity = await boundIdentity(db, cipher, personId)
-  const own = { kind: 'user' as const, userId: personId }
-  const exams =
-    examIds.length === 0
-      ? []
-      : await db
-          .selectFrom('exams')
-          .select('exams.id')
-          .where('exams.id', 'in', examIds)
-          .where(visibleTo(own, identity))
-          .execute()
-  if (exams.length !== examIds.length) throw notFound(EXAM_NOT_FOUND)
-  const reports =
-    reportIds.length === 0
-      ? []
-      : await db
-          .selectFrom('reports')
-          .innerJoin('exams', 'exams.id', 'reports.exam_id')
-          .leftJoin('exam_user_states as s', (join) =>
-            join.onRef('s.exam_id', '=', 'exams.id').on('s.user_id', '=', personId),
-          )
-          .select(['reports.id', 'reports.exam_id', 's.report_private'])
-          .where('reports.id', 'in', reportIds)
-          .where(visibleTo(own, identity))
-          .execute()
-  if (reports.length !== reportIds.length) throw notFound(EXAM_NOT_FOUND)
-  // An adult member's 设为隐私 is proved by the member's own phone only: a manager cannot share it.
-  if (personId !== userId) {
-    const members = await managedPeople(db, cipher, userId)
-    const adult = members.find((m) => m.personId === personId)?.kind === 'adult'
-    if (adult && reports.some((r) => Number(r.report_private ?? 0) === 1)) {
-      throw notFound(EXAM_NOT_FOUND)
-    }
-  }
+  const { exams, reports } = await shareableRecords(db, cipher, userId, personId, examIds, reportIds)
 
   const id = randomUUID()
   const at = now.toISOString()

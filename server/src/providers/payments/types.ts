@@ -25,6 +25,11 @@ export interface PrepayInput {
   payerOpenid: string | null
   /** The order closes then (time_expire). */
   expiresAt: Date
+  /**
+   * Where the provider posts the payment notification (notify_url): https, built by the domain from
+   * PUBLIC_URL. WeChat requires it on every prepay; the demo provider ignores it.
+   */
+  notifyUrl: string
 }
 
 /** What the app needs to start paying. */
@@ -48,13 +53,7 @@ export type PrepayResult =
     }
 
 export type PaymentState =
-  | 'SUCCESS'
-  | 'REFUND'
-  | 'NOTPAY'
-  | 'CLOSED'
-  | 'REVOKED'
-  | 'USERPAYING'
-  | 'PAYERROR'
+  'SUCCESS' | 'REFUND' | 'NOTPAY' | 'CLOSED' | 'REVOKED' | 'USERPAYING' | 'PAYERROR'
 
 export interface PaymentResult {
   outTradeNo: string
@@ -75,6 +74,8 @@ export interface RefundInput {
   /** The order's whole amount (WeChat checks it). */
   totalFen: number
   reason: string
+  /** Where the refund notification goes (notify_url); null: none (the merchant platform's default). */
+  notifyUrl: string | null
 }
 
 export type RefundState = 'SUCCESS' | 'PROCESSING' | 'CLOSED' | 'ABNORMAL'
@@ -125,6 +126,22 @@ export class PaymentNotConfigured extends Error {
 /** A notification that failed verification (signature, timestamp, serial, decryption, shape). */
 export class PaymentNotificationRejected extends Error {
   override name = 'PaymentNotificationRejected'
+}
+
+/**
+ * The provider understood the request and refused it (WeChat: a 4xx with its error JSON). `message` is
+ * Chinese and safe to show; `code` is the provider's (ORDERPAID, ORDER_CLOSED, NOT_ENOUGH, …) for the
+ * domain to branch on and for the log. Retrying the same request gets the same answer.
+ */
+export class PaymentRequestRefused extends Error {
+  override name = 'PaymentRequestRefused'
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly status: number,
+  ) {
+    super(message)
+  }
 }
 
 /** The provider could not be reached or answered unclearly: retry later with the same numbers. */

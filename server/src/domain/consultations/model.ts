@@ -1,0 +1,618 @@
+import { randomUUID } from 'node:crypto'
+import type { Selectable } from 'kysely'
+import {
+  COMPLAINT_DAYS,
+  CONSULT_FOLLOWUP_HOURS,
+  CONSULT_MESSAGES,
+  CONSULT_STATE_LABELS,
+  type ConsultCard,
+  type ConsultDetail,
+  type ConsultMessage,
+  type ConsultPerson,
+  type ConsultPicture,
+  type ConsultState,
+  REFUND_STATE_LABELS,
+} from '@contract/main/consultations'
+import { EXPERT_SERVICE_RULES, type ConsultService } from '@contract/main/expert-profiles'
+import { EXPERT_TITLE_LABELS, type ExpertTitle } from '@contract/main/experts'
+import { FAMILY_RELATION_LABELS, type FamilyRelation } from '@contract/main/family'
+import type { FieldCipher } from '../../crypto/field-cipher'
+import type { DB } from '../../db'
+import type { ConsultationsTable } from '../../db/schema'
+import { notFound } from '../../http/errors'
+import { maskName } from '../../masking'
+import { insertQueuedJob, type JobRow } from '../../jobs/runner'
+import { createMessage } from '../messages'
+import { describeConsultGrant } from '../sharing'
+
+export type Consultation = Selectable<ConsultationsTable>
+export type Actor = 'patient' | 'expert' | 'system' | 'operator'
+export type Side = 'patient' | 'expert'
+
+export const HOUR_MS = 3600_000
+export const DAY_MS = 24 * HOUR_MS
+export const ENDED_STATES: readonly ConsultState[] = ['completed', 'cancelled', 'declined', 'expired']
+export const isEnded = (c: Pick<Consultation, 'state'>) =>
+  ENDED_STATES.includes(c.state as ConsultState)
+
+export const PICTURE_ROUTE = (id: string) => `/main/consultations/pictures/${id}`
+
+/** Realtime pointers (never contents) to publish after the commit. */
+export type ConsultSignal =
+  | { kind: 'consultation.changed'; consultationId: string }
+  | { kind: 'consultation.message'; consultationId: string; cursor: number }
+  | { kind: 'consultation.new'; consultationId: string }
+
+/**
+ * What a state change leaves to do after its transaction commits: realtime signals, jobs to start
+ * at once (a refund), subscribe notices. Collected inside, run by `afterCommit` (context.ts).
+ */
+export interface Effects {
+  signals: { userIds: string[]; signal: ConsultSignal }[]
+  jobs: JobRow[]
+}
+export const noEffects = (): Effects => ({ signals: [], jobs: [] })
+
+/** The consultation the caller may see on that side; anyone else: 404 (ids reveal nothing). */
+export async function consultationFor(
+  db: DB,
+  userId: string,
+  consultationId: string,
+  side?: Side,
+): Promise<{ row: Consultation; side: Side }> {
+  const row = await db
+    .selectFrom('consultations')
+    .selectAll()
+    .where('id', '=', consultationId)
+    .executeTakeFirst()
+  if (row && (side ?? 'patient') === 'patient' && row.patient_user_id === userId) {
+    if (!row.deleted_by_patient_at) return { row, side: 'patient' }
+  }
+  if (row && (side ?? 'expert') === 'expert' && row.expert_user_id === userId) {
+    return { row, side: 'expert' }
+  }
+  throw notFound(CONSULT_MESSAGES.notFound)
+}
+
+/**
+ * Reads the row again inside a transaction, holding it: a no-op update takes the row's lock on
+ * PostgreSQL and the write lock on SQLite (which has no SELECT … FOR UPDATE), so whoever comes next
+ * waits for this transaction and then reads what it wrote.
+ */
+export async function lockConsultation(trx: DB, id: string): Promise<Consultation | undefined> {
+  return trx
+    .updateTable('consultations')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst()
+}
+
+/**
+ * Moves a consultation from one of `from` to `to` by one conditional update, with its event row
+ * and a system line in the conversation. Answers the new row, or undefined when the state was no
+ * longer one of `from` (someone else won: the caller answers 409 or does nothing).
+ */
+export async function transition(
+  trx: DB,
+  effects: Effects,
+  input: {
+    id: string
+    from: readonly ConsultState[]
+    to: ConsultState
+    set?: Partial<ConsultationsTable>
+    actor: Actor
+    note?: string | null
+    /** The line both sides read in the conversation. */
+    line?: string
+  },
+  now: Date,
+): Promise<Consultation | undefined> {
+  const at = now.toISOString()
+  const row = await trx
+    .updateTable('consultations')
+    .set({ ...input.set, state: input.to, updated_at: at })
+    .where('id', '=', input.id)
+    .where('state', 'in', [...input.from])
+    .returningAll()
+    .executeTakeFirst()
+  if (!row) return undefined
+  await recordEvent(trx, row.id, input.to, input.actor, input.note ?? null, now)
+  if (input.line) await appendSystemLine(trx, effects, row, input.line, now)
+  effects.signals.push({
+    userIds: [row.patient_user_id, row.expert_user_id],
+    signal: { kind: 'consultation.changed', consultationId: row.id },
+  })
+  return row
+}
+
+export async function recordEvent(
+  trx: DB,
+  consultationId: string,
+  state: ConsultState,
+  actor: Actor,
+  note: string | null,
+  now: Date,
+): Promise<void> {
+  await trx
+    .insertInto('consultation_events')
+    .values({ id: randomUUID(), consultation_id: consultationId, state, actor, note, at: now.toISOString() })
+    .execute()
+}
+
+/** The next seq of a conversation, taken under the row's lock (one writer at a time per consultation). */
+export async function nextSeq(trx: DB, consultationId: string): Promise<number> {
+  const row = await trx
+    .updateTable('consultations')
+    .set((eb) => ({ message_seq: eb('message_seq', '+', 1) }))
+    .where('id', '=', consultationId)
+    .returning('message_seq')
+    .executeTakeFirstOrThrow()
+  return Number(row.message_seq)
+}
+
+export async function appendSystemLine(
+  trx: DB,
+  effects: Effects,
+  row: Pick<Consultation, 'id' | 'patient_user_id' | 'expert_user_id'>,
+  text: string,
+  now: Date,
+): Promise<void> {
+  const seq = await nextSeq(trx, row.id)
+  await trx
+    .insertInto('consultation_messages')
+    .values({
+      id: randomUUID(),
+      consultation_id: row.id,
+      seq,
+      sender: 'system',
+      sender_user_id: null,
+      client_id: null,
+      kind: 'system',
+      text,
+      picture_id: null,
+      record_kind: null,
+      record_id: null,
+      answer_json: null,
+      signed_at: null,
+      created_at: now.toISOString(),
+    })
+    .execute()
+  effects.signals.push({
+    userIds: [row.patient_user_id, row.expert_user_id],
+    signal: { kind: 'consultation.message', consultationId: row.id, cursor: seq },
+  })
+}
+
+/** A 我的消息 entry (咨询消息) that opens the consultation, for one side. */
+export async function tell(
+  trx: DB,
+  userId: string,
+  consultationId: string,
+  title: string,
+  body: string,
+  now: Date,
+  route: 'question' | 'docQuestList' = 'question',
+): Promise<void> {
+  await createMessage(
+    trx,
+    {
+      userId,
+      kind: 'consult',
+      title,
+      body,
+      link: { route, params: route === 'question' ? { consultationId } : {} },
+    },
+    now,
+  )
+}
+
+/** A timer: the consultation's deadline job, taken when due by whichever process sweeps first. */
+export async function scheduleTimer(
+  trx: DB,
+  consultationId: string,
+  at: string,
+): Promise<void> {
+  const id = randomUUID()
+  await insertQueuedJob(trx, {
+    id,
+    kind: 'consult-timer',
+    stagingPrefix: `jobs-without-files/${id}/`,
+    subjectId: consultationId,
+    runAfter: new Date(at),
+  })
+}
+
+// --- Reading -------------------------------------------------------------------------------------
+
+interface ExpertRow {
+  user_id: string
+  name: string | null
+  photo_path: string | null
+  avatar_url: string | null
+  title: string
+  department: string
+  hospital_name: string
+}
+
+async function expertsById(db: DB, ids: readonly string[]): Promise<Map<string, ExpertRow>> {
+  if (ids.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('experts')
+    .innerJoin('users', 'users.id', 'experts.user_id')
+    .innerJoin('hospitals', 'hospitals.id', 'experts.hospital_id')
+    .select([
+      'experts.user_id',
+      'experts.name',
+      'experts.photo_path',
+      'users.avatar_url',
+      'experts.title',
+      'experts.department',
+      'hospitals.name as hospital_name',
+    ])
+    .where('experts.user_id', 'in', [...new Set(ids)])
+    .execute()
+  return new Map(rows.map((row) => [row.user_id, row]))
+}
+
+export function toConsultExpert(row: ExpertRow | undefined, id: string) {
+  return {
+    id,
+    name: row?.name ?? '专家',
+    photoPath: row ? (row.photo_path ?? row.avatar_url) : null,
+    title: (row?.title ?? 'attending') as ExpertTitle,
+    titleLabel: EXPERT_TITLE_LABELS[(row?.title ?? 'attending') as ExpertTitle] ?? '',
+    hospitalName: row?.hospital_name ?? '',
+    department: row?.department ?? '',
+  }
+}
+
+/** Sex and age from a mainland ID number (digits 7–14 the birth date, 17 odd for male). */
+export function sexAndAge(
+  idNumber: string | null,
+  now: Date,
+): { sex: 'male' | 'female' | 'unknown'; age: number | null } {
+  const match = idNumber ? /^\d{6}(\d{4})(\d{2})(\d{2})\d{2}(\d)[\dXx]$/.exec(idNumber) : null
+  if (!match) return { sex: 'unknown', age: null }
+  const [, y, m, d, s] = match
+  const china = new Date(now.getTime() + 8 * HOUR_MS)
+  let age = china.getUTCFullYear() - Number(y)
+  const monthDay = (china.getUTCMonth() + 1) * 100 + china.getUTCDate()
+  if (monthDay < Number(m) * 100 + Number(d)) age -= 1
+  return { sex: Number(s) % 2 === 1 ? 'male' : 'female', age: age >= 0 ? age : null }
+}
+
+/** The 就诊人 as the consultation shows them: masked name, sex and age from the card, relation. */
+export async function peopleById(
+  db: DB,
+  cipher: FieldCipher,
+  askerId: string | null,
+  personIds: readonly string[],
+  now: Date,
+): Promise<Map<string, ConsultPerson & { idCardBound: boolean }>> {
+  const ids = [...new Set(personIds)]
+  const people = new Map<string, ConsultPerson & { idCardBound: boolean }>()
+  if (ids.length === 0) return people
+  const rows = await db
+    .selectFrom('users')
+    .leftJoin('id_cards', 'id_cards.user_id', 'users.id')
+    .select(['users.id', 'users.nickname', 'id_cards.holder_encrypted', 'id_cards.number_encrypted'])
+    .where('users.id', 'in', ids)
+    .execute()
+  const links = askerId
+    ? await db
+        .selectFrom('family_links')
+        .select(['member_user_id', 'relation'])
+        .where('manager_user_id', '=', askerId)
+        .where('member_user_id', 'in', ids)
+        .execute()
+    : []
+  for (const row of rows) {
+    let name = ''
+    let number: string | null = null
+    try {
+      if (row.holder_encrypted) name = cipher.decrypt(row.holder_encrypted)
+      if (row.number_encrypted) number = cipher.decrypt(row.number_encrypted)
+    } catch {
+      name = ''
+    }
+    const link = links.find((one) => one.member_user_id === row.id)
+    const { sex, age } = sexAndAge(number, now)
+    people.set(row.id, {
+      personId: row.id,
+      nameMasked: maskName(name || row.nickname || '就诊人'),
+      sex,
+      age,
+      relationLabel:
+        row.id === askerId
+          ? '本人'
+          : link
+            ? (FAMILY_RELATION_LABELS[link.relation as FamilyRelation] ?? '家人')
+            : '就诊人',
+      idCardBound: row.holder_encrypted !== null,
+    })
+  }
+  return people
+}
+
+/** The deadline of the current state and what it means, for lists and the detail. */
+export function deadlineOf(row: Consultation): { deadline: string | null; label: string | null } {
+  switch (row.state as ConsultState) {
+    case 'pending-payment':
+      return { deadline: row.pay_by, label: '剩余支付时间' }
+    case 'waiting-accept':
+      return { deadline: row.accept_by, label: '接诊剩余' }
+    case 'in-progress':
+      return { deadline: row.answer_by, label: '回复剩余' }
+    case 'answered':
+      return { deadline: row.complete_at, label: '自动完成' }
+    default:
+      return { deadline: null, label: null }
+  }
+}
+
+async function openComplaints(db: DB, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set()
+  const rows = await db
+    .selectFrom('consultation_complaints')
+    .select('consultation_id')
+    .where('consultation_id', 'in', [...ids])
+    .where('state', '=', 'open')
+    .execute()
+  return new Set(rows.map((row) => row.consultation_id))
+}
+
+export async function toCards(
+  db: DB,
+  cipher: FieldCipher,
+  rows: readonly Consultation[],
+  side: Side,
+  now: Date,
+): Promise<ConsultCard[]> {
+  const [experts, people, disputed] = await Promise.all([
+    expertsById(db, rows.map((row) => row.expert_user_id)),
+    peopleForRows(db, cipher, rows, now),
+    openComplaints(db, rows.map((row) => row.id)),
+  ])
+  return rows.map((row) => {
+    const { deadline, label } = deadlineOf(row)
+    const read = side === 'patient' ? row.patient_read_seq : row.expert_read_seq
+    return {
+      id: row.id,
+      service: row.service as ConsultService,
+      serviceLabel: EXPERT_SERVICE_RULES[row.service as ConsultService].label,
+      state: row.state as ConsultState,
+      stateLabel: CONSULT_STATE_LABELS[row.state as ConsultState],
+      expert: toConsultExpert(experts.get(row.expert_user_id), row.expert_user_id),
+      person: withoutBound(people.get(row.id)),
+      chiefComplaint: row.chief_complaint,
+      priceFen: Number(row.price_fen),
+      createdAt: row.created_at,
+      deadline,
+      deadlineLabel: label,
+      unread: Math.max(0, Number(row.message_seq) - Number(read)),
+      disputed: disputed.has(row.id),
+    }
+  })
+}
+
+function withoutBound(person: (ConsultPerson & { idCardBound?: boolean }) | undefined): ConsultPerson {
+  if (!person) return { personId: '', nameMasked: '就诊人', sex: 'unknown', age: null, relationLabel: '' }
+  const { idCardBound: _bound, ...rest } = person
+  return rest
+}
+
+/** People keyed by consultation id (the relation is the asker's). */
+async function peopleForRows(
+  db: DB,
+  cipher: FieldCipher,
+  rows: readonly Consultation[],
+  now: Date,
+): Promise<Map<string, ConsultPerson>> {
+  const result = new Map<string, ConsultPerson>()
+  const byAsker = new Map<string, Consultation[]>()
+  for (const row of rows) byAsker.set(row.patient_user_id, [...(byAsker.get(row.patient_user_id) ?? []), row])
+  for (const [asker, own] of byAsker) {
+    const people = await peopleById(db, cipher, asker, own.map((row) => row.person_user_id), now)
+    for (const row of own) result.set(row.id, withoutBound(people.get(row.person_user_id)))
+  }
+  return result
+}
+
+export interface StoredApplication {
+  offline: string[]
+  exams: { hospital: string; date: string; type: string; pictureIds: string[] }[]
+}
+
+export function parseApplication(row: Consultation): StoredApplication {
+  try {
+    return JSON.parse(row.external_exams_json) as StoredApplication
+  } catch {
+    return { offline: [], exams: [] }
+  }
+}
+
+async function picturesById(db: DB, ids: readonly string[]): Promise<Map<string, ConsultPicture>> {
+  if (ids.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('consultation_pictures')
+    .select(['id', 'width', 'height'])
+    .where('id', 'in', [...new Set(ids)])
+    .execute()
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      { id: row.id, url: PICTURE_ROUTE(row.id), width: row.width, height: row.height },
+    ]),
+  )
+}
+
+export async function describeConsultation(
+  db: DB,
+  cipher: FieldCipher,
+  row: Consultation,
+  side: Side,
+  now: Date,
+): Promise<ConsultDetail> {
+  const [card] = await toCards(db, cipher, [row], side, now)
+  const application = parseApplication(row)
+  const [pictures, events, complaint, refunds, grant] = await Promise.all([
+    picturesById(db, [...application.offline, ...application.exams.flatMap((exam) => exam.pictureIds)]),
+    db
+      .selectFrom('consultation_events')
+      .selectAll()
+      .where('consultation_id', '=', row.id)
+      .orderBy('at')
+      .orderBy('id')
+      .execute(),
+    db
+      .selectFrom('consultation_complaints')
+      .selectAll()
+      .where('consultation_id', '=', row.id)
+      .executeTakeFirst(),
+    db
+      .selectFrom('consultation_refunds')
+      .selectAll()
+      .where('consultation_id', '=', row.id)
+      .orderBy('created_at')
+      .execute(),
+    describeConsultGrant(db, cipher, row.grant_id, now),
+  ])
+  const pics = (ids: string[]) => ids.flatMap((id) => (pictures.has(id) ? [pictures.get(id)!] : []))
+  const state = row.state as ConsultState
+  const paid = row.paid_at !== null
+  const ended = isEnded(row)
+  const endedAt = row.ended_at ? Date.parse(row.ended_at) : null
+  const inComplaintWindow = endedAt === null || now.getTime() - endedAt <= COMPLAINT_DAYS * DAY_MS
+  const followupsOpen =
+    state === 'answered' &&
+    row.answered_at !== null &&
+    now.getTime() - Date.parse(row.answered_at) <= CONSULT_FOLLOWUP_HOURS * HOUR_MS &&
+    Number(row.followups_used) < Number(row.followup_limit)
+  const disputed = complaint?.state === 'open'
+  const patient = side === 'patient'
+  const refundedFen = refunds.reduce((sum, refund) => sum + Number(refund.amount_fen), 0)
+  const actors: Record<string, string> = { patient: '患者', expert: '专家', system: '系统', operator: '平台' }
+  return {
+    ...card!,
+    role: side,
+    presentIllness: row.present_illness,
+    pastHistory: row.past_history,
+    allergies: row.allergies,
+    questions: row.questions,
+    seenOffline: Number(row.seen_offline) === 1,
+    offlinePictures: pics(application.offline),
+    externalExams: application.exams.map((exam) => ({
+      hospital: exam.hospital,
+      date: exam.date,
+      type: exam.type,
+      pictures: pics(exam.pictureIds),
+    })),
+    records: grant.records,
+    grant: { id: grant.id, status: grant.status, statusLabel: grant.statusLabel, expiresAt: grant.expiresAt },
+    events: events.map((event) => ({
+      state: event.state as ConsultState,
+      label: CONSULT_STATE_LABELS[event.state as ConsultState],
+      actorLabel: actors[event.actor] ?? '系统',
+      note: event.note,
+      at: event.at,
+    })),
+    declineReason: row.decline_reason,
+    followupLimit: Number(row.followup_limit),
+    followupsUsed: Number(row.followups_used),
+    adopted: row.adopted_at !== null,
+    rating:
+      row.rated_at && row.rating_stars !== null
+        ? {
+            stars: Number(row.rating_stars),
+            tags: JSON.parse(row.rating_tags ?? '[]') as string[],
+            text: row.rating_text ?? '',
+            at: row.rated_at,
+          }
+        : null,
+    complaint: complaint
+      ? {
+          text: complaint.text,
+          state: complaint.state as 'open' | 'decided',
+          decision: complaint.decision_note,
+          refundFen: complaint.refund_fen === null ? null : Number(complaint.refund_fen),
+          at: complaint.created_at,
+          decidedAt: complaint.decided_at,
+        }
+      : null,
+    public: row.published_at !== null,
+    actions: {
+      pay: patient && state === 'pending-payment' && Date.parse(row.pay_by) > now.getTime(),
+      cancel: patient && (state === 'pending-payment' || state === 'waiting-accept') && !disputed,
+      accept: !patient && state === 'waiting-accept',
+      decline: !patient && state === 'waiting-accept',
+      send: patient
+        ? (state === 'waiting-accept' || state === 'in-progress' || followupsOpen) && !disputed
+        : (state === 'in-progress' || state === 'answered') && !disputed,
+      answer: !patient && (state === 'in-progress' || state === 'answered') && !disputed,
+      adopt: patient && state === 'answered' && !disputed,
+      rate: patient && state === 'completed' && row.rated_at === null && row.answered_at !== null,
+      complain:
+        patient &&
+        paid &&
+        !complaint &&
+        (state === 'in-progress' || state === 'answered' || state === 'completed') &&
+        (!ended || inComplaintWindow),
+      publish: patient && state === 'completed' && row.answered_at !== null,
+    },
+    order: {
+      orderNo: row.order_no,
+      priceFen: Number(row.price_fen),
+      expertFen: Number(row.expert_fen),
+      platformFen: Number(row.platform_fen),
+      provider: row.provider as 'wechatpay' | 'demo' | 'unconfigured',
+      paymentState: paid ? 'paid' : state === 'pending-payment' ? 'pending' : 'closed',
+      paidAt: row.paid_at,
+      payBy: row.pay_by,
+      refunds: refunds.map((refund) => ({
+        refundNo: refund.refund_no,
+        amountFen: Number(refund.amount_fen),
+        state: refund.state as 'processing' | 'succeeded' | 'failed',
+        stateLabel: REFUND_STATE_LABELS[refund.state as 'processing' | 'succeeded' | 'failed'],
+        reason: refund.reason,
+        createdAt: refund.created_at,
+        succeededAt: refund.succeeded_at,
+      })),
+      refundedFen,
+    },
+  }
+}
+
+export function toMessage(
+  row: {
+    id: string
+    seq: number
+    kind: string
+    sender: string
+    sender_user_id: string | null
+    text: string
+    picture_id: string | null
+    answer_json: string | null
+    signed_at: string | null
+    created_at: string
+  },
+  viewerId: string,
+  otherReadSeq: number,
+  records: Map<string, ConsultMessage['record']>,
+  recordKey: string | null,
+): ConsultMessage {
+  return {
+    id: row.id,
+    seq: Number(row.seq),
+    kind: row.kind as ConsultMessage['kind'],
+    from: row.sender as ConsultMessage['from'],
+    mine: row.sender_user_id === viewerId,
+    text: row.text,
+    picture: row.picture_id ? { id: row.picture_id, url: PICTURE_ROUTE(row.picture_id), width: null, height: null } : null,
+    record: recordKey ? (records.get(recordKey) ?? null) : null,
+    answer: row.answer_json ? (JSON.parse(row.answer_json) as ConsultMessage['answer']) : null,
+    signedAt: row.signed_at,
+    createdAt: row.created_at,
+    read: Number(row.seq) <= otherReadSeq,
+  }
+}

@@ -1,0 +1,155 @@
+import { sql } from 'kysely'
+import {
+  CONSULT_STATES,
+  CONSULT_TAB_STATES,
+  CONSULT_TABS,
+  type ConsultState,
+  type ConsultTab,
+  EXPERT_CONSULT_TAB_STATES,
+  EXPERT_CONSULT_TABS,
+  type ExpertConsultTab,
+  type PublicQuestion,
+} from '@contract/main/consultations'
+import { EXPERT_SERVICE_RULES, type ConsultService } from '@contract/main/expert-profiles'
+import type { DB } from '../../db'
+import { page, type PageQuery } from '../../db/paging'
+import type { ConsultContext } from './context'
+import { type Consultation, peopleById, toCards } from './model'
+
+/*
+ * The lists: 我的咨询 (patient, by tab), 患者咨询 (expert, by tab, with the Mine badge's counts),
+ * the operators' list, and the public Q&A. Newest first; a deleted-from-list consultation is gone
+ * from the asker's list and from public view but stays in the expert's and the operators'.
+ */
+
+async function countsBy(db: DB, column: 'patient_user_id' | 'expert_user_id', userId: string) {
+  let query = db
+    .selectFrom('consultations')
+    .select(['state', sql<number>`count(*)`.as('n')])
+    .where(column, '=', userId)
+  if (column === 'patient_user_id') query = query.where('deleted_by_patient_at', 'is', null)
+  const rows = await query.groupBy('state').execute()
+  return new Map(rows.map((row) => [row.state, Number(row.n)]))
+}
+
+export async function listMine(ctx: ConsultContext, userId: string, query: PageQuery & { tab: ConsultTab }) {
+  const states = [...CONSULT_TAB_STATES[query.tab]]
+  const base = ctx.db
+    .selectFrom('consultations')
+    .where('patient_user_id', '=', userId)
+    .where('deleted_by_patient_at', 'is', null)
+    .where('state', 'in', states)
+  const found = await page(query, base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'), base.select('id'))
+  const byState = await countsBy(ctx.db, 'patient_user_id', userId)
+  const counts = Object.fromEntries(
+    CONSULT_TABS.map((tab) => [tab, CONSULT_TAB_STATES[tab].reduce((sum, state) => sum + (byState.get(state) ?? 0), 0)]),
+  ) as Record<ConsultTab, number>
+  return { ...found, items: await toCards(ctx.db, ctx.cipher, found.items, 'patient', ctx.now()), counts }
+}
+
+export async function listForExpert(ctx: ConsultContext, expertId: string, query: PageQuery & { tab: ExpertConsultTab }) {
+  const states = [...EXPERT_CONSULT_TAB_STATES[query.tab]]
+  const base = ctx.db.selectFrom('consultations').where('expert_user_id', '=', expertId).where('state', 'in', states)
+  // 待接诊 and 进行中: the nearest deadline first; 已完成: newest first.
+  const ordered =
+    query.tab === 'done'
+      ? base.selectAll().orderBy('updated_at', 'desc').orderBy('id', 'desc')
+      : base.selectAll().orderBy(query.tab === 'waiting' ? 'accept_by' : 'answer_by').orderBy('id')
+  const found = await page(query, ordered, base.select('id'))
+  const byState = await countsBy(ctx.db, 'expert_user_id', expertId)
+  const counts = Object.fromEntries(
+    EXPERT_CONSULT_TABS.map((tab) => [tab, EXPERT_CONSULT_TAB_STATES[tab].reduce((sum, state) => sum + (byState.get(state) ?? 0), 0)]),
+  ) as Record<ExpertConsultTab, number>
+  return { ...found, items: await toCards(ctx.db, ctx.cipher, found.items, 'expert', ctx.now()), counts }
+}
+
+/** The Mine tab badge: new questions waiting, unread messages in open ones, 采纳 so far. */
+export async function expertCounts(ctx: ConsultContext, expertId: string) {
+  const row = await ctx.db
+    .selectFrom('consultations')
+    .select([
+      sql<number>`sum(case when state = 'waiting-accept' then 1 else 0 end)`.as('waiting'),
+      sql<number>`sum(case when state in ('in-progress', 'answered') then message_seq - expert_read_seq else 0 end)`.as('unread'),
+      sql<number>`sum(case when adopted_at is not null then 1 else 0 end)`.as('adopted'),
+    ])
+    .where('expert_user_id', '=', expertId)
+    .executeTakeFirst()
+  return { waiting: Number(row?.waiting ?? 0), unread: Number(row?.unread ?? 0), adopted: Number(row?.adopted ?? 0) }
+}
+
+export async function listForOperator(ctx: ConsultContext, query: PageQuery & { state?: ConsultState | undefined; disputed?: '1' | undefined }) {
+  let base = ctx.db.selectFrom('consultations')
+  if (query.state) base = base.where('state', '=', query.state)
+  if (query.disputed) {
+    base = base.where('id', 'in', ctx.db.selectFrom('consultation_complaints').select('consultation_id').where('state', '=', 'open'))
+  }
+  const found = await page(query, base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'), base.select('id'), { size: 20 })
+  const cards = await toCards(ctx.db, ctx.cipher, found.items, 'patient', ctx.now())
+  const ids = found.items.map((row) => row.id)
+  const [complaints, refunds, byState, disputed] = await Promise.all([
+    ids.length ? ctx.db.selectFrom('consultation_complaints').selectAll().where('consultation_id', 'in', ids).execute() : [],
+    ids.length
+      ? ctx.db.selectFrom('consultation_refunds').select(['consultation_id', sql<number>`sum(amount_fen)`.as('total')]).where('consultation_id', 'in', ids).groupBy('consultation_id').execute()
+      : [],
+    ctx.db.selectFrom('consultations').select(['state', sql<number>`count(*)`.as('n')]).groupBy('state').execute(),
+    ctx.db.selectFrom('consultation_complaints').select(sql<number>`count(*)`.as('n')).where('state', '=', 'open').executeTakeFirst(),
+  ])
+  const items = cards.map((card, index) => {
+    const row = found.items[index]!
+    const complaint = complaints.find((one) => one.consultation_id === row.id)
+    return {
+      ...card,
+      complaint: complaint ? { text: complaint.text, at: complaint.created_at, state: complaint.state as 'open' | 'decided' } : null,
+      paidFen: row.paid_at ? Number(row.price_fen) : 0,
+      refundedFen: Number(refunds.find((one) => one.consultation_id === row.id)?.total ?? 0),
+    }
+  })
+  const counts = Object.fromEntries(CONSULT_STATES.map((state) => [state, Number(byState.find((one) => one.state === state)?.n ?? 0)])) as Record<ConsultState, number>
+  return { ...found, items, counts, disputed: Number(disputed?.n ?? 0) }
+}
+
+/** The anonymised public copy: the question and the answer's text, the asker as 男 45岁. */
+export async function listPublic(ctx: ConsultContext, viewerId: string | null, query: PageQuery & { expertId?: string | undefined }) {
+  let base = ctx.db
+    .selectFrom('consultations')
+    .innerJoin('experts', 'experts.user_id', 'consultations.expert_user_id')
+    .where('consultations.published_at', 'is not', null)
+    .where('consultations.deleted_by_patient_at', 'is', null)
+    .where('consultations.state', '=', 'completed')
+    .where('experts.suspended_at', 'is', null)
+  if (query.expertId) base = base.where('consultations.expert_user_id', '=', query.expertId)
+  const found = await page(
+    query,
+    base.selectAll('consultations').select('experts.name as expert_name').orderBy('consultations.published_at', 'desc').orderBy('consultations.id'),
+    base.select('consultations.id'),
+  )
+  const rows = found.items as (Consultation & { expert_name: string | null })[]
+  const ids = rows.map((row) => row.id)
+  const [answers, people, favourites] = await Promise.all([
+    ids.length
+      ? ctx.db.selectFrom('consultation_messages').select(['consultation_id', 'text', 'answer_json', 'seq']).where('consultation_id', 'in', ids).where('kind', '=', 'answer').execute()
+      : [],
+    peopleById(ctx.db, ctx.cipher, null, rows.map((row) => row.person_user_id), ctx.now()),
+    viewerId && ids.length
+      ? ctx.db.selectFrom('favourites').select('target_id').where('user_id', '=', viewerId).where('kind', '=', 'question').where('target_id', 'in', ids).execute()
+      : [],
+  ])
+  const items: PublicQuestion[] = rows.map((row) => {
+    const found = answers.find((one) => one.consultation_id === row.id)
+    const parsed = found?.answer_json ? (JSON.parse(found.answer_json) as { findings: string; opinion: string; advice: string }) : null
+    const person = people.get(row.person_user_id)
+    const sex = person?.sex === 'male' ? '男' : person?.sex === 'female' ? '女' : ''
+    return {
+      id: row.id,
+      expertId: row.expert_user_id,
+      expertName: row.expert_name ?? '',
+      serviceLabel: EXPERT_SERVICE_RULES[row.service as ConsultService].label,
+      askerLabel: ['患者', sex, person?.age !== null && person?.age !== undefined ? `${person.age}岁` : ''].filter(Boolean).join(' '),
+      question: `${row.chief_complaint}\n${row.questions}`,
+      answer: parsed ? [parsed.findings, parsed.opinion, parsed.advice].filter(Boolean).join('\n') : (found?.text ?? ''),
+      answeredAt: row.answered_at ?? row.completed_at ?? row.updated_at,
+      favourited: favourites.some((one) => one.target_id === row.id),
+    }
+  })
+  return { ...found, items }
+}

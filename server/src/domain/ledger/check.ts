@@ -1,0 +1,121 @@
+import { sql } from 'kysely'
+import type { DB } from '../../db'
+
+/*
+ * `npm run ledger:check` and the operators' 立即核对: the ledger's invariants, on any database.
+ * - every transfer's entries sum to zero;
+ * - every account's cached balance equals the sum of its entries;
+ * - no account that must not go negative is below zero;
+ * - an ended consultation's escrow is zero (paid to the expert or refunded);
+ * - refunds of a consultation never exceed what it was paid.
+ * Each problem is one line a person can read; none means the ledger holds.
+ */
+
+export interface LedgerCheck {
+  ok: boolean
+  at: string
+  problems: string[]
+  /** What was looked at, for the report. */
+  counted: { transfers: number; accounts: number; entries: number }
+}
+
+const ENDED = ['completed', 'cancelled', 'declined', 'expired']
+
+export async function checkLedger(db: DB, now: Date): Promise<LedgerCheck> {
+  const problems: string[] = []
+  const unbalanced = await db
+    .selectFrom('ledger_entries')
+    .select(['transfer_id', sql<number>`sum(amount)`.as('total')])
+    .groupBy('transfer_id')
+    .having(sql`sum(amount)`, '<>', 0)
+    .limit(20)
+    .execute()
+  for (const row of unbalanced) {
+    problems.push(`转账 ${row.transfer_id} 借贷不平：合计 ${row.total} 分`)
+  }
+  const drift = await db
+    .selectFrom('ledger_accounts as a')
+    .leftJoin(
+      (eb) =>
+        eb
+          .selectFrom('ledger_entries')
+          .select(['account_id', sql<number>`sum(amount)`.as('total')])
+          .groupBy('account_id')
+          .as('e'),
+      (join) => join.onRef('e.account_id', '=', 'a.id'),
+    )
+    .select(['a.id', 'a.balance', 'a.allow_negative', 'e.total'])
+    .execute()
+  for (const row of drift) {
+    const total = Number(row.total ?? 0)
+    if (Number(row.balance) !== total) {
+      problems.push(`账户 ${row.id} 余额 ${row.balance} 分与分录合计 ${total} 分不符`)
+    }
+    if (Number(row.allow_negative) !== 1 && total < 0) {
+      problems.push(`账户 ${row.id} 不应为负，现为 ${total} 分`)
+    }
+  }
+  const openEscrow = await db
+    .selectFrom('consultations as c')
+    .innerJoin('ledger_accounts as a', (join) =>
+      join.on('a.id', '=', sql<string>`${'escrow:'} || c.id`),
+    )
+    .select(['c.id', 'c.state', 'a.balance'])
+    .where('c.state', 'in', ENDED)
+    .where('a.balance', '<>', 0)
+    .limit(20)
+    .execute()
+  for (const row of openEscrow) {
+    problems.push(`咨询 ${row.id}（${row.state}）已结束但托管余额为 ${row.balance} 分`)
+  }
+  const overRefunded = await db
+    .selectFrom('consultation_refunds as r')
+    .innerJoin('consultations as c', 'c.id', 'r.consultation_id')
+    .select(['c.id', 'c.price_fen', sql<number>`sum(r.amount_fen)`.as('refunded')])
+    .groupBy(['c.id', 'c.price_fen'])
+    .having(sql`sum(r.amount_fen)`, '>', sql`c.price_fen`)
+    .limit(20)
+    .execute()
+  for (const row of overRefunded) {
+    problems.push(`咨询 ${row.id} 退款 ${row.refunded} 分超过实付 ${row.price_fen} 分`)
+  }
+  const [transfers, entries] = await Promise.all([
+    db.selectFrom('ledger_transfers').select(sql<number>`count(*)`.as('n')).executeTakeFirst(),
+    db.selectFrom('ledger_entries').select(sql<number>`count(*)`.as('n')).executeTakeFirst(),
+  ])
+  return {
+    ok: problems.length === 0,
+    at: now.toISOString(),
+    problems,
+    counted: {
+      transfers: Number(transfers?.n ?? 0),
+      accounts: drift.length,
+      entries: Number(entries?.n ?? 0),
+    },
+  }
+}
+
+const LAST_CHECK_KEY = 'ledger-check'
+
+/** Runs the check and keeps its result for the operators' page. */
+export async function runAndRecordLedgerCheck(db: DB, now: Date): Promise<LedgerCheck> {
+  const result = await checkLedger(db, now)
+  const value = JSON.stringify({ ok: result.ok, at: result.at, problems: result.problems })
+  await db
+    .insertInto('app_settings')
+    .values({ key: LAST_CHECK_KEY, value, updated_by: null, updated_at: result.at })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value, updated_at: result.at }))
+    .execute()
+  return result
+}
+
+export async function lastLedgerCheck(
+  db: DB,
+): Promise<{ ok: boolean; at: string; problems: string[] } | null> {
+  const row = await db
+    .selectFrom('app_settings')
+    .select('value')
+    .where('key', '=', LAST_CHECK_KEY)
+    .executeTakeFirst()
+  return row ? (JSON.parse(row.value) as { ok: boolean; at: string; problems: string[] }) : null
+}
