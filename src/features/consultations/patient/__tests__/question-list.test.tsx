@@ -79,3 +79,21 @@ describe('我的咨询 (questionList)', () => {
     )
   })
 })
+
+describe('我的咨询 opened with nothing to pay', () => {
+  it('starts on the first tab that has consultations', async () => {
+    signIn()
+    list.mockImplementation(async ({ tab }) => ({
+      items: tab === 'active' ? [card(2, { state: 'in-progress', stateLabel: '进行中' })] : [],
+      total: tab === 'active' ? 1 : 0,
+      page: 1,
+      pageSize: 10,
+      counts: { unpaid: 0, waiting: 0, active: 1, done: 0, closed: 0 },
+    }))
+    await renderPage('pages/questionList/questionList')
+    expect(await screen.findByText('咨询 2 的主诉')).toBeTruthy()
+    expect(document.querySelector('[role="tab"][aria-selected="true"]')!.textContent).toBe(
+      '进行中 1',
+    )
+  })
+})

@@ -1,5 +1,5 @@
 import { Text, View } from '@tarojs/components'
-import { useState } from 'react'
+import { useCallback, useRef, useState } from 'react'
 import { RefreshList } from '@/components/refresh-list'
 import { TabStrip } from '@/components/tab-strip'
 import {
@@ -114,6 +114,17 @@ export interface QuestionListViewProps {
 export function QuestionListView({ onOpen, initialTab }: QuestionListViewProps) {
   const [tab, setTab] = useState<ConsultTab>(initialTab ?? CONSULT_TABS[0])
   const [counts, setCounts] = useState<TabCounts | null>(null)
+  // Opened without a tab named, an empty first tab gives way once to the first with consultations.
+  const placed = useRef(initialTab !== undefined)
+  const onCounts = useCallback((next: TabCounts) => {
+    setCounts(next)
+    if (placed.current) return
+    placed.current = true
+    setTab((current) => {
+      if ((next[current] ?? 0) > 0) return current
+      return CONSULT_TABS.find((key) => (next[key] ?? 0) > 0) ?? current
+    })
+  }, [])
   return (
     <View className="question-list">
       <TabStrip
@@ -125,7 +136,7 @@ export function QuestionListView({ onOpen, initialTab }: QuestionListViewProps) 
         active={tab}
         onChange={setTab}
       />
-      <TabList key={tab} tab={tab} onCounts={setCounts} onOpen={onOpen} />
+      <TabList key={tab} tab={tab} onCounts={onCounts} onOpen={onOpen} />
     </View>
   )
 }
