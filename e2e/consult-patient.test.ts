@@ -125,4 +125,63 @@ describe('consultation, the patient’s pages', () => {
     await page.waitForTimeout(500)
     await screenshot(page, 'consult-list-closed')
   })
+
+  it('咨询详情 after the expert answered: 采纳, then 评价 once, 投诉 and 公开到专家主页', async () => {
+    const { page } = phone
+    const mine = await api<Page1<{ id: string }>>('/main/consultations?tab=waiting', { token })
+    const id = mine.items[0].id
+    const login = await api<{ access_token: string }>('/sso/oauth2/token', {
+      body: { grant_type: 'password', username: '13900000002', password: 'demo1234' },
+    })
+    const expertToken = login.access_token
+    await api(`/main/expert/consultations/${id}/accept`, { token: expertToken, body: {} })
+    await api(`/main/expert/consultations/${id}/answer`, {
+      token: expertToken,
+      body: {
+        consultationId: id,
+        clientId: `e2e-answer-${Date.now()}`,
+        opinion: '右肺小结节考虑良性可能大，建议 12 个月后复查低剂量 CT。',
+        password: 'demo1234',
+      },
+    })
+    await page.goto(`${BASE_URL}/pages/question/question?id=${id}`)
+    await view(page).getByText('申请内容').waitFor()
+    await settle(page)
+    await screenshot(page, 'consult-detail-answered')
+    await looksRight(page, '咨询详情（已回复）')
+    await api(`/main/consultations/${id}/adopt`, { token, body: { consultationId: id } })
+    await page.reload()
+    await view(page).getByText('申请内容').waitFor()
+    await settle(page)
+    await screenshot(page, 'consult-detail-completed')
+    await view(page).locator('.consult-detail__button', { hasText: '评价' }).click()
+    await page.getByText('提交评价').waitFor()
+    await page.getByLabel('5 星').click()
+    await page.getByText('解答详细').click()
+    await settle(page)
+    await screenshot(page, 'consult-rating-sheet')
+    await page.locator('.nut-button', { hasText: '提交评价' }).click()
+    await view(page).getByText('我的评价').waitFor()
+    await settle(page)
+    assert.equal(
+      await view(page).locator('.consult-detail__button', { hasText: '评价' }).count(),
+      0,
+    )
+    await view(page)
+      .getByText('公开到专家主页')
+      .evaluate((element) => element.scrollIntoView({ block: 'center' }))
+    await page.waitForTimeout(300)
+    await screenshot(page, 'consult-detail-rated')
+  })
+
+  it('影像会诊 without an exam says so on 检查信息', async () => {
+    const { page } = phone
+    await page.goto(`${BASE_URL}/pages/consult/examine?expertId=${expertId}&service=imaging`)
+    await view(page).locator('.consult-record').first().waitFor()
+    await view(page).locator('.consult-bar__button').click()
+    await view(page).getByText('影像会诊需要至少选择一项影像检查').first().waitFor()
+    await settle(page)
+    await screenshot(page, 'consult-examine-imaging')
+    assert.match(page.url(), /consult\/examine/)
+  })
 })

@@ -154,7 +154,7 @@ export function ExamineView({ model, onUpload, onNext }: ExamineViewProps) {
     <View className="consult-page consult-page--with-bar">
       <View className="consult-page__card">
         <Text className="consult-form__label">
-          为 {draft.personLabel || '就诊人'} 选择要提供给专家的资料
+          为 {draft.personLabel || '本人'} 选择要提供给专家的资料
         </Text>
         <Text className="consult-form__hint">
           已选 {exams} 项影像、{draft.records.length - exams} 份报告、

@@ -4,6 +4,7 @@ import {
   type ConsultDetail,
   CONSULT_MESSAGES,
   getConsultation,
+  listConsultMessages,
   rateConsultation,
 } from '@/services/consultations'
 import { resetStores } from '@/stores/reset-stores'
@@ -13,6 +14,7 @@ import { detail, NO_ACTIONS, signIn } from '../../__tests__/fixtures'
 jest.mock('@/services/consultations', () => ({
   ...jest.requireActual<typeof import('@/services/consultations')>('@/services/consultations'),
   getConsultation: jest.fn(),
+  listConsultMessages: jest.fn(),
   rateConsultation: jest.fn(),
 }))
 
@@ -26,6 +28,44 @@ beforeEach(() => {
   signIn()
   navigateTo = jest.spyOn(Taro, 'navigateTo').mockResolvedValue({ errMsg: 'navigateTo:ok' })
   jest.spyOn(Taro, 'showToast').mockResolvedValue({ errMsg: 'showToast:ok' })
+  jest.mocked(listConsultMessages).mockResolvedValue({
+    items: [
+      {
+        id: 'm1',
+        seq: 1,
+        kind: 'text',
+        from: 'patient',
+        mine: true,
+        text: '您好',
+        picture: null,
+        record: null,
+        answer: null,
+        signedAt: null,
+        createdAt: '2026-11-28T03:00:00.000Z',
+        read: true,
+      },
+      {
+        id: 'm2',
+        seq: 2,
+        kind: 'answer',
+        from: 'expert',
+        mine: false,
+        text: '',
+        picture: null,
+        record: null,
+        answer: {
+          findings: '右肺上叶 5 mm 实性结节',
+          opinion: '良性可能大',
+          advice: '12 个月后复查',
+        },
+        signedAt: '2026-11-28T04:00:00.000Z',
+        createdAt: '2026-11-28T04:00:00.000Z',
+        read: true,
+      },
+    ],
+    last: 2,
+    more: false,
+  })
 })
 
 const ACTION_TEXTS = ['去支付', '采纳', '评价', '进入对话', '取消咨询', '投诉']
@@ -85,6 +125,9 @@ describe('咨询详情 (question)', () => {
       actions: { ...NO_ACTIONS, rate: true, complain: true, publish: true },
     })
     expect(buttons()).toEqual(['评价', '进入对话', '投诉'])
+    // The expert's signed answer, not the chat around it.
+    expect(await screen.findByText('右肺上叶 5 mm 实性结节')).toBeTruthy()
+    expect(screen.queryByText('您好')).toBeNull()
     expect(screen.getByText('公开到专家主页')).toBeTruthy()
     expect(document.body.textContent).toContain('不显示姓名、图片、检查影像和报告')
     for (const text of ACTION_TEXTS.filter((one) => !buttons().includes(one))) {

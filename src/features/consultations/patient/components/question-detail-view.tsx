@@ -171,6 +171,33 @@ export function QuestionDetailView({
         ))}
       </Card>
 
+      {model.answers.length > 0 && (
+        <Card title="专家回复">
+          {model.answers.map((message) => (
+            <View key={message.id} className="consult-answer">
+              {message.kind === 'addendum' && (
+                <Text className="consult-answer__kind">补充说明</Text>
+              )}
+              {message.answer ? (
+                <>
+                  <Row label="影像所见" value={message.answer.findings} />
+                  <Row label="会诊意见" value={message.answer.opinion} />
+                  <Row label="建议" value={message.answer.advice} />
+                </>
+              ) : (
+                <Text className="consult-summary__value">{message.text}</Text>
+              )}
+              <Text className="consult-event__time">
+                {detail.expert.name}
+                {message.signedAt
+                  ? ` 签署于 ${timeFormat(message.signedAt, TIME)}`
+                  : ` ${timeFormat(message.createdAt, TIME)}`}
+              </Text>
+            </View>
+          ))}
+        </Card>
+      )}
+
       <Card title="共享给专家的资料">
         {detail.records.length === 0 && (
           <Text className="consult-page__muted">未选择本应用中的检查或报告</Text>

@@ -8,7 +8,9 @@ import {
   cancelConsultation,
   complainConsultation,
   type ConsultDetail,
+  type ConsultMessage,
   getConsultation,
+  listConsultMessages,
   publishConsultation,
   rateConsultation,
   type RatingInput,
@@ -20,6 +22,8 @@ export interface ConsultDetailModel {
   status: 'loading' | 'error' | 'ready'
   message: string
   detail: ConsultDetail | null
+  /** The expert's signed answers and addenda (the conversation keeps them; shown here too). */
+  answers: ConsultMessage[]
   retry: () => void
   /** An action is in flight: its button is busy and the others wait. */
   busy: boolean
@@ -80,6 +84,11 @@ export function useConsultDetail(id: string): ConsultDetailModel {
   )
 
   const detail = resource.status === 'ready' ? resource.data : null
+  const answered = detail !== null && ['answered', 'completed'].includes(detail.state)
+  const answers = useResource(answered ? `${id}:${detail.state}` : null, async () => {
+    const page = await listConsultMessages({ consultationId: id, limit: 100 })
+    return page.items.filter((message) => message.kind === 'answer' || message.kind === 'addendum')
+  })
 
   const cancel = useCallback(async () => {
     if (!detail) return
@@ -128,6 +137,7 @@ export function useConsultDetail(id: string): ConsultDetailModel {
     status: resource.status,
     message: resource.status === 'error' ? resource.message : '',
     detail,
+    answers: answers.status === 'ready' ? answers.data : [],
     retry: () => void reload(),
     busy: busy || pay.busy,
     pay,
