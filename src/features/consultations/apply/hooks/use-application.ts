@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import { useDidShow } from '@tarojs/taro'
 import { useResource } from '@/hooks/use-resource'
 import { showToast } from '@/platform/ui'
@@ -86,7 +86,11 @@ export function useApplication(
   const people = useResource('people', () => listConsultPeople())
   // Back from 身份证绑定 or 亲情卡: the ID card (or the member) may be there now.
   const { reload } = people
-  useDidShow(() => void reload())
+  const shown = useRef(false)
+  useDidShow(() => {
+    if (shown.current) void reload()
+    shown.current = true
+  })
 
   // The records from 影像详情 / 报告详情, applied once (removing one on 检查信息 sticks).
   const seeds = seededRecords(seed)
