@@ -181,7 +181,10 @@ export function QuestionDetailView({
               {message.answer ? (
                 <>
                   <Row label="影像所见" value={message.answer.findings} />
-                  <Row label="会诊意见" value={message.answer.opinion} />
+                  <Row
+                    label={detail.service === 'text' ? '回复' : '会诊意见'}
+                    value={message.answer.opinion}
+                  />
                   <Row label="建议" value={message.answer.advice} />
                 </>
               ) : (
