@@ -1,4 +1,6 @@
+import { z } from 'zod/mini'
 import type { InputOf, OutputOf } from '@contract/endpoint'
+import { envelope } from '@contract/envelope'
 import {
   acceptConsultation as acceptEndpoint,
   adoptConsultation as adoptEndpoint,
@@ -23,8 +25,14 @@ import {
   rateConsultation as rateEndpoint,
   sendConsultMessage as sendEndpoint,
   syncConsultPayment as syncPaymentEndpoint,
+  type ConsultPicture,
+  ConsultPictureSchema,
+  uploadConsultPicture as uploadPictureEndpoint,
 } from '@contract/main/consultations'
-import { callEndpoint, type CallOptions } from './api'
+import { showToast } from '@/platform/ui'
+import { callEndpoint, type CallOptions, DRIFT_MESSAGE, ResponseDriftError } from './api'
+import { hostOf } from './hosts'
+import { http } from './http'
 
 /*
  * Consultations (contract/main/consultations.ts): the patient's application, payment and 我的咨询,
@@ -33,6 +41,7 @@ import { callEndpoint, type CallOptions } from './api'
  */
 
 export * from '@contract/main/consultations'
+export { CONSULT_SERVICES, type ConsultService } from '@contract/main/expert-profiles'
 
 export type ConsultQuote = OutputOf<typeof getQuoteEndpoint>
 export type ConsultPeople = OutputOf<typeof listPeopleEndpoint>['items']
@@ -80,6 +89,27 @@ export const publishConsultation = (consultationId: string, visible: boolean) =>
   callEndpoint(publishEndpoint, { consultationId, public: visible }, QUIET)
 export const deleteConsultation = (consultationId: string) =>
   callEndpoint(deleteEndpoint, { consultationId }, QUIET)
+/**
+ * One picture of the application (门诊病历, 出院小结, an outside exam) or of a message: uploadFile
+ * sends one file per request; answers the id createConsultation takes and the bearer-read url.
+ */
+export async function uploadConsultPicture(filePath: string): Promise<ConsultPicture> {
+  const body = await http.upload<unknown>({
+    baseUrl: hostOf('main'),
+    // The descriptor's path is under its service; the main host already carries /main.
+    url: uploadPictureEndpoint.path,
+    filePath,
+    name: 'file',
+    loading: false,
+  })
+  const parsed = z.safeParse(envelope(ConsultPictureSchema), body)
+  if (!parsed.success) {
+    showToast(DRIFT_MESSAGE)
+    throw new ResponseDriftError('POST consultation picture', parsed.error.issues)
+  }
+  return parsed.data.data as ConsultPicture
+}
+
 export const listPublicQuestions = (input: InputOf<typeof listPublicEndpoint>) =>
   callEndpoint(listPublicEndpoint, input, QUIET)
 

@@ -11,10 +11,31 @@ type QueryValue = string | number | boolean | undefined
 /** Query of a page whose parameters are not declared yet (the later issues' pages). */
 export type LooseParams = Record<string, QueryValue>
 
+/** A record to consult about, chosen before the expert (影像详情 / 报告详情 → 咨询专家). */
+export interface ConsultRecordParams {
+  examId?: string
+  reportId?: string
+  /** Whose record it is, when a family member's (absent: the caller's own). */
+  personId?: string
+}
+
 /** The query each page reads. A page listed here accepts exactly these keys. */
 export interface RouteParams {
-  /** 专家主页: the expert's user id. */
-  personalDetail: { id: string }
+  /**
+   * 专家主页: the expert's user id; a record chosen on 影像详情 / 报告详情 (咨询专家) rides along to
+   * 选择会诊方式.
+   */
+  personalDetail: { id: string } & ConsultRecordParams
+  /** 找专家, carrying a record chosen on 影像详情 / 报告详情 (咨询专家) to the expert's page. */
+  expertList: ConsultRecordParams
+  /** 选择会诊方式: the expert, and a record already chosen. */
+  consultMode: { expertId: string } & ConsultRecordParams
+  /** 会诊申请 → 检查信息 → 会诊申请信息: one draft per expert and service (图文 text, 影像 imaging). */
+  consultApplication: { expertId: string; service: 'text' | 'imaging' } & ConsultRecordParams
+  examine: { expertId: string; service: 'text' | 'imaging' }
+  consult: { expertId: string; service: 'text' | 'imaging' }
+  /** 咨询详情: the consultation's id. */
+  question: { id: string }
   /** 消息详情: one consultation's conversation (patient or expert). */
   myMessageDetail: { consultationId: string }
   /** 运营后台, on one of its tabs (operator-home.tsx TABS; default 文章). */

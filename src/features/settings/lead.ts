@@ -30,7 +30,7 @@ export const LEAD_SLIDES: readonly LeadSlide[] = [
     title: '专家会诊，足不出户',
     text: '把影像分享给专家，在线咨询，获得专业解读',
     mark: '诊',
-    route: 'consultMode',
+    route: 'expertList',
   },
   {
     key: 'privacy',

@@ -11,7 +11,7 @@ function Conversation({ consultationId }: { consultationId: string }) {
   return (
     <ConversationView
       model={model}
-      onOpenDetail={() => void navigate('question', { consultationId })}
+      onOpenDetail={() => void navigate('question', { id: consultationId })}
       onOpenRecord={(detail, record) => void openRecord(detail, record)}
     />
   )

@@ -3,6 +3,7 @@ import { useParams } from '@/hooks/use-params'
 import { PageState } from '../../components/page-state'
 import { RequireLogin } from '../../components/require-login'
 import { QrCodeSheet } from '../../features/claims/components/qr-code-sheet'
+import { ConsultExpertEntry } from '../../features/consultations/apply/components/consult-expert-entry'
 import { ExamDetailView, QrButton } from '../../features/records/components/exam-detail-view'
 import { useExamDetail } from '../../features/records/hooks/use-exam-detail'
 import { GrantSheet } from '../../features/sharing/owner/components/grant-sheet'
@@ -47,7 +48,22 @@ function ExamDetailContent({ examId }: { examId: string }) {
         onOpenBarCode={(value) => void navigate('barCode', { value, title: '检查号' })}
         qrButton={canShare ? <QrButton onClick={() => setQrOpen(true)} /> : null}
         shareButton={<ShareButton onClick={() => setGrantOpen(true)} />}
-        footer={<WhoViewedEntry examId={data.id} personId={grantPersonOf(data.owner)} />}
+        footer={
+          <>
+            <WhoViewedEntry examId={data.id} personId={grantPersonOf(data.owner)} />
+            {canShare && (
+              <ConsultExpertEntry
+                onClick={() => {
+                  const personId = grantPersonOf(data.owner)
+                  void navigate('expertList', {
+                    examId: data.id,
+                    ...(personId ? { personId } : {}),
+                  })
+                }}
+              />
+            )}
+          </>
+        }
       />
       <GrantSheet
         visible={grantOpen}

@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { useParams } from '@/hooks/use-params'
 import { PageState } from '../../components/page-state'
 import { RequireLogin } from '../../components/require-login'
+import { ConsultExpertEntry } from '../../features/consultations/apply/components/consult-expert-entry'
 import { ReportDetailView } from '../../features/records/components/report-detail-view'
 import { UnlockPanel } from '../../features/records/components/unlock-panel'
 import { useReportActions } from '../../features/records/hooks/use-report-actions'
@@ -34,7 +35,20 @@ function Loaded({
         actions={actions}
         onOpenImages={() => void navigate('imageDetail', { id: report.examId })}
         onShare={() => setGrantOpen(true)}
-        footer={<WhoViewedEntry examId={report.examId} personId={grantPersonOf(report.owner)} />}
+        footer={
+          <>
+            <WhoViewedEntry examId={report.examId} personId={grantPersonOf(report.owner)} />
+            <ConsultExpertEntry
+              onClick={() => {
+                const personId = grantPersonOf(report.owner)
+                void navigate('expertList', {
+                  reportId: report.id,
+                  ...(personId ? { personId } : {}),
+                })
+              }}
+            />
+          </>
+        }
       />
       <GrantSheet
         visible={grantOpen}

@@ -207,7 +207,7 @@ async function complete(
     actor === 'patient' ? '患者采纳了您的回复' : '咨询已完成',
     `「${moved.chief_complaint.slice(0, 30)}」已完成，收入将在 ${COMPLAINT_DAYS} 天后结算`,
     now,
-    'docQuestList',
+    'patientQuestions',
   )
   return moved
 }
@@ -320,7 +320,7 @@ export async function runTimer(ctx: ConsultContext, consultationId: string): Pro
           '咨询已超时',
           `「${done.chief_complaint.slice(0, 30)}」未在承诺时间内回复，已退款给患者`,
           now,
-          'docQuestList',
+          'patientQuestions',
         )
       }
       return 'expired'
@@ -403,7 +403,7 @@ export async function complain(
       '患者提交了投诉',
       `「${locked.chief_complaint.slice(0, 30)}」的费用已冻结，平台将尽快处理`,
       now,
-      'docQuestList',
+      'patientQuestions',
     )
     effects.signals.push({
       userIds: [locked.patient_user_id, locked.expert_user_id],
@@ -502,7 +502,7 @@ export async function decideComplaint(
       '投诉已处理',
       line,
       now,
-      'docQuestList',
+      'patientQuestions',
     )
     await recordOperatorAction(
       trx,

@@ -212,7 +212,7 @@ export async function tell(
   title: string,
   body: string,
   now: Date,
-  route: 'question' | 'docQuestList' = 'question',
+  route: 'question' | 'patientQuestions' = 'question',
 ): Promise<void> {
   await createMessage(
     trx,
@@ -221,7 +221,7 @@ export async function tell(
       kind: 'consult',
       title,
       body,
-      link: { route, params: route === 'question' ? { consultationId } : {} },
+      link: { route, params: route === 'question' ? { id: consultationId } : {} },
     },
     now,
   )

@@ -493,7 +493,7 @@ export async function applyPaymentResult(
       '您有一个新的咨询',
       `${row.service === 'imaging' ? '影像会诊' : '图文咨询'}：${row.chief_complaint.slice(0, 30)}，请在 ${CONSULT_ACCEPT_HOURS} 小时内接诊`,
       now,
-      'docQuestList',
+      'patientQuestions',
     )
     effects.signals.push({
       userIds: [row.expert_user_id],
@@ -668,7 +668,7 @@ export async function cancelConsultation(
       '患者取消了咨询',
       `「${moved.chief_complaint.slice(0, 30)}」已在接诊前取消`,
       now,
-      'docQuestList',
+      'patientQuestions',
     )
     return true
   })

@@ -62,10 +62,9 @@ describe('专家主页 (personalDetail)', () => {
     expect(text).toContain('暂无咨询数据')
     expect(document.querySelector('.expert-profile__figures')).toBeNull()
     expect(text).not.toMatch(/已回复\s*0/)
-    // 咨询 is the consultation issue's: marked, not pretended.
     const consult = document.querySelectorAll('.expert-service__consult')
     expect(consult).toHaveLength(2)
-    expect(consult[0].textContent).toBe('咨询即将上线')
+    expect(consult[0].textContent).toBe('咨询')
     expect(screen.queryByText('编辑主页')).toBeNull()
   })
 
@@ -127,6 +126,18 @@ describe('专家主页 (personalDetail)', () => {
     )
     expect(document.querySelector('.expert-service__consult')).toBeNull()
     expect(document.querySelector('.expert-profile__favourite')).toBeNull()
+  })
+
+  it('咨询 opens 选择会诊方式 for this expert, carrying a record chosen before', async () => {
+    get.mockResolvedValue(expertProfile())
+    await renderPage('pages/personalDetail/personalDetail', { id: 'e1', examId: 'x9' })
+    await screen.findByText('李明华')
+    fireEvent.click(document.querySelector('.expert-service__consult')!)
+    await waitFor(() =>
+      expect(navigateTo).toHaveBeenLastCalledWith({
+        url: '/pages/middleRemote/middleRemote?expertId=e1&examId=x9',
+      }),
+    )
   })
 
   it('暂停接诊: says so, and 咨询 is visibly off', async () => {

@@ -2,7 +2,6 @@ import { Text, View } from '@tarojs/components'
 import { Button } from '@nutui/nutui-react-taro'
 import { Checked, Star, StarFill } from '@nutui/icons-react-taro'
 import { PageState } from '@/components/page-state'
-import { COMING_SOON } from '@/components/under-construction'
 import type { ExpertProfile, ExpertService, ExpertStats } from '@/services/expert-profiles'
 import { THEME } from '@/theme'
 import { timeFormat } from '@/utils/time'
@@ -92,15 +91,12 @@ function ServiceRow({
       {!self && (
         <View
           role="button"
-          aria-disabled
-          aria-label={
-            accepting ? `${service.label}，${COMING_SOON}` : `${service.label}，专家暂停接诊`
-          }
+          aria-disabled={!accepting}
+          aria-label={accepting ? `${service.label}，咨询` : `${service.label}，专家暂停接诊`}
           className={`expert-service__consult${accepting ? '' : ' expert-service__consult--paused'}`}
           onClick={() => onConsult(service)}
         >
           <Text className="expert-service__consult-text">{accepting ? '咨询' : '暂停接诊'}</Text>
-          {accepting && <Text className="expert-service__soon">{COMING_SOON}</Text>}
         </View>
       )}
     </View>
