@@ -112,7 +112,7 @@ describe('消息详情: reading by cursor', () => {
     fireEvent.click(screen.getByText('查看详情 ›'))
     await waitFor(() =>
       expect(navigateTo).toHaveBeenCalledWith(
-        expect.objectContaining({ url: '/pages/question/question?consultationId=c1' }),
+        expect.objectContaining({ url: '/pages/question/question?id=c1' }),
       ),
     )
   })
