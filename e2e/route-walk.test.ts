@@ -25,6 +25,7 @@ type Account = typeof PATIENT
 /** Pages walked as the person they are for; every other page is walked as the demo patient. */
 const WALKED_AS: Partial<Record<string, Account>> = {
   expertServices: EXPERT,
+  patientQuestions: EXPERT,
   operator: OPERATOR,
   operatorArticle: OPERATOR,
   operatorExpertApplication: OPERATOR,
@@ -64,6 +65,10 @@ interface Fixtures {
   expertId: string
   /** An application waiting in the operators' queue (demo mode seeds one), for 专家认证审核. */
   applicationId: string
+  /** One of the demo patient's consultations (demo mode seeds three), for 咨询详情 and 消息详情. */
+  consultationId: string
+  /** The demo expert account (its 咨询 pages take it). */
+  consultExpertId: string
 }
 
 async function api<T>(
@@ -163,6 +168,13 @@ async function loadFixtures(token: string): Promise<Fixtures> {
     operator.access_token,
   )
   assert.ok(queue.items[0], 'demo mode seeds an application in the operators’ queue')
+  // The demo consultations are made once the demo CT is stored: wait for them (a minute at most).
+  let consultations: { items: { id: string; expert: { id: string } }[] } = { items: [] }
+  for (let tries = 0; tries < 60 && consultations.items.length === 0; tries += 1) {
+    consultations = await api('/main/consultations?tab=done&page=1&pageSize=1', token)
+    if (consultations.items.length === 0) await new Promise((resolve) => setTimeout(resolve, 1000))
+  }
+  assert.ok(consultations.items[0], 'demo mode seeds a completed consultation')
   return {
     examId: exam.id,
     studyUid,
@@ -180,6 +192,8 @@ async function loadFixtures(token: string): Promise<Fixtures> {
     messageId: messages.items[0].id,
     expertId: experts.items[0].id,
     applicationId: queue.items[0].id,
+    consultationId: consultations.items[0].id,
+    consultExpertId: consultations.items[0].expert.id,
   }
 }
 
@@ -221,6 +235,16 @@ function queryOf(name: string, f: Fixtures): Record<string, string> {
       return { id: f.expertId }
     case 'operatorExpertApplication':
       return { id: f.applicationId }
+    case 'question':
+      return { id: f.consultationId }
+    case 'myMessageDetail':
+      return { consultationId: f.consultationId }
+    case 'consultMode':
+      return { expertId: f.consultExpertId }
+    case 'consultApplication':
+    case 'examine':
+    case 'consult':
+      return { expertId: f.consultExpertId, service: 'text' }
     // After 查看 (the link session is in place): the shared records with their 影像 and 报告 tags.
     case 'share':
       return { grantId: f.grantId }
