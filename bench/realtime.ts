@@ -7,28 +7,25 @@
  * passes or fails nothing.
  *
  * The send step is pluggable (`DeliveryScenario`): today it asks a server process to call
- * `app.realtime.publish`; once consultations have a chat endpoint, a scenario whose `send` is one
- * client's HTTP POST of a message (and whose `keyOf` picks that message's event) measures the whole
- * path: `runRealtimeBench(thatScenario)`.
+ * `app.realtime.publish`. The consultations' whole path (one client's HTTP POST of a message to one
+ * process, the event on the other side's socket on the other) is `npm run bench:consultations`
+ * (bench/consultations.ts), on 500 seeded conversations; the cluster, processes and sockets are
+ * shared through bench/realtime-servers.ts.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { performance } from 'node:perf_hooks'
-import WebSocket from 'ws'
-import {
-  REALTIME_FULL_PATH,
-  type RealtimeEvent,
-  type RealtimeServerMessage,
-} from '../contract/main/realtime'
+import type WebSocket from 'ws'
+import type { RealtimeEvent } from '../contract/main/realtime'
+import { loadConfig } from '../server/src/config'
 import { createDatabase } from '../server/src/db'
 import { createSession, createUser } from '../server/src/domain/identity'
-import { freePort } from '../scripts/lib/free-port'
-import { startPgCluster } from '../scripts/pg-cluster'
+import {
+  openSocket,
+  percentile,
+  type RealtimeBenchServer,
+  sleep,
+  startServerGroup,
+} from './realtime-servers'
 
-const ROOT = path.resolve(__dirname, '..')
 const SOCKETS = 500
 const ONE_TO_ONE_EVENTS = 2_000
 const ONE_TO_ONE_PER_SECOND = 500
@@ -41,12 +38,7 @@ export interface BenchUser {
   server: number
 }
 
-export interface RealtimeBenchServer {
-  url: string
-  /** Asks this process to `app.realtime.publish(userIds, event)`; resolves once it returned. */
-  publish(userIds: string[], event: RealtimeEvent): Promise<void>
-  stop(): Promise<void>
-}
+export type { RealtimeBenchServer } from './realtime-servers'
 
 export interface SendContext {
   servers: RealtimeBenchServer[]
@@ -75,105 +67,20 @@ export const publishScenario: DeliveryScenario = {
   keyOf: (event) => (event.kind === 'consultation.message' ? event.consultationId : undefined),
 }
 
-async function startServer(
-  databaseUrl: string,
-  schema: string,
-  dataDir: string,
-): Promise<RealtimeBenchServer> {
-  const port = await freePort()
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'bench/realtime-server.ts'],
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATABASE_URL: databaseUrl,
-        DATABASE_SCHEMA: schema,
-        UPLOAD_DIR: path.join(dataDir, 'uploads'),
-        NODE_ENV: 'development',
-        DEMO_MODE: 'on',
-        LOG_LEVEL: 'error',
-        WEB_ROOT: path.join(dataDir, 'no-web-root'),
-      },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    },
-  )
-  const pending = new Map<number, () => void>()
-  let next = 0
-  await new Promise<void>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`server exited during start-up (${code})`)))
-    child.on('message', (message: { type: string; id?: number }) => {
-      if (message.type === 'listening') resolve()
-      if (message.type === 'published') {
-        pending.get(message.id!)?.()
-        pending.delete(message.id!)
-      }
-    })
-  })
-  return {
-    url: `http://127.0.0.1:${port}`,
-    publish: (userIds, event) =>
-      new Promise((resolve) => {
-        const id = (next += 1)
-        pending.set(id, resolve)
-        child.send({ type: 'publish', id, userIds, event })
-      }),
-    stop: async () => {
-      if (child.exitCode !== null) return
-      child.send({ type: 'stop' })
-      await new Promise((resolve) => child.once('exit', resolve))
-    },
-  }
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN
-}
-
 function describe(times: number[], expected: number): string {
   const sorted = [...times].sort((a, b) => a - b)
   const lost = expected - times.length
   return `p50 ${percentile(sorted, 50).toFixed(1).padStart(6)} ms  p99 ${percentile(sorted, 99).toFixed(1).padStart(6)} ms  max ${(sorted[sorted.length - 1] ?? NaN).toFixed(1).padStart(6)} ms  ${times.length} received, ${lost} lost`
 }
 
-/** Opens a socket for `user` on its server and resolves once signed in. */
-function openSocket(
-  server: RealtimeBenchServer,
-  user: BenchUser,
-  onEvent: (event: RealtimeEvent) => void,
-): Promise<WebSocket> {
-  const ws = new WebSocket(`${server.url.replace('http://', 'ws://')}${REALTIME_FULL_PATH}`)
-  return new Promise((resolve, reject) => {
-    ws.once('error', reject)
-    ws.once('open', () => ws.send(JSON.stringify({ type: 'auth', token: user.token })))
-    ws.on('message', (data) => {
-      const message = JSON.parse(data.toString()) as RealtimeServerMessage
-      if (message.type === 'ready') resolve(ws)
-      else if (message.type === 'event') onEvent(message.event)
-      else if (message.type === 'error') reject(new Error(message.message))
-    })
-  })
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
 export async function runRealtimeBench(
   scenario: DeliveryScenario = publishScenario,
 ): Promise<void> {
-  const cluster = await startPgCluster()
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'yx-bench-realtime-'))
-  const schema = `bench_realtime_${randomBytes(4).toString('hex')}`
-  const servers: RealtimeBenchServer[] = []
+  const group = await startServerGroup('realtime')
+  const { servers } = group
   const sockets: WebSocket[] = []
   try {
-    // One after the other: the first migrates and seeds the schema, the second finds it ready.
-    servers.push(await startServer(cluster.url, schema, dataDir))
-    servers.push(await startServer(cluster.url, schema, dataDir))
-
-    const database = createDatabase({ kind: 'postgres', url: cluster.url, schema })
+    const database = createDatabase(loadConfig(group.env).database)
     const users: BenchUser[] = []
     const now = new Date()
     for (let i = 0; i < SOCKETS; i += 1) {
@@ -198,7 +105,9 @@ export async function runRealtimeBench(
     for (let i = 0; i < users.length; i += 50) {
       sockets.push(
         ...(await Promise.all(
-          users.slice(i, i + 50).map((user) => openSocket(servers[user.server]!, user, onEvent)),
+          users
+            .slice(i, i + 50)
+            .map((user) => openSocket(servers[user.server]!, user.token, onEvent)),
         )),
       )
     }
@@ -268,9 +177,7 @@ export async function runRealtimeBench(
     )
   } finally {
     for (const socket of sockets) socket.terminate()
-    await Promise.all(servers.map((server) => server.stop()))
-    await cluster.stop()
-    rmSync(dataDir, { recursive: true, force: true })
+    await group.stop()
   }
 }
 

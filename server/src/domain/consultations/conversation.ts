@@ -130,14 +130,15 @@ async function existingByClientId(
     .executeTakeFirst()
 }
 
+/** One message as its reader gets it: the page of exactly that seq (not the whole conversation). */
 async function asMessage(
   ctx: ConsultContext,
   userId: string,
   consultationId: string,
-  messageId: string,
+  message: { id: string; seq: number | string },
 ): Promise<ConsultMessage> {
-  const found = await listMessages(ctx, userId, consultationId, 0, 100000)
-  return found.items.find((item) => item.id === messageId)!
+  const found = await listMessages(ctx, userId, consultationId, Number(message.seq) - 1, 1)
+  return found.items.find((item) => item.id === message.id)!
 }
 
 export async function sendMessage(
@@ -153,7 +154,7 @@ export async function sendMessage(
 ) {
   const { row, side } = await consultationFor(ctx.db, userId, input.consultationId)
   const again = await existingByClientId(ctx.db, row.id, userId, input.clientId)
-  if (again) return asMessage(ctx, userId, row.id, again.id)
+  if (again) return asMessage(ctx, userId, row.id, again)
   const text = input.text?.trim() ?? ''
   const parts = [text !== '', input.pictureId !== undefined, input.record !== undefined].filter(
     Boolean,
@@ -265,7 +266,7 @@ export async function sendMessage(
     })
   await afterCommit(ctx, effects)
   const sent = await existingByClientId(ctx.db, row.id, userId, input.clientId)
-  return asMessage(ctx, userId, row.id, sent!.id)
+  return asMessage(ctx, userId, row.id, sent!)
 }
 
 export async function markRead(
@@ -311,7 +312,7 @@ export async function answer(
 ) {
   const { row } = await consultationFor(ctx.db, expertId, input.consultationId, 'expert')
   const again = await existingByClientId(ctx.db, row.id, expertId, input.clientId)
-  if (again) return asMessage(ctx, expertId, row.id, again.id)
+  if (again) return asMessage(ctx, expertId, row.id, again)
   if (row.service === 'imaging' && (!input.findings?.trim() || !input.advice?.trim()))
     throw badRequest(CONSULT_MESSAGES.answerRequired)
   if (row.state !== 'in-progress' && row.state !== 'answered')
@@ -401,7 +402,7 @@ export async function answer(
   })
   await afterCommit(ctx, effects)
   const sent = await existingByClientId(ctx.db, row.id, expertId, input.clientId)
-  return asMessage(ctx, expertId, row.id, sent!.id)
+  return asMessage(ctx, expertId, row.id, sent!)
 }
 
 export async function detailFor(

@@ -303,6 +303,85 @@ export function sexAndAge(
   return { sex: Number(s) % 2 === 1 ? 'male' : 'female', age: age >= 0 ? age : null }
 }
 
+type ShownPerson = ConsultPerson & { idCardBound: boolean }
+
+/**
+ * The 就诊人 of (asker, person) pairs as the consultation shows them: masked name, sex and age from
+ * the card, and the relation to that asker (本人, the family relation, else 就诊人). Two queries
+ * whatever the number of pairs (the people with their cards, the askers' family links), so a list
+ * of many askers' consultations costs what one asker's does. Keyed by `pairKey(asker, person)`;
+ * a person who is not found has no entry.
+ */
+async function describePeople(
+  db: DB,
+  cipher: FieldCipher,
+  pairs: readonly { askerId: string | null; personId: string }[],
+  now: Date,
+): Promise<Map<string, ShownPerson>> {
+  const shown = new Map<string, ShownPerson>()
+  const ids = [...new Set(pairs.map((pair) => pair.personId))]
+  if (ids.length === 0) return shown
+  const askers = [...new Set(pairs.flatMap((pair) => (pair.askerId ? [pair.askerId] : [])))]
+  const [rows, links] = await Promise.all([
+    db
+      .selectFrom('users')
+      .leftJoin('id_cards', 'id_cards.user_id', 'users.id')
+      .select([
+        'users.id',
+        'users.nickname',
+        'id_cards.holder_encrypted',
+        'id_cards.number_encrypted',
+      ])
+      .where('users.id', 'in', ids)
+      .execute(),
+    askers.length > 0
+      ? db
+          .selectFrom('family_links')
+          .select(['manager_user_id', 'member_user_id', 'relation'])
+          .where('manager_user_id', 'in', askers)
+          .where('member_user_id', 'in', ids)
+          .execute()
+      : [],
+  ])
+  const relations = new Map(
+    links.map((link) => [pairKey(link.manager_user_id, link.member_user_id), link.relation]),
+  )
+  const people = new Map(
+    rows.map((row) => {
+      let name = ''
+      let number: string | null = null
+      try {
+        if (row.holder_encrypted) name = cipher.decrypt(row.holder_encrypted)
+        if (row.number_encrypted) number = cipher.decrypt(row.number_encrypted)
+      } catch {
+        name = ''
+      }
+      return [row.id, { row, name, ...sexAndAge(number, now) }] as const
+    }),
+  )
+  for (const { askerId, personId } of pairs) {
+    const person = people.get(personId)
+    if (!person) continue
+    const relation = askerId ? relations.get(pairKey(askerId, personId)) : undefined
+    shown.set(pairKey(askerId, personId), {
+      personId,
+      nameMasked: maskName(person.name || person.row.nickname || '就诊人'),
+      sex: person.sex,
+      age: person.age,
+      relationLabel:
+        personId === askerId
+          ? '本人'
+          : relation
+            ? (FAMILY_RELATION_LABELS[relation as FamilyRelation] ?? '家人')
+            : '就诊人',
+      idCardBound: person.row.holder_encrypted !== null,
+    })
+  }
+  return shown
+}
+
+const pairKey = (askerId: string | null, personId: string) => `${askerId ?? ''}\u0000${personId}`
+
 /** The 就诊人 as the consultation shows them: masked name, sex and age from the card, relation. */
 export async function peopleById(
   db: DB,
@@ -310,59 +389,49 @@ export async function peopleById(
   askerId: string | null,
   personIds: readonly string[],
   now: Date,
-): Promise<Map<string, ConsultPerson & { idCardBound: boolean }>> {
-  const ids = [...new Set(personIds)]
-  const people = new Map<string, ConsultPerson & { idCardBound: boolean }>()
-  if (ids.length === 0) return people
-  const rows = await db
-    .selectFrom('users')
-    .leftJoin('id_cards', 'id_cards.user_id', 'users.id')
-    .select([
-      'users.id',
-      'users.nickname',
-      'id_cards.holder_encrypted',
-      'id_cards.number_encrypted',
-    ])
-    .where('users.id', 'in', ids)
-    .execute()
-  const links = askerId
-    ? await db
-        .selectFrom('family_links')
-        .select(['member_user_id', 'relation'])
-        .where('manager_user_id', '=', askerId)
-        .where('member_user_id', 'in', ids)
-        .execute()
-    : []
-  for (const row of rows) {
-    let name = ''
-    let number: string | null = null
-    try {
-      if (row.holder_encrypted) name = cipher.decrypt(row.holder_encrypted)
-      if (row.number_encrypted) number = cipher.decrypt(row.number_encrypted)
-    } catch {
-      name = ''
-    }
-    const link = links.find((one) => one.member_user_id === row.id)
-    const { sex, age } = sexAndAge(number, now)
-    people.set(row.id, {
-      personId: row.id,
-      nameMasked: maskName(name || row.nickname || '就诊人'),
-      sex,
-      age,
-      relationLabel:
-        row.id === askerId
-          ? '本人'
-          : link
-            ? (FAMILY_RELATION_LABELS[link.relation as FamilyRelation] ?? '家人')
-            : '就诊人',
-      idCardBound: row.holder_encrypted !== null,
-    })
+): Promise<Map<string, ShownPerson>> {
+  const shown = await describePeople(
+    db,
+    cipher,
+    personIds.map((personId) => ({ askerId, personId })),
+    now,
+  )
+  const people = new Map<string, ShownPerson>()
+  for (const personId of personIds) {
+    const person = shown.get(pairKey(askerId, personId))
+    if (person) people.set(personId, person)
   }
   return people
 }
 
+const DEADLINE_COLUMNS = ['pay_by', 'accept_by', 'answer_by', 'complete_at'] as const
+
+/**
+ * What a card reads of a consultation: the lists select only these (a row has 50 columns; reading
+ * all of them for a page was most of a list's database time).
+ */
+export const CARD_COLUMNS = [
+  'id',
+  'patient_user_id',
+  'person_user_id',
+  'expert_user_id',
+  'service',
+  'state',
+  'chief_complaint',
+  'price_fen',
+  'created_at',
+  'message_seq',
+  'patient_read_seq',
+  'expert_read_seq',
+  ...DEADLINE_COLUMNS,
+] as const
+export type CardRow = Pick<Consultation, (typeof CARD_COLUMNS)[number]>
+
 /** The deadline of the current state and what it means, for lists and the detail. */
-export function deadlineOf(row: Consultation): { deadline: string | null; label: string | null } {
+export function deadlineOf(row: Pick<Consultation, 'state' | (typeof DEADLINE_COLUMNS)[number]>): {
+  deadline: string | null
+  label: string | null
+} {
   switch (row.state as ConsultState) {
     case 'pending-payment':
       return { deadline: row.pay_by, label: '剩余支付时间' }
@@ -391,7 +460,7 @@ async function openComplaints(db: DB, ids: readonly string[]): Promise<Set<strin
 export async function toCards(
   db: DB,
   cipher: FieldCipher,
-  rows: readonly Consultation[],
+  rows: readonly CardRow[],
   side: Side,
   now: Date,
 ): Promise<ConsultCard[]> {
@@ -437,28 +506,25 @@ function withoutBound(
   return rest
 }
 
-/** People keyed by consultation id (the relation is the asker's). */
+/** People keyed by consultation id (the relation is the asker's); two queries for any page. */
 async function peopleForRows(
   db: DB,
   cipher: FieldCipher,
-  rows: readonly Consultation[],
+  rows: readonly CardRow[],
   now: Date,
 ): Promise<Map<string, ConsultPerson>> {
-  const result = new Map<string, ConsultPerson>()
-  const byAsker = new Map<string, Consultation[]>()
-  for (const row of rows)
-    byAsker.set(row.patient_user_id, [...(byAsker.get(row.patient_user_id) ?? []), row])
-  for (const [asker, own] of byAsker) {
-    const people = await peopleById(
-      db,
-      cipher,
-      asker,
-      own.map((row) => row.person_user_id),
-      now,
-    )
-    for (const row of own) result.set(row.id, withoutBound(people.get(row.person_user_id)))
-  }
-  return result
+  const shown = await describePeople(
+    db,
+    cipher,
+    rows.map((row) => ({ askerId: row.patient_user_id, personId: row.person_user_id })),
+    now,
+  )
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      withoutBound(shown.get(pairKey(row.patient_user_id, row.person_user_id))),
+    ]),
+  )
 }
 
 export interface StoredApplication {

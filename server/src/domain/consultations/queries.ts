@@ -12,9 +12,9 @@ import {
 } from '@contract/main/consultations'
 import { EXPERT_SERVICE_RULES, type ConsultService } from '@contract/main/expert-profiles'
 import type { DB } from '../../db'
-import { page, type PageQuery } from '../../db/paging'
+import { page, type PageQuery, pageWindow } from '../../db/paging'
 import type { ConsultContext } from './context'
-import { type Consultation, peopleById, toCards } from './model'
+import { CARD_COLUMNS, type Consultation, peopleById, toCards } from './model'
 
 /*
  * The lists: 我的咨询 (patient, by tab), 患者咨询 (expert, by tab, with the Mine badge's counts),
@@ -43,12 +43,18 @@ export async function listMine(
     .where('patient_user_id', '=', userId)
     .where('deleted_by_patient_at', 'is', null)
     .where('state', 'in', states)
-  const found = await page(
-    query,
-    base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
-    base.select('id'),
-  )
-  const byState = await countsBy(ctx.db, 'patient_user_id', userId)
+  const { page, pageSize, offset } = pageWindow(query)
+  // The tab's total is its states' counts, which the tabs need anyway: no count query of its own.
+  const [items, byState] = await Promise.all([
+    base
+      .select(CARD_COLUMNS)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(pageSize)
+      .offset(offset)
+      .execute(),
+    countsBy(ctx.db, 'patient_user_id', userId),
+  ])
   const counts = Object.fromEntries(
     CONSULT_TABS.map((tab) => [
       tab,
@@ -56,8 +62,10 @@ export async function listMine(
     ]),
   ) as Record<ConsultTab, number>
   return {
-    ...found,
-    items: await toCards(ctx.db, ctx.cipher, found.items, 'patient', ctx.now()),
+    items: await toCards(ctx.db, ctx.cipher, items, 'patient', ctx.now()),
+    total: counts[query.tab],
+    page,
+    pageSize,
     counts,
   }
 }
@@ -75,13 +83,17 @@ export async function listForExpert(
   // 待接诊 and 进行中: the nearest deadline first; 已完成: newest first.
   const ordered =
     query.tab === 'done'
-      ? base.selectAll().orderBy('updated_at', 'desc').orderBy('id', 'desc')
+      ? base.select(CARD_COLUMNS).orderBy('updated_at', 'desc').orderBy('id', 'desc')
       : base
-          .selectAll()
+          .select(CARD_COLUMNS)
           .orderBy(query.tab === 'waiting' ? 'accept_by' : 'answer_by')
           .orderBy('id')
-  const found = await page(query, ordered, base.select('id'))
-  const byState = await countsBy(ctx.db, 'expert_user_id', expertId)
+  const { page, pageSize, offset } = pageWindow(query)
+  // As listMine: the tab's total from the counts.
+  const [items, byState] = await Promise.all([
+    ordered.limit(pageSize).offset(offset).execute(),
+    countsBy(ctx.db, 'expert_user_id', expertId),
+  ])
   const counts = Object.fromEntries(
     EXPERT_CONSULT_TABS.map((tab) => [
       tab,
@@ -89,8 +101,10 @@ export async function listForExpert(
     ]),
   ) as Record<ExpertConsultTab, number>
   return {
-    ...found,
-    items: await toCards(ctx.db, ctx.cipher, found.items, 'expert', ctx.now()),
+    items: await toCards(ctx.db, ctx.cipher, items, 'expert', ctx.now()),
+    total: counts[query.tab],
+    page,
+    pageSize,
     counts,
   }
 }
