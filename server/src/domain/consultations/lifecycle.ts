@@ -171,6 +171,8 @@ async function complete(
   row: Consultation,
   actor: 'patient' | 'system',
   now: Date,
+  /** The history's words when it is neither 采纳 nor the timer (a 投诉 decided). */
+  systemNote = `回复后 ${CONSULT_AUTO_COMPLETE_HOURS} 小时自动完成`,
 ) {
   const settleAt = new Date(now.getTime() + COMPLAINT_DAYS * DAY_MS).toISOString()
   const moved = await transition(
@@ -187,10 +189,7 @@ async function complete(
         ...(actor === 'patient' ? { adopted_at: now.toISOString() } : {}),
       },
       actor,
-      note:
-        actor === 'patient'
-          ? '患者采纳了回复'
-          : `回复后 ${CONSULT_AUTO_COMPLETE_HOURS} 小时自动完成`,
+      note: actor === 'patient' ? '患者采纳了回复' : systemNote,
       line: actor === 'patient' ? '患者已采纳回复，咨询完成' : '咨询已自动完成',
     },
     now,
@@ -473,7 +472,7 @@ export async function decideComplaint(
         now,
       )
       const row = (await lockConsultation(trx, consultationId))!
-      await complete(trx, effects, row, 'system', now)
+      await complete(trx, effects, row, 'system', now, '投诉处理完毕，咨询完成')
     } else {
       await trx
         .insertInto('consultation_events')
