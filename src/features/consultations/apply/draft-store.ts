@@ -1,6 +1,7 @@
 import { create } from 'zustand'
 import { createJSONStorage, persist } from 'zustand/middleware'
 import { taroStorage } from '@/platform/storage'
+import { useSessionStore } from '@/stores/session-store'
 import type { ConsultPicture } from '@/services/consultations'
 
 /*
@@ -126,3 +127,13 @@ export const useConsultDraftStore = create<DraftState>()(
     },
   ),
 )
+
+/*
+ * The drafts hold health details (主诉, 病史, chosen records): signing out on this phone forgets
+ * them all, so the next person to use it finds nothing of the last one's.
+ */
+useSessionStore.subscribe((state, previous) => {
+  if (previous.token !== null && state.token === null) {
+    useConsultDraftStore.setState({ drafts: {} })
+  }
+})
