@@ -62,7 +62,14 @@ test('the list shows what the server says about each item, with totals per kind,
   assert.equal(articles.status, 200)
   assert.equal(articles.data.items.length, 1)
   assert.deepEqual(articles.data.items[0].link, { route: 'infoDetail', params: { id: articleId } })
-  assert.deepEqual(articles.data.totals, { article: 1, video: 1, hospital: 0, exam: 0, expert: 0 })
+  assert.deepEqual(articles.data.totals, {
+    article: 1,
+    video: 1,
+    hospital: 0,
+    exam: 0,
+    expert: 0,
+    question: 0,
+  })
   const videos = await list(alice, 'video')
   assert.equal(videos.data.items[0].link.route, 'videoShowYsDetail')
   assert.match(videos.data.items[0].picturePath, /^\/media\//)
@@ -86,7 +93,9 @@ test('an unpublished article leaves the list, and cannot be favourited; nor can 
   assert.equal((await list(alice, 'article')).data.items.length, 1)
   const exam = await add(alice, 'exam', '00000000-0000-0000-0000-000000000000')
   assert.equal(exam.status, 404)
-  const bad = await add(alice, 'question', articleId)
+  // A 问答 is only one its asker made public: an article's id is no question.
+  assert.equal((await add(alice, 'question', articleId)).status, 404)
+  const bad = await add(alice, 'doctor', articleId)
   assert.equal(bad.status, 400)
   assert.equal((await json(ctx.app, { url: '/main/favourites?kind=article' })).status, 401)
 })
