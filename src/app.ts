@@ -6,7 +6,7 @@ import { currentEnvironment } from './platform/environment'
 import { setUpIcons } from './platform/icons'
 import { markInSocialApp } from './platform/runtime'
 import { installScreenLoading } from './platform/screen-loading'
-import { startRealtime } from './services/realtime'
+import { startRealtimeSoon } from './services/realtime-start'
 import { useGlobalStore } from './stores/global-store'
 import '@nutui/nutui-react-taro/dist/styles/themes/default.css'
 // The icons' own sizes (16 px unless a size is given): without it every icon NutUI draws itself
@@ -27,7 +27,7 @@ function App({ children }: PropsWithChildren) {
     scheduleLaunchChecks()
     startUpdateCheck()
     // The one live socket follows app show/hide and the session; it opens only while a screen listens.
-    startRealtime()
+    startRealtimeSoon()
   })
   return children
 }
