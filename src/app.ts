@@ -6,7 +6,6 @@ import { currentEnvironment } from './platform/environment'
 import { setUpIcons } from './platform/icons'
 import { markInSocialApp } from './platform/runtime'
 import { installScreenLoading } from './platform/screen-loading'
-import { startRealtimeSoon } from './services/realtime-start'
 import { useGlobalStore } from './stores/global-store'
 import '@nutui/nutui-react-taro/dist/styles/themes/default.css'
 // The icons' own sizes (16 px unless a size is given): without it every icon NutUI draws itself
@@ -26,8 +25,6 @@ function App({ children }: PropsWithChildren) {
     if (inSocialApp) markInSocialApp()
     scheduleLaunchChecks()
     startUpdateCheck()
-    // The one live socket follows app show/hide and the session; it opens only while a screen listens.
-    startRealtimeSoon()
   })
   return children
 }

@@ -46,7 +46,7 @@ export const PONG_TIMEOUT_MS = 10_000
 
 export interface RealtimeClient {
   subscribe(listener: RealtimeListener): () => void
-  /** Hooks app show/hide and the session (once; app.ts calls it at launch). */
+  /** Hooks app show/hide and the session (once; the first subscribeRealtime calls it). */
   start(): void
   /** What the client is doing now (tests and diagnostics). */
   status(): 'idle' | 'connecting' | 'authenticating' | 'ready' | 'waiting'
@@ -303,10 +303,13 @@ const client = createRealtimeClient(taroDeps)
  * signed in) and closes with the last. Prefer `useRealtime` in components.
  */
 export function subscribeRealtime(listener: RealtimeListener): () => void {
+  // The first screen that listens starts the client (app show/hide, the session): nothing needs
+  // it before, and the H5 first screen stays within its size budget without it.
+  client.start()
   return client.subscribe(listener)
 }
 
-/** Follows app show/hide and the session from launch on (src/app.ts). */
+/** Follows app show/hide and the session from now on (idempotent; subscribeRealtime calls it). */
 export function startRealtime(): void {
   client.start()
 }
