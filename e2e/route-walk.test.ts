@@ -171,7 +171,8 @@ async function loadFixtures(token: string): Promise<Fixtures> {
   // The demo consultations are made once the demo CT is stored: wait for them (a minute at most).
   let consultations: { items: { id: string; expert: { id: string } }[] } = { items: [] }
   for (let tries = 0; tries < 60 && consultations.items.length === 0; tries += 1) {
-    consultations = await api('/main/consultations?tab=done&page=1&pageSize=1', token)
+    // The oldest: the demo's own (other e2e files add theirs, with run tags in their texts).
+    consultations = await api('/main/consultations?tab=done&page=1&pageSize=50', token)
     if (consultations.items.length === 0) await new Promise((resolve) => setTimeout(resolve, 1000))
   }
   assert.ok(consultations.items[0], 'demo mode seeds a completed consultation')
@@ -192,8 +193,8 @@ async function loadFixtures(token: string): Promise<Fixtures> {
     messageId: messages.items[0].id,
     expertId: experts.items[0].id,
     applicationId: queue.items[0].id,
-    consultationId: consultations.items[0].id,
-    consultExpertId: consultations.items[0].expert.id,
+    consultationId: consultations.items.at(-1)!.id,
+    consultExpertId: consultations.items.at(-1)!.expert.id,
   }
 }
 
