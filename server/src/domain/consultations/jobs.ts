@@ -5,7 +5,6 @@ import { insertQueuedJob } from '../../jobs/runner'
 import type { ConsultContext } from './context'
 import { runTimer } from './lifecycle'
 import { finishRefund } from './money'
-import { scheduleTimer } from './model'
 
 /*
  * The consultation's background work, as job kinds of the existing runner (rows in ingest_jobs):
@@ -118,5 +117,3 @@ export function consultRefundJob(context: ContextForJobs): JobKind {
     },
   }
 }
-
-export { scheduleTimer }

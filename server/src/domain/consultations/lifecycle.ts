@@ -17,7 +17,6 @@ import {
   type Consultation,
   DAY_MS,
   type Effects,
-  HOUR_MS,
   lockConsultation,
   noEffects,
   scheduleTimer,
@@ -577,5 +576,3 @@ export async function removeFromList(ctx: ConsultContext, userId: string, consul
     .execute()
   return { ok: true as const }
 }
-
-export { HOUR_MS }

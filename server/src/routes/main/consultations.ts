@@ -34,7 +34,6 @@ import {
   syncConsultPayment,
   updateMoneySettings,
 } from '@contract/main/consultations'
-import { fullPath } from '@contract/endpoint'
 import * as consult from '../../domain/consultations'
 import { lastLedgerCheck, runAndRecordLedgerCheck } from '../../domain/ledger'
 import { recordOperatorAction } from '../../domain/operator'
@@ -305,8 +304,6 @@ export default async function mainConsultationsRoutes(app: FastifyInstance): Pro
       }
     })
   })
-  void fullPath
-
   // The e2e suite's clock step (TEST_CLOCK=1: demo mode on a loopback host only), then a sweep so
   // the timers now due run at once.
   if (app.testClock) {
