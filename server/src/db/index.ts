@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
-import { DEFAULT_MIGRATION_TABLE, Kysely, Migrator, sql } from 'kysely'
+import { DEFAULT_MIGRATION_TABLE, Kysely, Migrator, PostgresAdapter, sql } from 'kysely'
 import pg from 'pg'
 import type { DatabaseConfig } from '../config'
 import { OwnSchemaPostgresDialect } from './postgres-dialect'
@@ -13,6 +13,11 @@ import { cacheStatements } from './statement-cache'
 
 export type { Database, DB } from './schema'
 export { DatabaseBusyError } from './sqlite-driver'
+
+/** Whether this database is PostgreSQL (else SQLite): for the few SQL words the two spell differently. */
+export function isPostgres(db: Kysely<Database>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter
+}
 
 /** How long a starting process waits for another one's migrations (SQLite's write lock). */
 const MIGRATION_LOCK_WAIT_MS = 120_000

@@ -256,26 +256,6 @@ interface ExpertRow {
   hospital_name: string
 }
 
-async function expertsById(db: DB, ids: readonly string[]): Promise<Map<string, ExpertRow>> {
-  if (ids.length === 0) return new Map()
-  const rows = await db
-    .selectFrom('experts')
-    .innerJoin('users', 'users.id', 'experts.user_id')
-    .innerJoin('hospitals', 'hospitals.id', 'experts.hospital_id')
-    .select([
-      'experts.user_id',
-      'experts.name',
-      'experts.photo_path',
-      'users.avatar_url',
-      'experts.title',
-      'experts.department',
-      'hospitals.name as hospital_name',
-    ])
-    .where('experts.user_id', 'in', [...new Set(ids)])
-    .execute()
-  return new Map(rows.map((row) => [row.user_id, row]))
-}
-
 export function toConsultExpert(row: ExpertRow | undefined, id: string) {
   return {
     id,
@@ -404,31 +384,10 @@ export async function peopleById(
   return people
 }
 
-const DEADLINE_COLUMNS = ['pay_by', 'accept_by', 'answer_by', 'complete_at'] as const
-
-/**
- * What a card reads of a consultation: the lists select only these (a row has 50 columns; reading
- * all of them for a page was most of a list's database time).
- */
-export const CARD_COLUMNS = [
-  'id',
-  'patient_user_id',
-  'person_user_id',
-  'expert_user_id',
-  'service',
-  'state',
-  'chief_complaint',
-  'price_fen',
-  'created_at',
-  'message_seq',
-  'patient_read_seq',
-  'expert_read_seq',
-  ...DEADLINE_COLUMNS,
-] as const
-export type CardRow = Pick<Consultation, (typeof CARD_COLUMNS)[number]>
+type DeadlineColumn = 'pay_by' | 'accept_by' | 'answer_by' | 'complete_at'
 
 /** The deadline of the current state and what it means, for lists and the detail. */
-export function deadlineOf(row: Pick<Consultation, 'state' | (typeof DEADLINE_COLUMNS)[number]>): {
+export function deadlineOf(row: Pick<Consultation, 'state' | DeadlineColumn>): {
   deadline: string | null
   label: string | null
 } {
@@ -446,85 +405,151 @@ export function deadlineOf(row: Pick<Consultation, 'state' | (typeof DEADLINE_CO
   }
 }
 
-async function openComplaints(db: DB, ids: readonly string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set()
-  const rows = await db
-    .selectFrom('consultation_complaints')
-    .select('consultation_id')
-    .where('consultation_id', 'in', [...ids])
-    .where('state', '=', 'open')
-    .execute()
-  return new Set(rows.map((row) => row.consultation_id))
+/**
+ * Cards in one query: the card columns with the expert (name, title, hospital), the 就诊人 (their
+ * card, for the masked name, sex and age), the asker's relation to them and whether a 投诉 waits.
+ * The lists filter and order this (table alias `c`); on PostgreSQL each query is a round trip and
+ * a good part of a list request's CPU, so a page is one query, not four.
+ */
+export function selectCards(db: DB) {
+  return db
+    .selectFrom('consultations as c')
+    .leftJoin('experts as e', 'e.user_id', 'c.expert_user_id')
+    .leftJoin('users as eu', 'eu.id', 'c.expert_user_id')
+    .leftJoin('hospitals as h', 'h.id', 'e.hospital_id')
+    .leftJoin('users as pu', 'pu.id', 'c.person_user_id')
+    .leftJoin('id_cards as pc', 'pc.user_id', 'c.person_user_id')
+    .select([
+      'c.id',
+      'c.patient_user_id',
+      'c.person_user_id',
+      'c.expert_user_id',
+      'c.service',
+      'c.state',
+      'c.chief_complaint',
+      'c.price_fen',
+      'c.created_at',
+      'c.message_seq',
+      'c.patient_read_seq',
+      'c.expert_read_seq',
+      'c.pay_by',
+      'c.accept_by',
+      'c.answer_by',
+      'c.complete_at',
+      'e.name as expert_name',
+      'e.photo_path as expert_photo_path',
+      'eu.avatar_url as expert_avatar_url',
+      'e.title as expert_title',
+      'e.department as expert_department',
+      'h.name as expert_hospital_name',
+      'pu.nickname as person_nickname',
+      'pc.holder_encrypted as person_holder_encrypted',
+      'pc.number_encrypted as person_number_encrypted',
+    ])
+    .select((eb) => [
+      // The asker's link to the person; the newest when links ended and began again.
+      eb
+        .selectFrom('family_links as fl')
+        .select('fl.relation')
+        .whereRef('fl.manager_user_id', '=', 'c.patient_user_id')
+        .whereRef('fl.member_user_id', '=', 'c.person_user_id')
+        .orderBy('fl.created_at', 'desc')
+        .limit(1)
+        .as('person_relation'),
+      eb
+        .exists(
+          eb
+            .selectFrom('consultation_complaints as cc')
+            .select('cc.consultation_id')
+            .whereRef('cc.consultation_id', '=', 'c.id')
+            .where('cc.state', '=', 'open'),
+        )
+        .as('disputed'),
+    ])
 }
 
+export type CardRow = Awaited<ReturnType<ReturnType<typeof selectCards>['execute']>>[number]
+
+/** One card from its joined row (selectCards): decrypts the person's card, masks the name. */
+export function toCard(row: CardRow, side: Side, cipher: FieldCipher, now: Date): ConsultCard {
+  const { deadline, label } = deadlineOf(row)
+  const read = side === 'patient' ? row.patient_read_seq : row.expert_read_seq
+  let name = ''
+  let number: string | null = null
+  try {
+    if (row.person_holder_encrypted) name = cipher.decrypt(row.person_holder_encrypted)
+    if (row.person_number_encrypted) number = cipher.decrypt(row.person_number_encrypted)
+  } catch {
+    name = ''
+  }
+  const { sex, age } = sexAndAge(number, now)
+  const found = row.person_nickname !== null || row.person_holder_encrypted !== null
+  const relation = row.person_relation
+  return {
+    id: row.id,
+    service: row.service as ConsultService,
+    serviceLabel: EXPERT_SERVICE_RULES[row.service as ConsultService].label,
+    state: row.state as ConsultState,
+    stateLabel: CONSULT_STATE_LABELS[row.state as ConsultState],
+    expert: toConsultExpert(
+      row.expert_title === null
+        ? undefined
+        : {
+            user_id: row.expert_user_id,
+            name: row.expert_name,
+            photo_path: row.expert_photo_path,
+            avatar_url: row.expert_avatar_url,
+            title: row.expert_title,
+            department: row.expert_department ?? '',
+            hospital_name: row.expert_hospital_name ?? '',
+          },
+      row.expert_user_id,
+    ),
+    person: found
+      ? {
+          personId: row.person_user_id,
+          nameMasked: maskName(name || row.person_nickname || '就诊人'),
+          sex,
+          age,
+          relationLabel:
+            row.person_user_id === row.patient_user_id
+              ? '本人'
+              : relation
+                ? (FAMILY_RELATION_LABELS[relation as FamilyRelation] ?? '家人')
+                : '就诊人',
+        }
+      : { personId: '', nameMasked: '就诊人', sex: 'unknown', age: null, relationLabel: '' },
+    chiefComplaint: row.chief_complaint,
+    priceFen: Number(row.price_fen),
+    createdAt: row.created_at,
+    deadline,
+    deadlineLabel: label,
+    unread: Math.max(0, Number(row.message_seq) - Number(read)),
+    disputed: Boolean(row.disputed),
+  }
+}
+
+/** Cards of consultations already read (the operators' list, a detail), in their order: one query. */
 export async function toCards(
   db: DB,
   cipher: FieldCipher,
-  rows: readonly CardRow[],
+  rows: readonly { id: string }[],
   side: Side,
   now: Date,
 ): Promise<ConsultCard[]> {
-  const [experts, people, disputed] = await Promise.all([
-    expertsById(
-      db,
-      rows.map((row) => row.expert_user_id),
-    ),
-    peopleForRows(db, cipher, rows, now),
-    openComplaints(
-      db,
+  if (rows.length === 0) return []
+  const found = await selectCards(db)
+    .where(
+      'c.id',
+      'in',
       rows.map((row) => row.id),
-    ),
-  ])
-  return rows.map((row) => {
-    const { deadline, label } = deadlineOf(row)
-    const read = side === 'patient' ? row.patient_read_seq : row.expert_read_seq
-    return {
-      id: row.id,
-      service: row.service as ConsultService,
-      serviceLabel: EXPERT_SERVICE_RULES[row.service as ConsultService].label,
-      state: row.state as ConsultState,
-      stateLabel: CONSULT_STATE_LABELS[row.state as ConsultState],
-      expert: toConsultExpert(experts.get(row.expert_user_id), row.expert_user_id),
-      person: withoutBound(people.get(row.id)),
-      chiefComplaint: row.chief_complaint,
-      priceFen: Number(row.price_fen),
-      createdAt: row.created_at,
-      deadline,
-      deadlineLabel: label,
-      unread: Math.max(0, Number(row.message_seq) - Number(read)),
-      disputed: disputed.has(row.id),
-    }
+    )
+    .execute()
+  const byId = new Map(found.map((row) => [row.id, row]))
+  return rows.flatMap((row) => {
+    const card = byId.get(row.id)
+    return card ? [toCard(card, side, cipher, now)] : []
   })
-}
-
-function withoutBound(
-  person: (ConsultPerson & { idCardBound?: boolean }) | undefined,
-): ConsultPerson {
-  if (!person)
-    return { personId: '', nameMasked: '就诊人', sex: 'unknown', age: null, relationLabel: '' }
-  const { idCardBound: _bound, ...rest } = person
-  return rest
-}
-
-/** People keyed by consultation id (the relation is the asker's); two queries for any page. */
-async function peopleForRows(
-  db: DB,
-  cipher: FieldCipher,
-  rows: readonly CardRow[],
-  now: Date,
-): Promise<Map<string, ConsultPerson>> {
-  const shown = await describePeople(
-    db,
-    cipher,
-    rows.map((row) => ({ askerId: row.patient_user_id, personId: row.person_user_id })),
-    now,
-  )
-  return new Map(
-    rows.map((row) => [
-      row.id,
-      withoutBound(shown.get(pairKey(row.patient_user_id, row.person_user_id))),
-    ]),
-  )
 }
 
 export interface StoredApplication {
