@@ -2,13 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
 import { z } from 'zod'
 import type { WechatPayConfig } from '../../config'
-import {
-  decryptResource,
-  MAX_CLOCK_SKEW_MS,
-  rsaSign,
-  rsaVerify,
-  SIGNATURE_SCHEME,
-} from './crypto'
+import { decryptResource, MAX_CLOCK_SKEW_MS, rsaSign, rsaVerify, SIGNATURE_SCHEME } from './crypto'
 
 /*
  * One signed WeChat Pay APIv3 client for every adapter on the merchant (payments, 商家转账):
