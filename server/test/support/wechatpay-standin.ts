@@ -73,8 +73,11 @@ export interface StandinReply {
   status: number
   /** JSON; omitted for 204. */
   body?: unknown
-  /** A file instead of JSON (bill downloads): sent as is, and not signed, as WeChat does. */
-  file?: { bytes: Buffer; contentType: string }
+  /**
+   * A file instead of JSON (bill downloads): not signed, as WeChat does; gzip: compressed on the
+   * way out (after a tamperBody fault changed a byte of the content).
+   */
+  file?: { bytes: Buffer; contentType: string; gzip?: boolean }
 }
 
 export type StandinHandler = (request: StandinRequest, standin: WechatPayStandin) => StandinReply
@@ -143,6 +146,8 @@ export interface StandinTransferBill {
   openid: string
   /** user_name as the stand-in decrypted it with the platform's private key; null: none sent. */
   userName: string | null
+  /** user_name as the last request sent it (RSA-OAEP ciphertext, base64). */
+  user_name?: string
   transfer_amount: number
   transfer_remark: string
   notify_url?: string
@@ -235,7 +240,7 @@ export class WechatPayStandin {
   baseUrl = ''
   private readonly platformPrivateKey: KeyObject
   private readonly routes: { method: string; pattern: RegExp; handler: StandinHandler }[] = []
-  private readonly faults: StandinFault[] = []
+  private readonly faults: { fault: StandinFault; path: RegExp | undefined }[] = []
   private server: Server | undefined
 
   private constructor(
@@ -276,9 +281,12 @@ export class WechatPayStandin {
     this.routes.push({ method, pattern, handler })
   }
 
-  /** The next `times` requests suffer `fault`. */
-  failNext(fault: StandinFault, times = 1): void {
-    for (let i = 0; i < times; i++) this.faults.push(fault)
+  /**
+   * The next `times` requests suffer `fault` (only requests whose path matches `path`, when given:
+   * e.g. the bill download after its application).
+   */
+  failNext(fault: StandinFault, times = 1, path?: RegExp): void {
+    for (let i = 0; i < times; i++) this.faults.push({ fault, path })
   }
 
   // --- 商家转账: what the user and WeChat do ------------------------------------------------------
@@ -596,7 +604,8 @@ export class WechatPayStandin {
       status: 0 as number | 'hang' | 'lost',
     }
     this.calls.push(call)
-    const fault = this.faults.shift()
+    const at = this.faults.findIndex((entry) => !entry.path || entry.path.test(url.pathname))
+    const fault = at < 0 ? undefined : this.faults.splice(at, 1)[0]!.fault
     if (fault === 'hang') {
       call.status = 'hang'
       return
@@ -604,6 +613,7 @@ export class WechatPayStandin {
     const reply = ((): StandinReply => {
       if (fault === 'error500') return error(500, 'SYSTEM_ERROR', '系统错误')
       if (this.authorizationProblem(req, text)) return error(401, 'SIGN_ERROR', '签名错误')
+      if (typeof fault === 'object') return error(fault.status, fault.code, fault.message ?? '')
       let body: unknown
       try {
         body = text === '' ? undefined : JSON.parse(text)
@@ -636,8 +646,9 @@ export class WechatPayStandin {
     call.status = reply.status
     if (reply.file) {
       // Bill files are not signed; their integrity is the hash_value the application answered.
-      const bytes = Buffer.from(reply.file.bytes)
+      let bytes = Buffer.from(reply.file.bytes)
       if (fault === 'tamperBody' && bytes.length > 0) bytes[bytes.length >> 1]! ^= 0x01
+      if (reply.file.gzip) bytes = gzipSync(bytes)
       res.writeHead(reply.status, {
         'Content-Type': reply.file.contentType,
         'Request-ID': randomUUID(),
@@ -969,6 +980,7 @@ function registerTransfers(standin: WechatPayStandin): void {
         return error(400, 'INVALID_REQUEST', '商户单号已使用，请求参数与原单不一致')
       }
       existing.requests++
+      if (typeof user_name === 'string') existing.user_name = user_name
       return { status: 200, body: transferAnswer(existing) }
     }
 
@@ -1001,6 +1013,7 @@ function registerTransfers(standin: WechatPayStandin): void {
       transfer_scene_id,
       openid,
       userName,
+      ...(typeof user_name === 'string' ? { user_name } : {}),
       transfer_amount,
       transfer_remark,
       ...(notify_url ? { notify_url } : {}),
@@ -1153,7 +1166,7 @@ function registerBills(standin: WechatPayStandin): void {
     return {
       status: 200,
       file: file.gzip
-        ? { bytes: gzipSync(file.bytes), contentType: 'application/x-gzip' }
+        ? { bytes: file.bytes, contentType: 'application/x-gzip', gzip: true }
         : { bytes: file.bytes, contentType: 'text/plain;charset=utf-8' },
     }
   })

@@ -536,11 +536,14 @@ export function wechatPayTransferProvider(
         log.error({ hashType: application.hash_type }, '微信支付资金账单的摘要算法未知')
         throw unclear()
       }
+      const bytes = await client.download(application.download_url).catch(() => {
+        throw unclear()
+      })
       let file: Buffer
       try {
-        const bytes = await client.download(application.download_url)
         file = bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes
       } catch {
+        log.error({ date }, '微信支付资金账单无法解压，已拒绝')
         throw unclear()
       }
       // The digest is of the file as generated (gzip undone); the download itself is not signed.
