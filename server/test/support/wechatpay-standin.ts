@@ -88,10 +88,17 @@ export type StandinHandler = (request: StandinRequest, standin: WechatPayStandin
  * after WeChat acted), `badSignature` (handled, but the answer is signed with a key nobody knows),
  * `wrongSerial` (handled and signed, but naming a Wechatpay-Serial the merchant was never given),
  * `tamperBody` (handled and signed, then the body changed in transit: a JSON answer's "state" reads
- * SUCCESS, a downloaded file has a byte flipped).
+ * SUCCESS, a downloaded file has a byte of its content flipped), or a scripted signed error answer.
  */
 export type StandinFault =
-  'error500' | 'hang' | 'lostAnswer' | 'badSignature' | 'wrongSerial' | 'tamperBody'
+  | 'error500'
+  | 'hang'
+  | 'lostAnswer'
+  | 'badSignature'
+  | 'wrongSerial'
+  | 'tamperBody'
+  /** A signed error answer instead of handling the request (e.g. 403 FREQUENCY_LIMITED). */
+  | { status: number; code: string; message?: string }
 
 /** How to spoil a notification (each names one check the adapter must make). */
 export interface NotificationSpoilers {
