@@ -666,7 +666,7 @@ export class WechatPayStandin {
     const answer = reply.body === undefined ? '' : JSON.stringify(reply.body)
     const spoilers: NotificationSpoilers =
       fault === 'badSignature'
-        ? { signWith: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey }
+        ? { signWith: strangerKeys().privateKey }
         : fault === 'wrongSerial'
           ? { serial: 'PUB_KEY_ID_0116999999999999999999999999999999' }
           : {}
