@@ -324,6 +324,20 @@ test('refusals: confirmed by a query that finds no bill, then TransferRefused wi
   w.standin.transferScenes = ['1000']
   await assert.rejects(w.provider.createTransfer(aTransfer()), refusedWith('NO_AUTH'))
   w.standin.transferScenes = ['1005']
+  // Our signature not accepted (a wrong key in the configuration): the query is refused as well,
+  // so it stays unclear rather than refused (an earlier, correctly signed attempt cannot be ruled out).
+  const calls = w.standin.calls.length
+  await assert.rejects(
+    w.variant({ privateKey: stranger.privateKey }).createTransfer(aTransfer()),
+    isUnclear,
+  )
+  assert.deepEqual(
+    w.standin.calls.slice(calls).map((call) => [call.method, call.status]),
+    [
+      ['POST', 401],
+      ['GET', 401],
+    ],
+  )
   // A refusal whose confirming query cannot be read stays unclear.
   w.standin.failNext({ status: 400, code: 'PARAM_ERROR', message: '参数错误' })
   w.standin.failNext('error500')
