@@ -97,7 +97,15 @@ export interface WechatPayConfig {
   platformPublicKeyId: string
   /** WECHATPAY_BASE_URL, default https://api.mch.weixin.qq.com (tests: the local stand-in). */
   baseUrl: string
+  /**
+   * The merchant account 商家转账 pays from, whose 资金账单 is the transfers' daily statement
+   * (WECHATPAY_TRANSFER_ACCOUNT_TYPE, default OPERATION: 运营账户). Absent: OPERATION.
+   */
+  transferAccountType?: WechatPayAccountType
 }
+
+/** A merchant's fund accounts as the 资金账单 names them (account_type). */
+export type WechatPayAccountType = 'OPERATION' | 'BASIC'
 
 /** Bad configuration: the message is meant for the operator as is, without a stack trace. */
 export class ConfigError extends Error {
@@ -362,7 +370,10 @@ export function loadConfig(env: Env = process.env): Config {
 
 export const WECHATPAY_DEFAULT_BASE_URL = 'https://api.mch.weixin.qq.com'
 
-/** The variables a merchant needs; WECHATPAY_BASE_URL is optional but counts as "some set". */
+/**
+ * The variables a merchant needs; WECHATPAY_BASE_URL and WECHATPAY_TRANSFER_ACCOUNT_TYPE are optional
+ * but count as "some set".
+ */
 const WECHATPAY_REQUIRED = [
   'WECHATPAY_MCHID',
   'WECHATPAY_APPID',
@@ -393,6 +404,9 @@ const WechatPayEnvSchema = z.object({
   WECHATPAY_BASE_URL: z
     .url({ protocol: /^https?$/, error: '必须是 http(s) 开头的完整地址' })
     .transform((value) => value.replace(/\/+$/, ''))
+    .optional(),
+  WECHATPAY_TRANSFER_ACCOUNT_TYPE: z
+    .enum(['OPERATION', 'BASIC'], { error: '必须是 OPERATION（运营账户）或 BASIC（基本账户）' })
     .optional(),
 })
 
@@ -454,6 +468,7 @@ function parseWechatPay(present: Env): WechatPayConfig | null {
     platformPublicKey: platformPublicKey!,
     platformPublicKeyId: values.WECHATPAY_PUBLIC_KEY_ID,
     baseUrl: values.WECHATPAY_BASE_URL ?? WECHATPAY_DEFAULT_BASE_URL,
+    transferAccountType: values.WECHATPAY_TRANSFER_ACCOUNT_TYPE ?? 'OPERATION',
   }
 }
 // --- end of WeChat Pay ---------------------------------------------------------------------------

@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict'
-import { generateKeyPairSync } from 'node:crypto'
 import { test } from 'node:test'
-import type { WechatPayConfig } from '../../src/config'
 import {
   type PaymentLog,
   type RawNotification,
@@ -9,7 +7,12 @@ import {
 } from '../../src/providers/payments'
 import { PAYMENT_NOTIFY_PATH, REFUND_NOTIFY_PATH } from '../../src/routes/main/consultations'
 import { closeAfter } from '../helpers'
-import { WechatPayStandin } from '../support/wechatpay-standin'
+import {
+  startTestMerchant,
+  strangerKeys,
+  TEST_MCHID,
+  type WechatPayStandin,
+} from '../support/wechatpay-standin'
 import type { TestUser } from '../domain/profile/support'
 import { application, type ConsultWorld, consultWorld, expert, patient } from './support'
 
@@ -21,37 +24,13 @@ import { application, type ConsultWorld, consultWorld, expert, patient } from '.
  * closed the order is credited and refunded in full. SQLite and PostgreSQL alike.
  */
 
-const MCHID = '1900000109'
-const APPID = 'wxd678efa567aa6787'
-const SERIAL = '5157F09EFDC096DE15EBE81A47057A7232F1B8E1'
-const APIV3_KEY = Buffer.from('0123456789abcdefghijklmnopqrstuv', 'utf8')
-const merchant = generateKeyPairSync('rsa', { modulusLength: 2048 })
-const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 })
+const stranger = strangerKeys()
 const quiet: PaymentLog = { info: () => {}, warn: () => {}, error: () => {} } as PaymentLog
 
 async function wechatWorld(): Promise<{ world: ConsultWorld; standin: WechatPayStandin }> {
   let clock: () => Date = () => new Date()
-  const standin = await WechatPayStandin.start(
-    {
-      mchid: MCHID,
-      appid: APPID,
-      serial: SERIAL,
-      publicKey: merchant.publicKey,
-      apiv3Key: APIV3_KEY,
-    },
-    { now: () => clock() },
-  )
+  const { standin, config } = await startTestMerchant({ now: () => clock() })
   closeAfter(() => standin.stop())
-  const config: WechatPayConfig = {
-    mchid: MCHID,
-    appid: APPID,
-    merchantSerial: SERIAL,
-    privateKey: merchant.privateKey,
-    apiv3Key: APIV3_KEY,
-    platformPublicKey: standin.platformPublicKey,
-    platformPublicKeyId: standin.platformPublicKeyId,
-    baseUrl: standin.baseUrl,
-  }
   const world = await consultWorld({
     payments: (now) => wechatPayProvider(config, { log: quiet, now }),
     config: { publicUrl: 'https://yx.example.test' },
@@ -200,7 +179,7 @@ test('a forged signature and a tampered ciphertext: 401, nothing changed', async
   const refundForgery = standin.notification(
     'REFUND.SUCCESS',
     'refund',
-    { mchid: MCHID, out_trade_no: orderNo, out_refund_no: 'R1', refund_status: 'SUCCESS' },
+    { mchid: TEST_MCHID, out_trade_no: orderNo, out_refund_no: 'R1', refund_status: 'SUCCESS' },
     '退款成功',
     { signWith: stranger.privateKey },
   )

@@ -81,6 +81,18 @@ test('all set: WeChat Pay with the keys read, the default address, in demo mode 
   assert.equal(local.wechatpay?.baseUrl, 'http://127.0.0.1:9999')
 })
 
+test('商家转账 pays from the 运营账户 unless WECHATPAY_TRANSFER_ACCOUNT_TYPE says BASIC', () => {
+  assert.equal(loadConfig(WECHATPAY).wechatpay?.transferAccountType, 'OPERATION')
+  const basic = loadConfig({ ...WECHATPAY, WECHATPAY_TRANSFER_ACCOUNT_TYPE: 'BASIC' })
+  assert.equal(basic.wechatpay?.transferAccountType, 'BASIC')
+  assert.match(
+    configError({ ...WECHATPAY, WECHATPAY_TRANSFER_ACCOUNT_TYPE: 'FEES' }),
+    /WECHATPAY_TRANSFER_ACCOUNT_TYPE：必须是 OPERATION（运营账户）或 BASIC（基本账户）/,
+  )
+  // Alone it is a partial merchant, like any other WECHATPAY_*.
+  assert.match(configError({ WECHATPAY_TRANSFER_ACCOUNT_TYPE: 'BASIC' }), /缺少 WECHATPAY_MCHID/)
+})
+
 test('some set: the server does not start, and the message names what is missing', () => {
   const { WECHATPAY_APIV3_KEY, WECHATPAY_PUBLIC_KEY_ID, ...partial } = WECHATPAY
   void WECHATPAY_APIV3_KEY

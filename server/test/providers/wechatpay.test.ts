@@ -1,6 +1,6 @@
 // test-server: no database
 import assert from 'node:assert/strict'
-import { createVerify, generateKeyPairSync, randomBytes } from 'node:crypto'
+import { createVerify, randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { test, type TestContext } from 'node:test'
@@ -16,7 +16,13 @@ import {
   type RawNotification,
   wechatPayProvider,
 } from '../../src/providers/payments'
-import { WechatPayStandin } from '../support/wechatpay-standin'
+import {
+  startTestMerchant,
+  strangerKeys,
+  TEST_APPID,
+  testMerchantKeys,
+  type WechatPayStandin,
+} from '../support/wechatpay-standin'
 
 /*
  * The WeChat Pay APIv3 adapter against the stand-in (test/support/wechatpay-standin.ts), which
@@ -24,12 +30,8 @@ import { WechatPayStandin } from '../support/wechatpay-standin'
  * encrypts notification resources with the APIv3 key, as WeChat does.
  */
 
-const MCHID = '1900000109'
-const APPID = 'wxd678efa567aa6787'
-const SERIAL = '5157F09EFDC096DE15EBE81A47057A7232F1B8E1'
-const APIV3_KEY = Buffer.from('0123456789abcdefghijklmnopqrstuv', 'utf8')
-const merchant = generateKeyPairSync('rsa', { modulusLength: 2048 })
-const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 })
+const merchant = testMerchantKeys()
+const stranger = strangerKeys()
 
 interface LogLine {
   level: string
@@ -57,24 +59,8 @@ interface World {
 }
 
 async function world(t: TestContext, timeoutMs = 2_000): Promise<World> {
-  const standin = await WechatPayStandin.start({
-    mchid: MCHID,
-    appid: APPID,
-    serial: SERIAL,
-    publicKey: merchant.publicKey,
-    apiv3Key: APIV3_KEY,
-  })
+  const { standin, config } = await startTestMerchant()
   t.after(() => standin.stop())
-  const config: WechatPayConfig = {
-    mchid: MCHID,
-    appid: APPID,
-    merchantSerial: SERIAL,
-    privateKey: merchant.privateKey,
-    apiv3Key: APIV3_KEY,
-    platformPublicKey: standin.platformPublicKey,
-    platformPublicKeyId: standin.platformPublicKeyId,
-    baseUrl: standin.baseUrl,
-  }
   const { log, lines } = recordingLog()
   return {
     standin,
@@ -112,7 +98,7 @@ test('prepay: the stand-in accepts our signature and the requestPayment params v
   if (result.kind !== 'jsapi') return
   const { params } = result
   const order = w.standin.orders.get(input.outTradeNo)!
-  assert.equal(params.appId, APPID)
+  assert.equal(params.appId, TEST_APPID)
   assert.equal(params.package, `prepay_id=${order.prepay_id}`)
   assert.equal(params.signType, 'RSA')
   assert.match(params.timeStamp, /^\d{10}$/)
