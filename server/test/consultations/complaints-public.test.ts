@@ -1,35 +1,16 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { signUp } from '../domain/profile/support'
-import { consultWorld, EXPERT_PASSWORD, expert, paidConsultation, patient } from './support'
+import { answeredConsultation, consultWorld, expert, patient } from './support'
 
 const HOUR = 3600_000
-
-async function answered(
-  world: Awaited<ReturnType<typeof consultWorld>>,
-  asker: Parameters<typeof paidConsultation>[1],
-  doctor: Parameters<typeof paidConsultation>[2],
-) {
-  const id = await paidConsultation(world, asker, doctor)
-  assert.equal(
-    (await world.call(doctor, 'POST', `/main/expert/consultations/${id}/accept`)).status,
-    200,
-  )
-  const reply = await world.call(doctor, 'POST', `/main/expert/consultations/${id}/answer`, {
-    clientId: `a-${id.slice(0, 8)}`,
-    opinion: '考虑良性可能大，建议定期复查',
-    password: EXPERT_PASSWORD,
-  })
-  assert.equal(reply.status, 200, reply.error ?? '')
-  return id
-}
 
 test('a 投诉 freezes the money; the operator settles it half and half, once, audited', async () => {
   const world = await consultWorld()
   const asker = await patient(world)
   const doctor = await expert(world)
   const operator = await signUp(world.app.db, world.clock.now(), { role: 'operator' })
-  const id = await answered(world, asker, doctor)
+  const id = await answeredConsultation(world, asker, doctor)
   const complained = await world.call(asker, 'POST', `/main/consultations/${id}/complaint`, {
     text: '回答太简单，没有看片子',
   })
@@ -99,7 +80,7 @@ test('公开到专家主页: an anonymised copy others can 收藏; withdrawn or 
   const reader = await patient(world, '钱读者')
   const before = await world.call(reader, 'GET', `/main/experts/${doctor.user.id}`)
   assert.equal(before.data.stats, null, '暂无咨询数据 before any answer')
-  const id = await answered(world, asker, doctor)
+  const id = await answeredConsultation(world, asker, doctor)
   assert.equal(
     (await world.call(asker, 'POST', `/main/consultations/${id}/public`, { public: true })).status,
     409,

@@ -151,7 +151,7 @@ export async function patient(world: ConsultWorld, realName = '王患者'): Prom
 
 export async function expert(
   world: ConsultWorld,
-  fields: { name?: string; dailyLimit?: number; priceFen?: number } = {},
+  fields: { name?: string; dailyLimit?: number; priceFen?: number; followupLimit?: number } = {},
 ): Promise<TestUser> {
   const user = await signUp(world.app.db, world.clock.now(), {
     role: 'expert',
@@ -179,6 +179,7 @@ export async function expert(
       ...NEW_EXPERT_SETTINGS,
       ...(fields.dailyLimit ? { daily_limit: fields.dailyLimit } : {}),
       ...(fields.priceFen ? { text_price_fen: fields.priceFen } : {}),
+      ...(fields.followupLimit === undefined ? {} : { followup_limit: fields.followupLimit }),
     })
     .execute()
   return user
@@ -237,5 +238,23 @@ export async function paidConsultation(
   })
   assert.equal(paid.status, 200, paid.error ?? '')
   assert.equal(paid.data.state, 'waiting-accept')
+  return id
+}
+
+/** Paid, accepted and answered (signed): a consultation in 已回复, open for follow-ups. */
+export async function answeredConsultation(
+  world: ConsultWorld,
+  asker: TestUser,
+  expertUser: TestUser,
+) {
+  const id = await paidConsultation(world, asker, expertUser)
+  const accepted = await world.call(expertUser, 'POST', `/main/expert/consultations/${id}/accept`)
+  assert.equal(accepted.status, 200, accepted.error ?? '')
+  const reply = await world.call(expertUser, 'POST', `/main/expert/consultations/${id}/answer`, {
+    clientId: `a-${id.slice(0, 8)}`,
+    opinion: '考虑良性可能大，建议定期复查',
+    password: EXPERT_PASSWORD,
+  })
+  assert.equal(reply.status, 200, reply.error ?? '')
   return id
 }
