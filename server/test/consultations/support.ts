@@ -103,7 +103,10 @@ export async function consultWorld(
       }
     },
     drainJobs: async () => {
-      for (let round = 0; round < 5; round += 1) {
+      // Until none runs and none is due. A job that calls a provider may take a while on a busy
+      // machine: it is waited for up to about 10 s; due jobs nobody takes, for 5 sweeps.
+      let idleSweeps = 0
+      for (let round = 0; round < 200 && idleSweeps < 5; round += 1) {
         await app.jobs.sweep()
         const running = await app.db
           .selectFrom('ingest_jobs')
@@ -125,6 +128,7 @@ export async function consultWorld(
             )
             .execute()
           if (due.length === 0) return
+          idleSweeps += 1
         }
         await new Promise((resolve) => setTimeout(resolve, 50))
       }

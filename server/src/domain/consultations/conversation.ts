@@ -19,12 +19,12 @@ import {
   lockConsultation,
   nextSeq,
   noEffects,
-  scheduleTimer,
   type Side,
   tell,
   toMessage,
   transition,
 } from './model'
+import { setTimer } from './timers'
 
 /*
  * The conversation: messages read by cursor (seq increases per consultation, so a reconnect asks
@@ -388,7 +388,7 @@ export async function answer(
         },
         now,
       )
-      await scheduleTimer(trx, row.id, completeAt)
+      await setTimer(trx, row.id, completeAt, now)
       await tell(
         trx,
         effects,

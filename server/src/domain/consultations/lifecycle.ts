@@ -19,11 +19,11 @@ import {
   type Effects,
   lockConsultation,
   noEffects,
-  scheduleTimer,
   tell,
   transition,
 } from './model'
-import { readDetail } from './orders'
+import { expireUnpaid, readDetail } from './orders'
+import { setTimer } from './timers'
 
 /*
  * After payment: 接诊 / 不接诊, completion (采纳 or the timer), expiry (the timers), settlement of the
@@ -76,8 +76,8 @@ export async function acceptConsultation(
       `您的咨询「${done.chief_complaint.slice(0, 30)}」已被接诊，专家将在承诺时间内回复`,
       now,
     )
-    // The answer deadline was set at payment; its timer starts now.
-    if (done.answer_by) await scheduleTimer(trx, done.id, done.answer_by)
+    // The answer deadline was set at payment; its timer replaces the accept timer now.
+    await setTimer(trx, done.id, done.answer_by, now)
     return done
   })
   if (!moved) throw conflict(CONSULT_MESSAGES.cannotAccept)
@@ -117,6 +117,7 @@ async function endWithRefund(
   if (!moved) return undefined
   await startRefund(trx, effects, moved, Number(moved.price_fen), input.reason, now)
   await endConsultationGrant(trx, moved.grant_id, grantEnd(now))
+  await setTimer(trx, moved.id, null, now)
   return moved
 }
 
@@ -196,7 +197,7 @@ async function complete(
   if (!moved) return undefined
   await settleCompletion(trx, moved, now)
   await endConsultationGrant(trx, moved.grant_id, grantEnd(now))
-  await scheduleTimer(trx, moved.id, settleAt)
+  await setTimer(trx, moved.id, settleAt, now)
   await tell(
     trx,
     effects,
@@ -245,15 +246,8 @@ export async function runTimer(ctx: ConsultContext, consultationId: string): Pro
   if (!row) return 'gone'
   if (row.state === 'pending-payment') {
     if (row.pay_by > at) return 'not due'
-    const { closeUnpaid } = await import('./orders')
-    return (await closeUnpaid(
-      ctx,
-      row,
-      'system',
-      `${Math.round((Date.parse(row.pay_by) - Date.parse(row.created_at)) / 60000)} 分钟内未支付，订单已关闭`,
-    ))
-      ? 'closed'
-      : 'raced'
+    const minutes = Math.round((Date.parse(row.pay_by) - Date.parse(row.created_at)) / 60000)
+    return expireUnpaid(ctx, row, `${minutes} 分钟内未支付，订单已关闭`)
   }
   const effects = noEffects()
   const outcome = await ctx.db.transaction().execute(async (trx) => {
@@ -338,6 +332,7 @@ export async function runTimer(ctx: ConsultContext, consultationId: string): Pro
         .set({ settled_at: at, updated_at: at })
         .where('id', '=', locked.id)
         .execute()
+      await setTimer(trx, locked.id, null, now)
       return 'settled'
     }
     return 'not due'
@@ -484,11 +479,13 @@ export async function decideComplaint(
           at: now.toISOString(),
         })
         .execute()
-      if (locked.settle_at)
-        await scheduleTimer(
+      // The settle timer may have fired while the 投诉 held it: set it again (now, if overdue).
+      if (locked.settle_at && !locked.settled_at)
+        await setTimer(
           trx,
           locked.id,
           locked.settle_at < now.toISOString() ? now.toISOString() : locked.settle_at,
+          now,
         )
     }
     await tell(trx, effects, locked.patient_user_id, locked.id, '您的投诉已处理', line, now)
