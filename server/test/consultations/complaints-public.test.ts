@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { randomUUID } from 'node:crypto'
 import { test } from 'node:test'
 import { signUp } from '../domain/profile/support'
 import { answeredConsultation, consultWorld, expert, patient } from './support'
@@ -137,5 +138,67 @@ test('公开到专家主页: an anonymised copy others can 收藏; withdrawn or 
     200,
     'kept for the expert as the rules ask',
   )
+  await world.assertLedger()
+})
+
+test('the operator’s decision answers the decided consultation itself, as the list shows it, however many newer ones stand before it', async () => {
+  const world = await consultWorld()
+  const asker = await patient(world)
+  const doctor = await expert(world)
+  const operator = await signUp(world.app.db, world.clock.now(), { role: 'operator' })
+  const id = await answeredConsultation(world, asker, doctor)
+  const complained = await world.call(asker, 'POST', `/main/consultations/${id}/complaint`, {
+    text: '回答太简单',
+  })
+  assert.equal(complained.status, 200, complained.error ?? '')
+  // 60 newer unpaid orders: the decided one is not on the list's first page (50) any more.
+  const row = await world.app.db
+    .selectFrom('consultations')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow()
+  for (let i = 0; i < 60; i += 1) {
+    await world.app.db
+      .insertInto('consultations')
+      .values({
+        ...row,
+        id: randomUUID(),
+        state: 'pending-payment',
+        order_no: `CTEST${String(i).padStart(4, '0')}${id.slice(0, 8)}`,
+        transaction_id: null,
+        paid_at: null,
+        created_at: new Date(world.clock.now().getTime() + (i + 1) * 1000).toISOString(),
+      })
+      .execute()
+  }
+  const decided = await world.call(
+    operator,
+    'POST',
+    `/main/operator/consultations/${id}/complaint`,
+    {
+      refundFen: 1000,
+      note: '部分退款',
+    },
+  )
+  assert.equal(decided.status, 200, decided.error ?? '')
+  assert.equal(decided.data.id, id)
+  assert.equal(decided.data.state, 'completed')
+  assert.equal(decided.data.complaint.state, 'decided')
+  assert.equal(decided.data.paidFen, 3000)
+  assert.equal(decided.data.refundedFen, 1000)
+  // The same as the operators' list shows that row.
+  const listed = await world.call(operator, 'GET', '/main/operator/consultations?state=completed')
+  assert.equal(listed.status, 200, listed.error ?? '')
+  assert.deepEqual(
+    listed.data.items.find((item: { id: string }) => item.id === id),
+    decided.data,
+  )
+  // A second decision: 409, as before.
+  const again = await world.call(operator, 'POST', `/main/operator/consultations/${id}/complaint`, {
+    refundFen: 0,
+    note: '再处理一次',
+  })
+  assert.equal(again.status, 409)
+  await world.drainJobs()
   await world.assertLedger()
 })

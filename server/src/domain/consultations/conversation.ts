@@ -14,12 +14,10 @@ import { describeConsultGrant } from '../sharing'
 import { afterCommit, type ConsultContext } from './context'
 import {
   consultationFor,
-  describeConsultation,
   HOUR_MS,
   lockConsultation,
   nextSeq,
   noEffects,
-  type Side,
   tell,
   toMessage,
   transition,
@@ -403,14 +401,4 @@ export async function answer(
   await afterCommit(ctx, effects)
   const sent = await existingByClientId(ctx.db, row.id, expertId, input.clientId)
   return asMessage(ctx, expertId, row.id, sent!)
-}
-
-export async function detailFor(
-  ctx: ConsultContext,
-  userId: string,
-  consultationId: string,
-  side?: Side,
-) {
-  const found = await consultationFor(ctx.db, userId, consultationId, side)
-  return describeConsultation(ctx.db, ctx.cipher, found.row, found.side, ctx.now())
 }

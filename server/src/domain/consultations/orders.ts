@@ -46,6 +46,7 @@ import {
 } from './model'
 import { platformShareBp } from './settings'
 import { setTimer } from './timers'
+import { readDetail } from './transition'
 
 /*
  * The order: quote, submission (order + grant + daily slot), payment (prepay, notification,
@@ -558,16 +559,6 @@ export async function syncPayment(ctx: ConsultContext, userId: string, consultat
     }
   }
   return readDetail(ctx, userId, consultationId, 'patient')
-}
-
-export async function readDetail(
-  ctx: ConsultContext,
-  userId: string,
-  consultationId: string,
-  side?: 'patient' | 'expert',
-) {
-  const found = await consultationFor(ctx.db, userId, consultationId, side)
-  return describeConsultation(ctx.db, ctx.cipher, found.row, found.side, ctx.now())
 }
 
 /**
