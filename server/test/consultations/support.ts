@@ -9,6 +9,7 @@ import { NEW_EXPERT_SETTINGS } from '../../src/domain/experts/settings'
 import { demoPaymentProvider } from '../../src/providers/payments/demo'
 import type { PaymentProvider } from '../../src/providers/payments/types'
 import { json } from '../content/support'
+import { insertTestHospital } from '../experts/support'
 import { Clock } from '../domain/profile/support'
 import { signUp, type TestUser, validIdNumber } from '../domain/profile/support'
 import type { Config } from '../../src/config'
@@ -65,24 +66,11 @@ export async function consultWorld(
   closeAfter(() => app.close())
   await app.ready()
   const hospitalId = `hos-consult-${randomUUID().slice(0, 8)}`
-  const at = clock.now().toISOString()
-  await app.db
-    .insertInto('hospitals')
-    .values({
-      id: hospitalId,
-      name: '会诊测试医院',
-      level: '三级甲等',
-      province: '测试省',
-      city: '测试市',
-      address: '测试路 1 号',
-      sort_order: 0,
-      created_at: at,
-      region_code: '110101',
-      region_name: '北京市东城区',
-      ai_reporting: 0,
-      demo: 0,
-    })
-    .execute()
+  await insertTestHospital(app.db, {
+    id: hospitalId,
+    name: '会诊测试医院',
+    at: clock.now().toISOString(),
+  })
   const call: ConsultWorld['call'] = (user, method, url, payload) =>
     json(app, {
       method,
