@@ -1,35 +1,17 @@
 import assert from 'node:assert/strict'
+import { randomUUID } from 'node:crypto'
 import { test } from 'node:test'
 import { signUp } from '../domain/profile/support'
-import { consultWorld, EXPERT_PASSWORD, expert, paidConsultation, patient } from './support'
+import { answeredConsultation, consultWorld, expert, patient } from './support'
 
 const HOUR = 3600_000
-
-async function answered(
-  world: Awaited<ReturnType<typeof consultWorld>>,
-  asker: Parameters<typeof paidConsultation>[1],
-  doctor: Parameters<typeof paidConsultation>[2],
-) {
-  const id = await paidConsultation(world, asker, doctor)
-  assert.equal(
-    (await world.call(doctor, 'POST', `/main/expert/consultations/${id}/accept`)).status,
-    200,
-  )
-  const reply = await world.call(doctor, 'POST', `/main/expert/consultations/${id}/answer`, {
-    clientId: `a-${id.slice(0, 8)}`,
-    opinion: '考虑良性可能大，建议定期复查',
-    password: EXPERT_PASSWORD,
-  })
-  assert.equal(reply.status, 200, reply.error ?? '')
-  return id
-}
 
 test('a 投诉 freezes the money; the operator settles it half and half, once, audited', async () => {
   const world = await consultWorld()
   const asker = await patient(world)
   const doctor = await expert(world)
   const operator = await signUp(world.app.db, world.clock.now(), { role: 'operator' })
-  const id = await answered(world, asker, doctor)
+  const id = await answeredConsultation(world, asker, doctor)
   const complained = await world.call(asker, 'POST', `/main/consultations/${id}/complaint`, {
     text: '回答太简单，没有看片子',
   })
@@ -99,7 +81,7 @@ test('公开到专家主页: an anonymised copy others can 收藏; withdrawn or 
   const reader = await patient(world, '钱读者')
   const before = await world.call(reader, 'GET', `/main/experts/${doctor.user.id}`)
   assert.equal(before.data.stats, null, '暂无咨询数据 before any answer')
-  const id = await answered(world, asker, doctor)
+  const id = await answeredConsultation(world, asker, doctor)
   assert.equal(
     (await world.call(asker, 'POST', `/main/consultations/${id}/public`, { public: true })).status,
     409,
@@ -156,5 +138,67 @@ test('公开到专家主页: an anonymised copy others can 收藏; withdrawn or 
     200,
     'kept for the expert as the rules ask',
   )
+  await world.assertLedger()
+})
+
+test('the operator’s decision answers the decided consultation itself, as the list shows it, however many newer ones stand before it', async () => {
+  const world = await consultWorld()
+  const asker = await patient(world)
+  const doctor = await expert(world)
+  const operator = await signUp(world.app.db, world.clock.now(), { role: 'operator' })
+  const id = await answeredConsultation(world, asker, doctor)
+  const complained = await world.call(asker, 'POST', `/main/consultations/${id}/complaint`, {
+    text: '回答太简单',
+  })
+  assert.equal(complained.status, 200, complained.error ?? '')
+  // 60 newer unpaid orders: the decided one is not on the list's first page (50) any more.
+  const row = await world.app.db
+    .selectFrom('consultations')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow()
+  for (let i = 0; i < 60; i += 1) {
+    await world.app.db
+      .insertInto('consultations')
+      .values({
+        ...row,
+        id: randomUUID(),
+        state: 'pending-payment',
+        order_no: `CTEST${String(i).padStart(4, '0')}${id.slice(0, 8)}`,
+        transaction_id: null,
+        paid_at: null,
+        created_at: new Date(world.clock.now().getTime() + (i + 1) * 1000).toISOString(),
+      })
+      .execute()
+  }
+  const decided = await world.call(
+    operator,
+    'POST',
+    `/main/operator/consultations/${id}/complaint`,
+    {
+      refundFen: 1000,
+      note: '部分退款',
+    },
+  )
+  assert.equal(decided.status, 200, decided.error ?? '')
+  assert.equal(decided.data.id, id)
+  assert.equal(decided.data.state, 'completed')
+  assert.equal(decided.data.complaint.state, 'decided')
+  assert.equal(decided.data.paidFen, 3000)
+  assert.equal(decided.data.refundedFen, 1000)
+  // The same as the operators' list shows that row.
+  const listed = await world.call(operator, 'GET', '/main/operator/consultations?state=completed')
+  assert.equal(listed.status, 200, listed.error ?? '')
+  assert.deepEqual(
+    listed.data.items.find((item: { id: string }) => item.id === id),
+    decided.data,
+  )
+  // A second decision: 409, as before.
+  const again = await world.call(operator, 'POST', `/main/operator/consultations/${id}/complaint`, {
+    refundFen: 0,
+    note: '再处理一次',
+  })
+  assert.equal(again.status, 409)
+  await world.drainJobs()
   await world.assertLedger()
 })

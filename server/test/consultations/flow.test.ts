@@ -237,3 +237,111 @@ test('follow-ups after the answer: as many as the expert set, within 48 hours', 
   })
   assert.equal(reply.status, 200, reply.error ?? '')
 })
+
+/** A consultation's timer rows: the queued ones' times, and how many were cancelled / ran. */
+async function timersOf(world: Awaited<ReturnType<typeof consultWorld>>, id: string) {
+  const rows = await world.app.db
+    .selectFrom('ingest_jobs')
+    .select(['status', 'run_after', 'attempts'])
+    .where('kind', '=', 'consult-timer')
+    .where('subject_id', '=', id)
+    .execute()
+  return {
+    queued: rows.filter((row) => row.status === 'queued').map((row) => row.run_after),
+    cancelled: rows.filter((row) => row.status === 'cancelled' && row.attempts === 0).length,
+    ran: rows.filter((row) => row.status === 'done').length,
+  }
+}
+
+test('each state change replaces the timer in its transaction: one queued at the current deadline, the superseded ones cancelled and never run', async () => {
+  const world = await consultWorld()
+  const asker = await patient(world)
+  const doctor = await expert(world)
+  const deadlines = async (id: string) =>
+    world.app.db
+      .selectFrom('consultations')
+      .select(['pay_by', 'accept_by', 'answer_by', 'complete_at', 'settle_at'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+
+  const id = await paidConsultation(world, asker, doctor)
+  let row = await deadlines(id)
+  assert.deepEqual(await timersOf(world, id), { queued: [row.accept_by], cancelled: 1, ran: 0 })
+  await world.call(doctor, 'POST', `/main/expert/consultations/${id}/accept`)
+  assert.deepEqual(await timersOf(world, id), { queued: [row.answer_by], cancelled: 2, ran: 0 })
+  await world.advance(HOUR, asker, doctor)
+  const answered = await world.call(doctor, 'POST', `/main/expert/consultations/${id}/answer`, {
+    clientId: 'answer-t1',
+    opinion: '建议复查',
+    password: EXPERT_PASSWORD,
+  })
+  assert.equal(answered.status, 200, answered.error ?? '')
+  row = await deadlines(id)
+  assert.deepEqual(await timersOf(world, id), { queued: [row.complete_at], cancelled: 3, ran: 0 })
+  // An addendum is no state change: the timer stays as it is.
+  await world.call(doctor, 'POST', `/main/expert/consultations/${id}/answer`, {
+    clientId: 'answer-t2',
+    opinion: '补充：三个月后复查',
+    password: EXPERT_PASSWORD,
+  })
+  assert.deepEqual(await timersOf(world, id), { queued: [row.complete_at], cancelled: 3, ran: 0 })
+  const adopted = await world.call(asker, 'POST', `/main/consultations/${id}/adopt`)
+  assert.equal(adopted.status, 200, adopted.error ?? '')
+  row = await deadlines(id)
+  assert.deepEqual(await timersOf(world, id), { queued: [row.settle_at], cancelled: 4, ran: 0 })
+
+  // Past every old deadline: only the settle timer runs.
+  await world.advance(7 * 24 * HOUR + 1000, asker, doctor)
+  await world.drainJobs()
+  assert.deepEqual(await timersOf(world, id), { queued: [], cancelled: 4, ran: 1 })
+  const settled = await world.app.db
+    .selectFrom('consultations')
+    .select('settled_at')
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow()
+  assert.ok(settled.settled_at)
+
+  // An ending cancels what was queued: declined, and an unpaid order the patient cancels.
+  const declinedId = await paidConsultation(world, asker, doctor)
+  await world.call(doctor, 'POST', `/main/expert/consultations/${declinedId}/decline`, {
+    reason: '超出我的专业范围',
+  })
+  assert.deepEqual(await timersOf(world, declinedId), { queued: [], cancelled: 2, ran: 0 })
+  const { application } = await import('./support')
+  const { input } = await application(world, asker, doctor)
+  const unpaid = await world.call(asker, 'POST', '/main/consultations', input)
+  await world.call(asker, 'POST', `/main/consultations/${unpaid.data.id}/cancel`)
+  assert.deepEqual(await timersOf(world, unpaid.data.id), { queued: [], cancelled: 1, ran: 0 })
+  await world.drainJobs()
+  await world.assertLedger()
+})
+
+test('a stale timer row left from before (a deadline the state has moved past) still changes nothing when it runs', async () => {
+  const world = await consultWorld()
+  const asker = await patient(world)
+  const doctor = await expert(world)
+  const id = await paidConsultation(world, asker, doctor)
+  await world.call(doctor, 'POST', `/main/expert/consultations/${id}/accept`)
+  const before = await world.call(asker, 'GET', `/main/consultations/${id}`)
+  // A timer row for the old pay deadline, queued as rows were before superseded ones were cancelled.
+  const { insertQueuedJob } = await import('../../src/jobs/runner')
+  await insertQueuedJob(world.app.db, {
+    id: 'stale-timer-0001',
+    kind: 'consult-timer',
+    stagingPrefix: 'jobs-without-files/stale-timer-0001/',
+    subjectId: id,
+    runAfter: new Date(before.data.order.payBy as string),
+  })
+  await world.advance(60 * 60_000, asker)
+  await world.drainJobs()
+  const stale = await world.app.db
+    .selectFrom('ingest_jobs')
+    .select(['status', 'message'])
+    .where('id', '=', 'stale-timer-0001')
+    .executeTakeFirstOrThrow()
+  assert.deepEqual(stale, { status: 'done', message: 'not due' })
+  const after = await world.call(asker, 'GET', `/main/consultations/${id}`)
+  assert.equal(after.data.state, 'in-progress')
+  assert.deepEqual(after.data.events, before.data.events)
+  await world.assertLedger()
+})

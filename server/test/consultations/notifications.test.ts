@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import {
   type PaymentLog,
+  type PaymentProvider,
   type RawNotification,
   wechatPayProvider,
 } from '../../src/providers/payments'
@@ -20,19 +21,29 @@ import { application, type ConsultWorld, consultWorld, expert, patient } from '.
  * WeChat Pay's notifications through the real notify route, the app's WeChat Pay adapter pointed at
  * the stand-in (test/support/wechatpay-standin.ts), which signs with its own platform key and
  * encrypts with the APIv3 key: 50 identical notifications at once credit once; a forgery or a
- * tampered ciphertext is refused and changes nothing; a payment that arrives after the pay timer
- * closed the order is credited and refunded in full. SQLite and PostgreSQL alike.
+ * tampered ciphertext is refused and changes nothing; the pay timer asks WeChat first (paid there:
+ * applied, not closed; unpaid: closed at WeChat, then here; paid between the query and the close:
+ * applied); a payment that arrives after the pay timer closed the order (WeChat unreachable at the
+ * deadline) is credited and refunded in full. SQLite and PostgreSQL alike.
  */
 
 const stranger = strangerKeys()
 const quiet: PaymentLog = { info: () => {}, warn: () => {}, error: () => {} } as PaymentLog
 
-async function wechatWorld(): Promise<{ world: ConsultWorld; standin: WechatPayStandin }> {
+async function wechatWorld(
+  options: {
+    /** Wraps the app's adapter (to act between its calls, as a payer or WeChat would). */
+    wrap?: (provider: PaymentProvider, standin: WechatPayStandin) => PaymentProvider
+  } = {},
+): Promise<{ world: ConsultWorld; standin: WechatPayStandin }> {
   let clock: () => Date = () => new Date()
   const { standin, config } = await startTestMerchant({ now: () => clock() })
   closeAfter(() => standin.stop())
   const world = await consultWorld({
-    payments: (now) => wechatPayProvider(config, { log: quiet, now }),
+    payments: (now) => {
+      const provider = wechatPayProvider(config, { log: quiet, now })
+      return options.wrap ? options.wrap(provider, standin) : provider
+    },
     config: { publicUrl: 'https://yx.example.test' },
   })
   clock = world.clock.now
@@ -77,7 +88,7 @@ async function footprint(world: ConsultWorld, id: string) {
   const db = world.app.db
   const row = await db
     .selectFrom('consultations')
-    .select(['state', 'paid_at', 'transaction_id', 'accept_by'])
+    .select(['state', 'paid_at', 'transaction_id', 'pay_by', 'accept_by'])
     .where('id', '=', id)
     .executeTakeFirstOrThrow()
   const transfers = await db
@@ -95,7 +106,7 @@ async function footprint(world: ConsultWorld, id: string) {
     .execute()
   const timers = await db
     .selectFrom('ingest_jobs')
-    .select(['kind', 'run_after'])
+    .select(['kind', 'status', 'run_after'])
     .where('subject_id', '=', id)
     .orderBy('run_after')
     .execute()
@@ -131,10 +142,13 @@ test('50 identical WeChat Pay notifications at once: all answered 2xx, credited 
     { kind: 'payment', event_key: `payment:wechatpay:${transactionId}` },
   ])
   assert.equal(after.events.filter((event) => event.state === 'waiting-accept').length, 1)
-  // The pay timer and one accept timer; no second one from a duplicate.
+  // The pay timer, cancelled by the payment, and one accept timer; no second one from a duplicate.
   assert.deepEqual(
-    after.timers.map((timer) => timer.kind),
-    ['consult-timer', 'consult-timer'],
+    after.timers.map((timer) => [timer.kind, timer.status, timer.run_after]),
+    [
+      ['consult-timer', 'cancelled', after.row.pay_by],
+      ['consult-timer', 'queued', after.row.accept_by],
+    ],
   )
   const escrow = await world.app.db
     .selectFrom('ledger_accounts')
@@ -193,7 +207,7 @@ test('a forged signature and a tampered ciphertext: 401, nothing changed', async
   await world.assertLedger()
 })
 
-test('paid, but the notification arrives after the pay timer closed the order: credited and refunded in full, once', async () => {
+test('paid, but WeChat is unreachable at the deadline and the notification arrives after the pay timer closed the order: credited and refunded in full, once', async () => {
   const { world, standin } = await wechatWorld()
   const asker = await patient(world)
   const doctor = await expert(world)
@@ -201,11 +215,23 @@ test('paid, but the notification arrives after the pay timer closed the order: c
   // The payer pays at the last moment; WeChat's notification is late.
   standin.pay(orderNo)
   const transactionId = standin.orders.get(orderNo)!.transaction_id!
+  // At the deadline WeChat answers neither the query nor the close: ours closes anyway.
+  standin.failNext('error500', 2)
+  const asked = standin.calls.length
   await world.advance(15 * 60_000 + 1000, asker)
   await world.drainJobs()
+  assert.deepEqual(
+    standin.calls
+      .slice(asked)
+      .map((call) => [call.method, call.path.split('/').at(-1), call.status]),
+    [
+      ['GET', orderNo, 500],
+      ['POST', 'close', 500],
+    ],
+  )
   const closed = await footprint(world, id)
   assert.equal(closed.row.state, 'cancelled')
-  // Closing it at WeChat failed (ORDERPAID): the notification still comes, signed when it is sent.
+  // Closing it at WeChat failed: the notification still comes, signed when it is sent.
   assert.equal(standin.orders.get(orderNo)!.trade_state, 'SUCCESS')
   const notification = standin.pay(orderNo)
 
@@ -227,10 +253,10 @@ test('paid, but the notification arrives after the pay timer closed the order: c
 
   // The refund job asks WeChat (PROCESSING); WeChat later notifies SUCCESS.
   await world.drainJobs()
-  const asked = standin.refunds.get(refund.refund_no)
-  assert.ok(asked, 'the refund reached WeChat under our refund number')
-  assert.equal(asked.refund, 3000)
-  assert.equal(asked.out_trade_no, orderNo)
+  const refundAsked = standin.refunds.get(refund.refund_no)
+  assert.ok(refundAsked, 'the refund reached WeChat under our refund number')
+  assert.equal(refundAsked.refund, 3000)
+  assert.equal(refundAsked.out_trade_no, orderNo)
   const done = standin.completeRefund(refund.refund_no)
   const refundAnswers = await Promise.all(
     Array.from({ length: 5 }, () => post(world, REFUND_NOTIFY_PATH, done)),
@@ -259,4 +285,164 @@ test('paid, but the notification arrives after the pay timer closed the order: c
   assert.equal(detail.status, 200, detail.error ?? '')
   assert.equal(detail.data.order.refundedFen, 3000)
   await world.assertLedger()
+})
+
+/** The expert's daily slots taken now (the pay timer gives one back when it closes an order). */
+async function slotsTaken(world: ConsultWorld, doctor: TestUser): Promise<number> {
+  const rows = await world.app.db
+    .selectFrom('limit_counters')
+    .select('count')
+    .where('key', 'like', `consult-daily:${doctor.user.id}:%`)
+    .execute()
+  return rows.reduce((sum, row) => sum + Number(row.count), 0)
+}
+
+/** The stand-in's calls since `from`: method, the path's last part, status. */
+const callsSince = (standin: WechatPayStandin, from: number) =>
+  standin.calls.slice(from).map((call) => [call.method, call.path.split('/').at(-1), call.status])
+
+test('the pay timer finds the order paid at WeChat (the notification lost): applied as the notification would be, not closed, not refunded', async () => {
+  const { world, standin } = await wechatWorld()
+  const asker = await patient(world)
+  const doctor = await expert(world)
+  const { id, orderNo } = await orderedConsultation(world, asker, doctor)
+  // Paid in time; WeChat's notification never reached us.
+  standin.pay(orderNo)
+  const transactionId = standin.orders.get(orderNo)!.transaction_id!
+  const from = standin.calls.length
+  await world.advance(15 * 60_000 + 1000, asker, doctor)
+  await world.drainJobs()
+
+  assert.deepEqual(callsSince(standin, from), [['GET', orderNo, 200]], 'asked, never closed')
+  const after = await footprint(world, id)
+  assert.equal(after.row.state, 'waiting-accept')
+  assert.equal(after.row.transaction_id, transactionId)
+  assert.deepEqual(after.transfers, [
+    { kind: 'payment', event_key: `payment:wechatpay:${transactionId}` },
+  ])
+  assert.deepEqual(after.refunds, [])
+  assert.equal(standin.orders.get(orderNo)!.trade_state, 'SUCCESS')
+  // The pay timer ran (and applied the payment); the accept timer is the one left.
+  assert.deepEqual(
+    after.timers.map((timer) => timer.status),
+    ['done', 'queued'],
+  )
+  assert.equal(after.timers[1]!.run_after, after.row.accept_by)
+  assert.equal(await slotsTaken(world, doctor), 1, 'the slot stays taken')
+  const told = await world.app.db
+    .selectFrom('messages')
+    .select('title')
+    .where('user_id', '=', doctor.user.id)
+    .where('title', '=', '您有一个新的咨询')
+    .execute()
+  assert.equal(told.length, 1)
+
+  // WeChat's retry turns up after all (signed when it is sent): the same payment, nothing more.
+  assert.equal((await post(world, PAYMENT_NOTIFY_PATH, standin.pay(orderNo))).statusCode, 204)
+  const again = await footprint(world, id)
+  assert.deepEqual(again.transfers, after.transfers)
+  assert.deepEqual(again.events, after.events)
+  assert.equal(
+    (await world.call(doctor, 'POST', `/main/expert/consultations/${id}/accept`)).status,
+    200,
+  )
+  await world.assertLedger()
+})
+
+test('the pay timer finds the order unpaid at WeChat: closed there first, then here; the slot comes back and nothing can be paid', async () => {
+  const { world, standin } = await wechatWorld()
+  const asker = await patient(world)
+  const doctor = await expert(world)
+  const { id, orderNo } = await orderedConsultation(world, asker, doctor)
+  assert.equal(await slotsTaken(world, doctor), 1)
+  const from = standin.calls.length
+  await world.advance(15 * 60_000 + 1000, asker)
+  await world.drainJobs()
+
+  assert.deepEqual(callsSince(standin, from), [
+    ['GET', orderNo, 200],
+    ['POST', 'close', 204],
+  ])
+  assert.equal(standin.orders.get(orderNo)!.trade_state, 'CLOSED')
+  const after = await footprint(world, id)
+  assert.equal(after.row.state, 'cancelled')
+  assert.equal(after.row.paid_at, null)
+  assert.deepEqual(after.transfers, [])
+  assert.equal(await slotsTaken(world, doctor), 0, 'the slot is given back')
+  const detail = await world.call(asker, 'GET', `/main/consultations/${id}`)
+  assert.equal(detail.data.grant.status, 'expired')
+  // The payer is too late: WeChat's order is closed, so paying changes nothing.
+  standin.pay(orderNo)
+  assert.equal(standin.orders.get(orderNo)!.trade_state, 'CLOSED')
+  await world.assertLedger()
+})
+
+test('paid between the pay timer’s query and its close (ORDERPAID): applied, not closed; when WeChat cannot be read then, asked again a minute later', async () => {
+  for (const readable of [true, false]) {
+    let payAfterQuery: string | null = null
+    let failAfterClose = false
+    const { world, standin } = await wechatWorld({
+      wrap: (provider, standin) => ({
+        ...provider,
+        queryPayment: async (outTradeNo) => {
+          const answer = await provider.queryPayment(outTradeNo)
+          if (payAfterQuery === outTradeNo) {
+            // The payer pays just after WeChat answered NOTPAY.
+            payAfterQuery = null
+            standin.pay(outTradeNo)
+            failAfterClose = !readable
+          }
+          return answer
+        },
+        closeOrder: async (outTradeNo) => {
+          try {
+            await provider.closeOrder(outTradeNo)
+          } finally {
+            // WeChat cannot be read for the query after the close.
+            if (failAfterClose) standin.failNext('error500')
+            failAfterClose = false
+          }
+        },
+      }),
+    })
+    const asker = await patient(world)
+    const doctor = await expert(world)
+    const { id, orderNo } = await orderedConsultation(world, asker, doctor)
+    payAfterQuery = orderNo
+    const from = standin.calls.length
+    await world.advance(15 * 60_000 + 1000, asker, doctor)
+    await world.drainJobs()
+    const transactionId = standin.orders.get(orderNo)!.transaction_id!
+    if (readable) {
+      assert.deepEqual(callsSince(standin, from), [
+        ['GET', orderNo, 200],
+        ['POST', 'close', 400],
+        ['GET', orderNo, 200],
+      ])
+    } else {
+      assert.deepEqual(callsSince(standin, from), [
+        ['GET', orderNo, 200],
+        ['POST', 'close', 400],
+        ['GET', orderNo, 500],
+      ])
+      const waiting = await footprint(world, id)
+      assert.equal(waiting.row.state, 'pending-payment', 'paid at WeChat: not closed here')
+      assert.deepEqual(waiting.transfers, [])
+      assert.equal(waiting.timers.at(-1)!.status, 'queued')
+      assert.equal(
+        waiting.timers.at(-1)!.run_after,
+        new Date(world.clock.now().getTime() + 60_000).toISOString(),
+      )
+      await world.advance(60_000, asker, doctor)
+      await world.drainJobs()
+    }
+    const after = await footprint(world, id)
+    assert.equal(after.row.state, 'waiting-accept')
+    assert.deepEqual(after.transfers, [
+      { kind: 'payment', event_key: `payment:wechatpay:${transactionId}` },
+    ])
+    assert.deepEqual(after.refunds, [])
+    assert.equal(await slotsTaken(world, doctor), 1)
+    await world.assertLedger()
+  }
 })

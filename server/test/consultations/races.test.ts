@@ -2,12 +2,20 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { CONSULT_MESSAGES } from '@contract/main/consultations'
 import type { TestUser } from '../domain/profile/support'
-import { application, consultWorld, expert, paidConsultation, patient } from './support'
+import {
+  answeredConsultation,
+  application,
+  consultWorld,
+  expert,
+  paidConsultation,
+  patient,
+} from './support'
 
 /*
  * Bursts at one process (app.inject, requests interleaved on the event loop and the database):
  * 30 parallel accept/decline/cancel on one paid order leave exactly one outcome, and 20 parallel
- * submissions to an expert whose daily limit is 3 create exactly 3. SQLite and PostgreSQL alike.
+ * submissions to an expert whose daily limit is 3 create exactly 3, and 20 parallel follow-ups to an
+ * expert who allows one take exactly one. SQLite and PostgreSQL alike.
  */
 
 type Move = 'accept' | 'decline' | 'cancel'
@@ -148,5 +156,67 @@ test('20 parallel submissions to an expert with a daily limit of 3: 3 created, 1
     late.map((i) => world.call(askers[i]!, 'POST', '/main/consultations', applications[i])),
   )
   assert.deepEqual(again.map((res) => res.status).sort(), [200, 409])
+  await world.assertLedger()
+})
+
+test('20 parallel follow-ups after the answer, the expert allows 1: one sent, 19 × 409 追问次数已用完, no gap in the seq', async () => {
+  const world = await consultWorld()
+  const asker = await patient(world)
+  const doctor = await expert(world, { followupLimit: 1 })
+  for (let round = 0; round < 3; round += 1) {
+    const id = await answeredConsultation(world, asker, doctor)
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        world.call(asker, 'POST', `/main/consultations/${id}/messages`, {
+          clientId: `burst-${round}-${String(i).padStart(2, '0')}`,
+          text: `追问 ${i}：需要空腹吗？`,
+        }),
+      ),
+    )
+    const sent = answers.filter((res) => res.status === 200)
+    assert.equal(sent.length, 1, JSON.stringify(answers.map((res) => [res.status, res.error])))
+    const refused = answers.filter((res) => res.status !== 200)
+    for (const res of refused) {
+      assert.equal(res.status, 409)
+      assert.equal(res.error, CONSULT_MESSAGES.followupsUsed)
+    }
+
+    const row = await world.app.db
+      .selectFrom('consultations')
+      .select(['followups_used', 'message_seq', 'patient_read_seq'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+    assert.equal(Number(row.followups_used), 1)
+    const messages = await world.app.db
+      .selectFrom('consultation_messages')
+      .select(['seq', 'sender', 'kind', 'client_id'])
+      .where('consultation_id', '=', id)
+      .orderBy('seq')
+      .execute()
+    // 1..n with nothing skipped or doubled; the counter stands at the last one.
+    assert.deepEqual(
+      messages.map((message) => Number(message.seq)),
+      Array.from({ length: messages.length }, (_, i) => i + 1),
+    )
+    assert.equal(Number(row.message_seq), messages.length)
+    const fromPatient = messages.filter((message) => message.sender === 'patient')
+    assert.deepEqual(
+      fromPatient.map((message) => message.client_id),
+      [sent[0]!.data.clientId],
+    )
+    assert.equal(Number(row.patient_read_seq), Number(sent[0]!.data.seq))
+    assert.equal(messages.at(-1)!.client_id, sent[0]!.data.clientId, 'the follow-up is the last')
+
+    // The detail agrees, and a retry of the accepted one is the same message, not a second.
+    const detail = await world.call(asker, 'GET', `/main/consultations/${id}`)
+    assert.equal(detail.data.followupsUsed, 1)
+    assert.equal(detail.data.actions.send, false)
+    const retried = await world.call(asker, 'POST', `/main/consultations/${id}/messages`, {
+      clientId: sent[0]!.data.clientId,
+      text: 'whatever',
+    })
+    assert.equal(retried.status, 200, retried.error ?? '')
+    assert.equal(retried.data.id, sent[0]!.data.id)
+  }
   await world.assertLedger()
 })

@@ -9,6 +9,7 @@ import { NEW_EXPERT_SETTINGS } from '../../src/domain/experts/settings'
 import { demoPaymentProvider } from '../../src/providers/payments/demo'
 import type { PaymentProvider } from '../../src/providers/payments/types'
 import { json } from '../content/support'
+import { insertTestHospital } from '../experts/support'
 import { Clock } from '../domain/profile/support'
 import { signUp, type TestUser, validIdNumber } from '../domain/profile/support'
 import type { Config } from '../../src/config'
@@ -65,24 +66,11 @@ export async function consultWorld(
   closeAfter(() => app.close())
   await app.ready()
   const hospitalId = `hos-consult-${randomUUID().slice(0, 8)}`
-  const at = clock.now().toISOString()
-  await app.db
-    .insertInto('hospitals')
-    .values({
-      id: hospitalId,
-      name: '会诊测试医院',
-      level: '三级甲等',
-      province: '测试省',
-      city: '测试市',
-      address: '测试路 1 号',
-      sort_order: 0,
-      created_at: at,
-      region_code: '110101',
-      region_name: '北京市东城区',
-      ai_reporting: 0,
-      demo: 0,
-    })
-    .execute()
+  await insertTestHospital(app.db, {
+    id: hospitalId,
+    name: '会诊测试医院',
+    at: clock.now().toISOString(),
+  })
   const call: ConsultWorld['call'] = (user, method, url, payload) =>
     json(app, {
       method,
@@ -103,7 +91,10 @@ export async function consultWorld(
       }
     },
     drainJobs: async () => {
-      for (let round = 0; round < 5; round += 1) {
+      // Until none runs and none is due. A job that calls a provider may take a while on a busy
+      // machine: it is waited for up to about 10 s; due jobs nobody takes, for 5 sweeps.
+      let idleSweeps = 0
+      for (let round = 0; round < 200 && idleSweeps < 5; round += 1) {
         await app.jobs.sweep()
         const running = await app.db
           .selectFrom('ingest_jobs')
@@ -125,6 +116,7 @@ export async function consultWorld(
             )
             .execute()
           if (due.length === 0) return
+          idleSweeps += 1
         }
         await new Promise((resolve) => setTimeout(resolve, 50))
       }
@@ -151,7 +143,7 @@ export async function patient(world: ConsultWorld, realName = '王患者'): Prom
 
 export async function expert(
   world: ConsultWorld,
-  fields: { name?: string; dailyLimit?: number; priceFen?: number } = {},
+  fields: { name?: string; dailyLimit?: number; priceFen?: number; followupLimit?: number } = {},
 ): Promise<TestUser> {
   const user = await signUp(world.app.db, world.clock.now(), {
     role: 'expert',
@@ -179,6 +171,7 @@ export async function expert(
       ...NEW_EXPERT_SETTINGS,
       ...(fields.dailyLimit ? { daily_limit: fields.dailyLimit } : {}),
       ...(fields.priceFen ? { text_price_fen: fields.priceFen } : {}),
+      ...(fields.followupLimit === undefined ? {} : { followup_limit: fields.followupLimit }),
     })
     .execute()
   return user
@@ -237,5 +230,23 @@ export async function paidConsultation(
   })
   assert.equal(paid.status, 200, paid.error ?? '')
   assert.equal(paid.data.state, 'waiting-accept')
+  return id
+}
+
+/** Paid, accepted and answered (signed): a consultation in 已回复, open for follow-ups. */
+export async function answeredConsultation(
+  world: ConsultWorld,
+  asker: TestUser,
+  expertUser: TestUser,
+) {
+  const id = await paidConsultation(world, asker, expertUser)
+  const accepted = await world.call(expertUser, 'POST', `/main/expert/consultations/${id}/accept`)
+  assert.equal(accepted.status, 200, accepted.error ?? '')
+  const reply = await world.call(expertUser, 'POST', `/main/expert/consultations/${id}/answer`, {
+    clientId: `a-${id.slice(0, 8)}`,
+    opinion: '考虑良性可能大，建议定期复查',
+    password: EXPERT_PASSWORD,
+  })
+  assert.equal(reply.status, 200, reply.error ?? '')
   return id
 }

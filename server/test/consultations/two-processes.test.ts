@@ -101,14 +101,19 @@ test(`two processes, ${COUNT} accept deadlines passing at once: each expires onc
   assert.equal(new Set(calls.map((call) => call.refundNo)).size, COUNT)
 
   // Every due timer and every refund job is done, run once (one attempt), by one of the two.
-  const jobs = await db
+  const due = await db
     .selectFrom('ingest_jobs')
     .select(['kind', 'status', 'attempts', 'locked_by', 'subject_id', 'run_after'])
     .where('kind', 'like', 'consult-%')
     .where('run_after', '<=', world.clock.now().toISOString())
     .execute()
-  // Per consultation: the pay timer, the accept timer, one refund.
-  assert.equal(jobs.length, COUNT * 3)
+  // Per consultation: the pay timer, cancelled by the payment (never run), the accept timer, one
+  // refund.
+  const cancelled = due.filter((job) => job.status === 'cancelled')
+  assert.equal(cancelled.length, COUNT, JSON.stringify(cancelled))
+  assert.ok(cancelled.every((job) => job.kind === 'consult-timer' && job.attempts === 0))
+  const jobs = due.filter((job) => job.status !== 'cancelled')
+  assert.equal(jobs.length, COUNT * 2)
   const pids = new Set(workers.map((worker) => String(worker.pid)))
   for (const job of jobs) {
     assert.equal(job.status, 'done', JSON.stringify(job))

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import type { DB } from '../../src/db'
 import { encodeJpeg } from '../../src/dicom/codecs'
 import { NEW_EXPERT_SETTINGS } from '../../src/domain/experts/settings'
 import { ensurePolicies, findCurrentPolicy } from '../../src/domain/policies'
@@ -20,28 +21,39 @@ export interface ExpertWorld {
   jpeg: Buffer
 }
 
-export async function expertWorld(): Promise<ExpertWorld> {
-  const ctx = await buildProfileApp({ logLevel: 'silent' })
-  await ensurePolicies(ctx.app.db)
-  const hospitalId = `hos-expert-${process.pid}`
-  const at = ctx.clock.now().toISOString()
-  await ctx.app.db
+/** A hospital experts can be certified at (三级甲等, a place with its region), written directly. */
+export async function insertTestHospital(
+  db: DB,
+  fields: { id: string; name: string; at: string },
+): Promise<void> {
+  await db
     .insertInto('hospitals')
     .values({
-      id: hospitalId,
-      name: '认证测试市第一人民医院',
+      id: fields.id,
+      name: fields.name,
       level: '三级甲等',
       province: '测试省',
       city: '测试市',
       address: '测试路 1 号',
       sort_order: 0,
-      created_at: at,
+      created_at: fields.at,
       region_code: '110101',
       region_name: '北京市东城区',
       ai_reporting: 0,
       demo: 0,
     })
     .execute()
+}
+
+export async function expertWorld(): Promise<ExpertWorld> {
+  const ctx = await buildProfileApp({ logLevel: 'silent' })
+  await ensurePolicies(ctx.app.db)
+  const hospitalId = `hos-expert-${process.pid}`
+  await insertTestHospital(ctx.app.db, {
+    id: hospitalId,
+    name: '认证测试市第一人民医院',
+    at: ctx.clock.now().toISOString(),
+  })
   const policy = await findCurrentPolicy(ctx.app.db, 'expert')
   assert.ok(policy, 'the expert agreement is published')
   const jpeg = Buffer.from(await encodeJpeg(new Uint8Array(96 * 64 * 3).fill(120), 96, 64, 3, 90))

@@ -14,17 +14,15 @@ import { describeConsultGrant } from '../sharing'
 import { afterCommit, type ConsultContext } from './context'
 import {
   consultationFor,
-  describeConsultation,
   HOUR_MS,
   lockConsultation,
   nextSeq,
   noEffects,
-  scheduleTimer,
-  type Side,
   tell,
   toMessage,
   transition,
 } from './model'
+import { setTimer } from './timers'
 
 /*
  * The conversation: messages read by cursor (seq increases per consultation, so a reconnect asks
@@ -388,7 +386,7 @@ export async function answer(
         },
         now,
       )
-      await scheduleTimer(trx, row.id, completeAt)
+      await setTimer(trx, row.id, completeAt, now)
       await tell(
         trx,
         effects,
@@ -403,14 +401,4 @@ export async function answer(
   await afterCommit(ctx, effects)
   const sent = await existingByClientId(ctx.db, row.id, expertId, input.clientId)
   return asMessage(ctx, expertId, row.id, sent!)
-}
-
-export async function detailFor(
-  ctx: ConsultContext,
-  userId: string,
-  consultationId: string,
-  side?: Side,
-) {
-  const found = await consultationFor(ctx.db, userId, consultationId, side)
-  return describeConsultation(ctx.db, ctx.cipher, found.row, found.side, ctx.now())
 }

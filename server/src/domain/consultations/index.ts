@@ -7,10 +7,10 @@ export {
   getQuote,
   listPeople,
   paymentError,
-  readDetail,
   startPayment,
   syncPayment,
 } from './orders'
+export { readDetail } from './transition'
 export {
   acceptConsultation,
   adoptConsultation,

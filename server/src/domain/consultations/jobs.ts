@@ -10,7 +10,9 @@ import { finishRefund } from './money'
  * The consultation's background work, as job kinds of the existing runner (rows in ingest_jobs):
  * they survive a restart, and one process takes each (the row's lease), so a timer fires once
  * however many servers run. Both are safe to run twice: the timer re-reads the state, the refund
- * sends the same refund number.
+ * sends the same refund number. A state change cancels the timer row it supersedes in its own
+ * transaction (setTimer, timers.ts), so only a row already running can meet a state it was not
+ * set for, and it finds nothing due.
  */
 
 /** How the jobs reach the app's providers: set once by the app (startup), read per job. */

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto'
+import type { z } from 'zod/mini'
 import {
   COMPLAINT_DAYS,
   CONSULT_AUTO_COMPLETE_HOURS,
   CONSULT_GRANT_DAYS_AFTER,
   CONSULT_MESSAGES,
+  type OperatorConsultSchema,
   type RATING_TAGS,
 } from '@contract/main/consultations'
 import type { DB } from '../../db'
@@ -13,17 +15,20 @@ import { endConsultationGrant } from '../sharing'
 import { afterCommit, type ConsultContext } from './context'
 import { settleCompletion, settleIncome, startRefund } from './money'
 import {
+  CARD_COLUMNS,
   consultationFor,
   type Consultation,
   DAY_MS,
   type Effects,
   lockConsultation,
   noEffects,
-  scheduleTimer,
   tell,
+  toCards,
   transition,
 } from './model'
-import { readDetail } from './orders'
+import { expireUnpaid } from './orders'
+import { setTimer } from './timers'
+import { commitTransition, readDetail, runTransition } from './transition'
 
 /*
  * After payment: 接诊 / 不接诊, completion (采纳 or the timer), expiry (the timers), settlement of the
@@ -42,6 +47,8 @@ async function hasOpenComplaint(trx: DB, consultationId: string): Promise<boolea
   return row !== undefined
 }
 
+type OperatorConsult = z.infer<typeof OperatorConsultSchema>
+
 const grantEnd = (now: Date) => new Date(now.getTime() + CONSULT_GRANT_DAYS_AFTER * DAY_MS)
 
 export async function acceptConsultation(
@@ -50,39 +57,40 @@ export async function acceptConsultation(
   consultationId: string,
 ) {
   const { row } = await consultationFor(ctx.db, expertId, consultationId, 'expert')
-  const now = ctx.now()
-  const effects = noEffects()
-  const moved = await ctx.db.transaction().execute(async (trx) => {
-    const done = await transition(
-      trx,
-      effects,
-      {
-        id: row.id,
-        from: ['waiting-accept'],
-        to: 'in-progress',
-        set: { accepted_at: now.toISOString() },
-        actor: 'expert',
-        line: '专家已接诊',
-      },
-      now,
-    )
-    if (!done) return undefined
-    await tell(
-      trx,
-      effects,
-      done.patient_user_id,
-      done.id,
-      '专家已接诊',
-      `您的咨询「${done.chief_complaint.slice(0, 30)}」已被接诊，专家将在承诺时间内回复`,
-      now,
-    )
-    // The answer deadline was set at payment; its timer starts now.
-    if (done.answer_by) await scheduleTimer(trx, done.id, done.answer_by)
-    return done
-  })
-  if (!moved) throw conflict(CONSULT_MESSAGES.cannotAccept)
-  await afterCommit(ctx, effects)
-  return readDetail(ctx, expertId, consultationId, 'expert')
+  const reader = { userId: expertId, consultationId, side: 'expert' as const }
+  return runTransition(
+    ctx,
+    reader,
+    async (trx, effects, now) => {
+      const done = await transition(
+        trx,
+        effects,
+        {
+          id: row.id,
+          from: ['waiting-accept'],
+          to: 'in-progress',
+          set: { accepted_at: now.toISOString() },
+          actor: 'expert',
+          line: '专家已接诊',
+        },
+        now,
+      )
+      if (!done) return undefined
+      await tell(
+        trx,
+        effects,
+        done.patient_user_id,
+        done.id,
+        '专家已接诊',
+        `您的咨询「${done.chief_complaint.slice(0, 30)}」已被接诊，专家将在承诺时间内回复`,
+        now,
+      )
+      // The answer deadline was set at payment; its timer replaces the accept timer now.
+      await setTimer(trx, done.id, done.answer_by, now)
+      return done
+    },
+    CONSULT_MESSAGES.cannotAccept,
+  )
 }
 
 /** Ends a paid consultation that will not be answered: full refund, grant to its short tail. */
@@ -117,6 +125,7 @@ async function endWithRefund(
   if (!moved) return undefined
   await startRefund(trx, effects, moved, Number(moved.price_fen), input.reason, now)
   await endConsultationGrant(trx, moved.grant_id, grantEnd(now))
+  await setTimer(trx, moved.id, null, now)
   return moved
 }
 
@@ -127,40 +136,41 @@ export async function declineConsultation(
   reason: string,
 ) {
   const { row } = await consultationFor(ctx.db, expertId, consultationId, 'expert')
-  const now = ctx.now()
-  const effects = noEffects()
-  const moved = await ctx.db.transaction().execute(async (trx) => {
-    const locked = await lockConsultation(trx, row.id)
-    if (!locked || locked.state !== 'waiting-accept') return undefined
-    const done = await endWithRefund(
-      trx,
-      effects,
-      locked,
-      {
-        to: 'declined',
-        actor: 'expert',
-        note: reason.trim(),
-        line: `专家未接诊：${reason.trim()}。费用将全额退回`,
-        reason: '专家未接诊',
-        set: { decline_reason: reason.trim() },
-      },
-      now,
-    )
-    if (done)
-      await tell(
+  const reader = { userId: expertId, consultationId, side: 'expert' as const }
+  return runTransition(
+    ctx,
+    reader,
+    async (trx, effects, now) => {
+      const locked = await lockConsultation(trx, row.id)
+      if (!locked || locked.state !== 'waiting-accept') return undefined
+      const done = await endWithRefund(
         trx,
         effects,
-        done.patient_user_id,
-        done.id,
-        '专家未接诊，已全额退款',
-        `原因：${reason.trim()}。费用将原路退回，一般 1–3 个工作日到账`,
+        locked,
+        {
+          to: 'declined',
+          actor: 'expert',
+          note: reason.trim(),
+          line: `专家未接诊：${reason.trim()}。费用将全额退回`,
+          reason: '专家未接诊',
+          set: { decline_reason: reason.trim() },
+        },
         now,
       )
-    return done
-  })
-  if (!moved) throw conflict(CONSULT_MESSAGES.cannotDecline)
-  await afterCommit(ctx, effects)
-  return readDetail(ctx, expertId, consultationId, 'expert')
+      if (done)
+        await tell(
+          trx,
+          effects,
+          done.patient_user_id,
+          done.id,
+          '专家未接诊，已全额退款',
+          `原因：${reason.trim()}。费用将原路退回，一般 1–3 个工作日到账`,
+          now,
+        )
+      return done
+    },
+    CONSULT_MESSAGES.cannotDecline,
+  )
 }
 
 /** Completion (采纳, or the auto-complete timer): escrow to the expert's pending income and revenue. */
@@ -196,7 +206,7 @@ async function complete(
   if (!moved) return undefined
   await settleCompletion(trx, moved, now)
   await endConsultationGrant(trx, moved.grant_id, grantEnd(now))
-  await scheduleTimer(trx, moved.id, settleAt)
+  await setTimer(trx, moved.id, settleAt, now)
   await tell(
     trx,
     effects,
@@ -218,15 +228,15 @@ export async function adoptConsultation(
   const { row } = await consultationFor(ctx.db, userId, consultationId, 'patient')
   if (row.state === 'in-progress' || row.state === 'waiting-accept')
     throw conflict(CONSULT_MESSAGES.notAnswered)
-  const now = ctx.now()
-  const effects = noEffects()
-  const moved = await ctx.db.transaction().execute(async (trx) => {
-    if (await hasOpenComplaint(trx, row.id)) return undefined
-    return complete(trx, effects, row, 'patient', now)
-  })
-  if (!moved) throw conflict(CONSULT_MESSAGES.cannotAdopt)
-  await afterCommit(ctx, effects)
-  return readDetail(ctx, userId, consultationId, 'patient')
+  return runTransition(
+    ctx,
+    { userId, consultationId, side: 'patient' },
+    async (trx, effects, now) => {
+      if (await hasOpenComplaint(trx, row.id)) return undefined
+      return complete(trx, effects, row, 'patient', now)
+    },
+    CONSULT_MESSAGES.cannotAdopt,
+  )
 }
 
 /**
@@ -245,15 +255,8 @@ export async function runTimer(ctx: ConsultContext, consultationId: string): Pro
   if (!row) return 'gone'
   if (row.state === 'pending-payment') {
     if (row.pay_by > at) return 'not due'
-    const { closeUnpaid } = await import('./orders')
-    return (await closeUnpaid(
-      ctx,
-      row,
-      'system',
-      `${Math.round((Date.parse(row.pay_by) - Date.parse(row.created_at)) / 60000)} 分钟内未支付，订单已关闭`,
-    ))
-      ? 'closed'
-      : 'raced'
+    const minutes = Math.round((Date.parse(row.pay_by) - Date.parse(row.created_at)) / 60000)
+    return expireUnpaid(ctx, row, `${minutes} 分钟内未支付，订单已关闭`)
   }
   const effects = noEffects()
   const outcome = await ctx.db.transaction().execute(async (trx) => {
@@ -338,6 +341,7 @@ export async function runTimer(ctx: ConsultContext, consultationId: string): Pro
         .set({ settled_at: at, updated_at: at })
         .where('id', '=', locked.id)
         .execute()
+      await setTimer(trx, locked.id, null, now)
       return 'settled'
     }
     return 'not due'
@@ -353,63 +357,109 @@ export async function complain(
   text: string,
 ) {
   const { row } = await consultationFor(ctx.db, userId, consultationId, 'patient')
-  const now = ctx.now()
-  const effects = noEffects()
-  await ctx.db.transaction().execute(async (trx) => {
-    const locked = (await lockConsultation(trx, row.id))!
-    const exists = await trx
+  const reader = { userId, consultationId, side: 'patient' as const }
+  return runTransition(
+    ctx,
+    reader,
+    async (trx, effects, now) => {
+      const locked = await lockConsultation(trx, row.id)
+      if (!locked) return undefined
+      const exists = await trx
+        .selectFrom('consultation_complaints')
+        .select('state')
+        .where('consultation_id', '=', row.id)
+        .executeTakeFirst()
+      if (exists) throw conflict(CONSULT_MESSAGES.complaintExists)
+      if (!['in-progress', 'answered', 'completed'].includes(locked.state))
+        throw conflict(CONSULT_MESSAGES.complaintWindow)
+      if (locked.ended_at && now.getTime() - Date.parse(locked.ended_at) >= COMPLAINT_DAYS * DAY_MS)
+        throw conflict(CONSULT_MESSAGES.complaintWindow)
+      if (locked.settled_at) throw conflict(CONSULT_MESSAGES.complaintWindow)
+      await trx
+        .insertInto('consultation_complaints')
+        .values({
+          consultation_id: row.id,
+          user_id: userId,
+          text: text.trim(),
+          state: 'open',
+          refund_fen: null,
+          decision_note: null,
+          decided_by: null,
+          created_at: now.toISOString(),
+          decided_at: null,
+        })
+        .execute()
+      await trx
+        .insertInto('consultation_events')
+        .values({
+          id: randomUUID(),
+          consultation_id: row.id,
+          state: locked.state,
+          actor: 'patient',
+          note: '患者提交了投诉，费用已冻结，等待平台处理',
+          at: now.toISOString(),
+        })
+        .execute()
+      await tell(
+        trx,
+        effects,
+        locked.expert_user_id,
+        row.id,
+        '患者提交了投诉',
+        `「${locked.chief_complaint.slice(0, 30)}」的费用已冻结，平台将尽快处理`,
+        now,
+        'patientQuestions',
+      )
+      effects.signals.push({
+        userIds: [locked.patient_user_id, locked.expert_user_id],
+        signal: { kind: 'consultation.changed', consultationId: row.id },
+      })
+      return true
+    },
+    CONSULT_MESSAGES.complaintWindow,
+  )
+}
+
+/**
+ * One consultation as the operators' list shows it (OperatorConsult): the card, the 投诉, what was
+ * paid and refunded. Read by id, for the answer to an operator's decision.
+ */
+export async function describeForOperator(
+  ctx: ConsultContext,
+  consultationId: string,
+): Promise<OperatorConsult> {
+  const row = await ctx.db
+    .selectFrom('consultations')
+    .select(CARD_COLUMNS)
+    .select('paid_at')
+    .where('id', '=', consultationId)
+    .executeTakeFirst()
+  if (!row) throw notFound(CONSULT_MESSAGES.notFound)
+  const [[card], complaint, refunded] = await Promise.all([
+    toCards(ctx.db, ctx.cipher, [row], 'patient', ctx.now()),
+    ctx.db
       .selectFrom('consultation_complaints')
-      .select('state')
-      .where('consultation_id', '=', row.id)
-      .executeTakeFirst()
-    if (exists) throw conflict(CONSULT_MESSAGES.complaintExists)
-    if (!['in-progress', 'answered', 'completed'].includes(locked.state))
-      throw conflict(CONSULT_MESSAGES.complaintWindow)
-    if (locked.ended_at && now.getTime() - Date.parse(locked.ended_at) >= COMPLAINT_DAYS * DAY_MS)
-      throw conflict(CONSULT_MESSAGES.complaintWindow)
-    if (locked.settled_at) throw conflict(CONSULT_MESSAGES.complaintWindow)
-    await trx
-      .insertInto('consultation_complaints')
-      .values({
-        consultation_id: row.id,
-        user_id: userId,
-        text: text.trim(),
-        state: 'open',
-        refund_fen: null,
-        decision_note: null,
-        decided_by: null,
-        created_at: now.toISOString(),
-        decided_at: null,
-      })
-      .execute()
-    await trx
-      .insertInto('consultation_events')
-      .values({
-        id: randomUUID(),
-        consultation_id: row.id,
-        state: locked.state,
-        actor: 'patient',
-        note: '患者提交了投诉，费用已冻结，等待平台处理',
-        at: now.toISOString(),
-      })
-      .execute()
-    await tell(
-      trx,
-      effects,
-      locked.expert_user_id,
-      row.id,
-      '患者提交了投诉',
-      `「${locked.chief_complaint.slice(0, 30)}」的费用已冻结，平台将尽快处理`,
-      now,
-      'patientQuestions',
-    )
-    effects.signals.push({
-      userIds: [locked.patient_user_id, locked.expert_user_id],
-      signal: { kind: 'consultation.changed', consultationId: row.id },
-    })
-  })
-  await afterCommit(ctx, effects)
-  return readDetail(ctx, userId, consultationId, 'patient')
+      .select(['text', 'created_at', 'state'])
+      .where('consultation_id', '=', consultationId)
+      .executeTakeFirst(),
+    ctx.db
+      .selectFrom('consultation_refunds')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount_fen'), eb.lit(0)).as('total'))
+      .where('consultation_id', '=', consultationId)
+      .executeTakeFirst(),
+  ])
+  return {
+    ...card!,
+    complaint: complaint
+      ? {
+          text: complaint.text,
+          at: complaint.created_at,
+          state: complaint.state as 'open' | 'decided',
+        }
+      : null,
+    paidFen: row.paid_at ? Number(row.price_fen) : 0,
+    refundedFen: Number(refunded?.total ?? 0),
+  }
 }
 
 /**
@@ -424,100 +474,105 @@ export async function decideComplaint(
   refundFen: number,
   note: string,
 ) {
-  const now = ctx.now()
-  const effects = noEffects()
-  await ctx.db.transaction().execute(async (trx) => {
-    const locked = await lockConsultation(trx, consultationId)
-    if (!locked) throw notFound(CONSULT_MESSAGES.notFound)
-    const decided = await trx
-      .updateTable('consultation_complaints')
-      .set({
-        state: 'decided',
-        refund_fen: refundFen,
-        decision_note: note.trim(),
-        decided_by: operatorId,
-        decided_at: now.toISOString(),
-      })
-      .where('consultation_id', '=', consultationId)
-      .where('state', '=', 'open')
-      .executeTakeFirst()
-    if (Number(decided.numUpdatedRows) !== 1) throw conflict(CONSULT_MESSAGES.complaintDecided)
-    const refunded = await trx
-      .selectFrom('consultation_refunds')
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount_fen'), eb.lit(0)).as('total'))
-      .where('consultation_id', '=', consultationId)
-      .executeTakeFirst()
-    if (refundFen > Number(locked.price_fen) - Number(refunded?.total ?? 0))
-      throw badRequest(CONSULT_MESSAGES.refundTooMuch)
-    if (refundFen > 0)
-      await startRefund(trx, effects, locked, refundFen, `投诉处理：${note.trim()}`, now)
-    const line =
-      refundFen > 0
-        ? `平台已处理投诉：退款 ¥${(refundFen / 100).toFixed(2)}。${note.trim()}`
-        : `平台已处理投诉：费用结算给专家。${note.trim()}`
-    if (locked.state === 'in-progress' || locked.state === 'answered') {
-      // Before completion: the decision ends it; what escrow still holds is settled.
-      await transition(
+  await commitTransition(
+    ctx,
+    async (trx, effects, now) => {
+      const locked = await lockConsultation(trx, consultationId)
+      if (!locked) throw notFound(CONSULT_MESSAGES.notFound)
+      const decided = await trx
+        .updateTable('consultation_complaints')
+        .set({
+          state: 'decided',
+          refund_fen: refundFen,
+          decision_note: note.trim(),
+          decided_by: operatorId,
+          decided_at: now.toISOString(),
+        })
+        .where('consultation_id', '=', consultationId)
+        .where('state', '=', 'open')
+        .executeTakeFirst()
+      if (Number(decided.numUpdatedRows) !== 1) return false
+      const refunded = await trx
+        .selectFrom('consultation_refunds')
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount_fen'), eb.lit(0)).as('total'))
+        .where('consultation_id', '=', consultationId)
+        .executeTakeFirst()
+      if (refundFen > Number(locked.price_fen) - Number(refunded?.total ?? 0))
+        throw badRequest(CONSULT_MESSAGES.refundTooMuch)
+      if (refundFen > 0)
+        await startRefund(trx, effects, locked, refundFen, `投诉处理：${note.trim()}`, now)
+      const line =
+        refundFen > 0
+          ? `平台已处理投诉：退款 ¥${(refundFen / 100).toFixed(2)}。${note.trim()}`
+          : `平台已处理投诉：费用结算给专家。${note.trim()}`
+      if (locked.state === 'in-progress' || locked.state === 'answered') {
+        // Before completion: the decision ends it; what escrow still holds is settled.
+        await transition(
+          trx,
+          effects,
+          {
+            id: locked.id,
+            from: [locked.state as never],
+            to: 'answered',
+            set: {},
+            actor: 'operator',
+            note: line,
+          },
+          now,
+        )
+        const row = (await lockConsultation(trx, consultationId))!
+        await complete(trx, effects, row, 'system', now, '投诉处理完毕，咨询完成')
+      } else {
+        await trx
+          .insertInto('consultation_events')
+          .values({
+            id: randomUUID(),
+            consultation_id: locked.id,
+            state: locked.state,
+            actor: 'operator',
+            note: line,
+            at: now.toISOString(),
+          })
+          .execute()
+        // The settle timer may have fired while the 投诉 held it: set it again (now, if overdue).
+        if (locked.settle_at && !locked.settled_at)
+          await setTimer(
+            trx,
+            locked.id,
+            locked.settle_at < now.toISOString() ? now.toISOString() : locked.settle_at,
+            now,
+          )
+      }
+      await tell(trx, effects, locked.patient_user_id, locked.id, '您的投诉已处理', line, now)
+      await tell(
         trx,
         effects,
+        locked.expert_user_id,
+        locked.id,
+        '投诉已处理',
+        line,
+        now,
+        'patientQuestions',
+      )
+      await recordOperatorAction(
+        trx,
         {
-          id: locked.id,
-          from: [locked.state as never],
-          to: 'answered',
-          set: {},
-          actor: 'operator',
-          note: line,
+          operatorId,
+          action: 'consult-complaint',
+          targetId: consultationId,
+          detail: `退款 ${refundFen} 分：${note.trim()}`,
         },
         now,
       )
-      const row = (await lockConsultation(trx, consultationId))!
-      await complete(trx, effects, row, 'system', now, '投诉处理完毕，咨询完成')
-    } else {
-      await trx
-        .insertInto('consultation_events')
-        .values({
-          id: randomUUID(),
-          consultation_id: locked.id,
-          state: locked.state,
-          actor: 'operator',
-          note: line,
-          at: now.toISOString(),
-        })
-        .execute()
-      if (locked.settle_at)
-        await scheduleTimer(
-          trx,
-          locked.id,
-          locked.settle_at < now.toISOString() ? now.toISOString() : locked.settle_at,
-        )
-    }
-    await tell(trx, effects, locked.patient_user_id, locked.id, '您的投诉已处理', line, now)
-    await tell(
-      trx,
-      effects,
-      locked.expert_user_id,
-      locked.id,
-      '投诉已处理',
-      line,
-      now,
-      'patientQuestions',
-    )
-    await recordOperatorAction(
-      trx,
-      {
-        operatorId,
-        action: 'consult-complaint',
-        targetId: consultationId,
-        detail: `退款 ${refundFen} 分：${note.trim()}`,
-      },
-      now,
-    )
-    effects.signals.push({
-      userIds: [locked.patient_user_id, locked.expert_user_id],
-      signal: { kind: 'consultation.changed', consultationId },
-    })
-  })
-  await afterCommit(ctx, effects)
+      effects.signals.push({
+        userIds: [locked.patient_user_id, locked.expert_user_id],
+        signal: { kind: 'consultation.changed', consultationId },
+      })
+      return true
+    },
+    CONSULT_MESSAGES.complaintDecided,
+  )
+  return describeForOperator(ctx, consultationId)
 }
 
 export async function rate(

@@ -40,12 +40,13 @@ import {
   noEffects,
   peopleById,
   recordEvent,
-  scheduleTimer,
   tell,
   toConsultExpert,
   transition,
 } from './model'
 import { platformShareBp } from './settings'
+import { setTimer } from './timers'
+import { readDetail } from './transition'
 
 /*
  * The order: quote, submission (order + grant + daily slot), payment (prepay, notification,
@@ -321,7 +322,7 @@ export async function createConsultation(
         })
         .execute()
       await recordEvent(trx, id, 'pending-payment', 'patient', null, now)
-      await scheduleTimer(trx, id, payBy)
+      await setTimer(trx, id, payBy, now)
     })
   } catch (error) {
     await release(db, slot)
@@ -499,7 +500,8 @@ export async function applyPaymentResult(
       userIds: [row.expert_user_id],
       signal: { kind: 'consultation.new', consultationId: row.id },
     })
-    await scheduleTimer(trx, row.id, acceptBy)
+    // The pay timer is done with: the accept deadline replaces it.
+    await setTimer(trx, row.id, acceptBy, now)
     return 'applied'
   })
   await afterCommit(ctx, effects)
@@ -559,26 +561,17 @@ export async function syncPayment(ctx: ConsultContext, userId: string, consultat
   return readDetail(ctx, userId, consultationId, 'patient')
 }
 
-export async function readDetail(
-  ctx: ConsultContext,
-  userId: string,
-  consultationId: string,
-  side?: 'patient' | 'expert',
-) {
-  const found = await consultationFor(ctx.db, userId, consultationId, side)
-  return describeConsultation(ctx.db, ctx.cipher, found.row, found.side, ctx.now())
-}
-
 /**
- * Closes an unpaid order (the patient's 取消, or the pay timer): gives the expert's slot back, ends
- * the grant at once, asks the provider to close its order (best effort: a payment that still
- * arrives is refunded by applyPaymentResult).
+ * Closes an unpaid order here: cancelled, the expert's slot given back, the grant ended at once.
+ * The patient's 取消 then asks the provider to close its order (best effort: a payment that still
+ * arrives is refunded by applyPaymentResult); the pay timer has asked it already (expireUnpaid).
  */
-export async function closeUnpaid(
+async function closeUnpaid(
   ctx: ConsultContext,
   row: Consultation,
   actor: 'patient' | 'system',
   note: string,
+  { closeAtProvider }: { closeAtProvider: boolean },
 ): Promise<boolean> {
   const now = ctx.now()
   const effects = noEffects()
@@ -599,13 +592,14 @@ export async function closeUnpaid(
     )
     if (!moved) return false
     await endConsultationGrant(trx, row.grant_id, now)
+    await setTimer(trx, row.id, null, now)
     return true
   })
   if (!closed) return false
   const slot = slotOf(row)
   if (slot) await release(ctx.db, slot)
   await afterCommit(ctx, effects)
-  if (ctx.payments.configured && ctx.payments.name === row.provider) {
+  if (closeAtProvider && ctx.payments.configured && ctx.payments.name === row.provider) {
     await ctx.payments.closeOrder(row.order_no).catch((error: unknown) => {
       ctx.log.warn(
         { err: error, orderNo: row.order_no },
@@ -616,6 +610,93 @@ export async function closeUnpaid(
   return true
 }
 
+/** How long the pay timer waits to ask again when the provider says paid but cannot be read. */
+const PAY_TIMER_RETRY_MS = 60_000
+
+/**
+ * What the provider says of an order, applied when it says paid (applyPaymentResult: the same code
+ * as the notification, keyed by the transaction id, so a notification arriving as well adds
+ * nothing). 'none': the provider has no such order (paying never started); 'unpaid': not paid;
+ * 'unknown': the provider could not be asked.
+ */
+async function applyProviderState(
+  ctx: ConsultContext,
+  row: Consultation,
+): Promise<PaymentOutcome | 'none' | 'unpaid' | 'unknown'> {
+  let result: PaymentResult | null
+  try {
+    result = await ctx.payments.queryPayment(row.order_no)
+  } catch (error) {
+    ctx.log.warn({ err: error, orderNo: row.order_no }, 'payment query failed at the pay deadline')
+    return 'unknown'
+  }
+  if (!result) return 'none'
+  if (result.state !== 'SUCCESS') return 'unpaid'
+  return applyPaymentResult(ctx, result)
+}
+
+/** The outcomes that settle an order as paid (credited now, or already). */
+const PAID: ReadonlySet<string> = new Set(['applied', 'duplicate', 'refunded-late'])
+
+/**
+ * The pay timer: the order's pay window has passed. The provider is asked first: paid there (the
+ * notification is late or lost) → the payment is applied, and the order goes on to 待接诊 instead
+ * of being closed and refunded. Otherwise the provider's order is closed first and then ours, so no
+ * payment can arrive after our close; if closing there says it was paid meanwhile (ORDERPAID), the
+ * payment is read and applied (when it cannot be read, the timer asks again in a minute). When the
+ * provider cannot be reached, ours is closed anyway: the slot goes back, and a payment that still
+ * arrives is credited and refunded in full (applyPaymentResult).
+ */
+export async function expireUnpaid(
+  ctx: ConsultContext,
+  row: Consultation,
+  note: string,
+): Promise<string> {
+  const provider = ctx.payments
+  if (provider.configured && provider.name === row.provider) {
+    const found = await applyProviderState(ctx, row)
+    if (PAID.has(found)) return `paid at the provider (${found})`
+    // 'none': no order there to close (and a prepay after the window is refused: startPayment).
+    if (found !== 'none') {
+      const closed = await closeAtProvider(ctx, row)
+      if (closed !== 'closed') return closed
+    }
+  }
+  return (await closeUnpaid(ctx, row, 'system', note, { closeAtProvider: false }))
+    ? 'closed'
+    : 'raced'
+}
+
+/** The pay timer's close at the provider: 'closed' (or could not be: ours closes anyway), or paid. */
+async function closeAtProvider(ctx: ConsultContext, row: Consultation): Promise<string> {
+  try {
+    await ctx.payments.closeOrder(row.order_no)
+    return 'closed'
+  } catch (error) {
+    if (!(error instanceof PaymentRequestRefused && error.code === 'ORDERPAID')) {
+      ctx.log.warn(
+        { err: error, orderNo: row.order_no },
+        'closing the provider order failed; a late payment is refunded',
+      )
+      return 'closed'
+    }
+  }
+  // Paid between the query and the close.
+  const again = await applyProviderState(ctx, row)
+  if (PAID.has(again)) return `paid at the provider (${again})`
+  if (again === 'unknown') {
+    const now = ctx.now()
+    const retryAt = new Date(now.getTime() + PAY_TIMER_RETRY_MS).toISOString()
+    await ctx.db.transaction().execute((trx) => setTimer(trx, row.id, retryAt, now))
+    return 'paid at the provider, not readable yet: asking again later'
+  }
+  ctx.log.error(
+    { orderNo: row.order_no, outcome: again },
+    'the provider says the order is paid but the payment was not applied; closing ours',
+  )
+  return 'closed'
+}
+
 /** 取消: unpaid closes the order; paid and not yet accepted refunds in full (the patient's right). */
 export async function cancelConsultation(
   ctx: ConsultContext,
@@ -624,7 +705,7 @@ export async function cancelConsultation(
 ) {
   const { row } = await consultationFor(ctx.db, userId, consultationId, 'patient')
   if (row.state === 'pending-payment') {
-    if (!(await closeUnpaid(ctx, row, 'patient', '患者取消了订单')))
+    if (!(await closeUnpaid(ctx, row, 'patient', '患者取消了订单', { closeAtProvider: true })))
       throw conflict(CONSULT_MESSAGES.cannotCancel)
     return readDetail(ctx, userId, consultationId, 'patient')
   }
@@ -655,6 +736,7 @@ export async function cancelConsultation(
     )
     if (!moved) return false
     await startRefund(trx, effects, moved, Number(moved.price_fen), '接诊前取消', now)
+    await setTimer(trx, moved.id, null, now)
     await endConsultationGrant(
       trx,
       moved.grant_id,

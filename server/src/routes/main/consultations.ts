@@ -131,20 +131,15 @@ export default async function mainConsultationsRoutes(app: FastifyInstance): Pro
   )
 
   route(app, operatorListConsultations, async (input) => consult.listForOperator(ctx(), input))
-  route(app, decideComplaint, async (input, { request }) => {
-    await consult.decideComplaint(
+  route(app, decideComplaint, async (input, { request }) =>
+    consult.decideComplaint(
       ctx(),
       currentOperator(request).id,
       input.consultationId,
       input.refundFen,
       input.note,
-    )
-    const found = await consult.listForOperator(ctx(), { pageSize: 50 })
-    const row = found.items.find((item) => item.id === input.consultationId)
-    if (row) return row
-    const all = await consult.listForOperator(ctx(), { pageSize: 50, page: 1 })
-    return all.items[0]!
-  })
+    ),
+  )
   route(app, getMoneySettings, async () => {
     const failed = await app.db
       .selectFrom('consultation_refunds')

@@ -4,6 +4,7 @@ import { profile } from '@/services/__tests__/account-fixtures'
 import type {
   ConsultCard,
   ConsultDetail,
+  ConsultMessage,
   ConsultPeople,
   ConsultQuote,
   ConsultService,
@@ -16,7 +17,10 @@ import {
   useConsultDraftStore,
 } from '../apply/draft-store'
 
-/** Consultation shapes as the contract describes them (demo-like, no real person). */
+/**
+ * Consultation shapes as the contract describes them (demo-like, no real person), for every
+ * consultation feature's tests: the application, the lists, the detail and the conversation.
+ */
 
 export function signIn(): void {
   useSessionStore.getState().setToken({ access_token: 'tok' })
@@ -246,6 +250,49 @@ export function detail(overrides: Partial<ConsultDetail> = {}): ConsultDetail {
       refunds: [],
       refundedFen: 0,
     },
+    ...overrides,
+  }
+}
+
+/** An 影像会诊 in progress: the conversation's and the expert's lists' usual case. */
+export const IMAGING_CARD: ConsultCard = card(1, {
+  service: 'imaging',
+  serviceLabel: '影像会诊',
+  state: 'in-progress',
+  stateLabel: '进行中',
+  chiefComplaint: '体检发现肺结节 2 周',
+  priceFen: 20000,
+  createdAt: '2026-11-20T02:00:00.000Z',
+  deadline: '2026-11-23T02:00:00.000Z',
+  deadlineLabel: '回复剩余',
+})
+
+/** IMAGING_CARD's detail, the patient able to send. */
+export function imagingDetail(overrides: Partial<ConsultDetail> = {}): ConsultDetail {
+  const base = detail()
+  return detail({
+    ...IMAGING_CARD,
+    actions: { ...NO_ACTIONS, send: true },
+    order: { ...base.order, priceFen: 20000, expertFen: 16000, platformFen: 4000 },
+    ...overrides,
+  })
+}
+
+export function message(seq: number, overrides: Partial<ConsultMessage> = {}): ConsultMessage {
+  return {
+    id: `m${seq}`,
+    seq,
+    kind: 'text',
+    from: 'expert',
+    mine: false,
+    clientId: null,
+    text: `消息 ${seq}`,
+    picture: null,
+    record: null,
+    answer: null,
+    signedAt: null,
+    createdAt: `2026-11-20T03:0${seq % 10}:00.000Z`,
+    read: true,
     ...overrides,
   }
 }

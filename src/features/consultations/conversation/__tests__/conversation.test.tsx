@@ -15,7 +15,7 @@ import { resetStores } from '@/stores/reset-stores'
 import { useSessionStore } from '@/stores/session-store'
 import { renderPage } from '../../../../../jest/taro-render'
 import { cursorOf, mergeMessages, visiblePending } from '../merge'
-import { detail, message } from './fixtures'
+import { imagingDetail, message } from '../../__tests__/fixtures'
 
 jest.mock('@/services/consultations', () => ({
   ...jest.requireActual<typeof import('@/services/consultations')>('@/services/consultations'),
@@ -54,7 +54,7 @@ beforeEach(() => {
   useAppStore.getState().setProfile(profile())
   jest.spyOn(Taro, 'showToast').mockResolvedValue({ errMsg: 'ok' })
   jest.spyOn(Taro, 'showModal').mockResolvedValue({ confirm: true, cancel: false, errMsg: 'ok' })
-  jest.mocked(getConsultation).mockResolvedValue(detail())
+  jest.mocked(getConsultation).mockResolvedValue(imagingDetail())
   markRead.mockResolvedValue({ ok: true })
 })
 
@@ -159,7 +159,9 @@ describe('消息详情: sending', () => {
   it('tells the patient the follow-ups left after the answer', async () => {
     jest
       .mocked(getConsultation)
-      .mockResolvedValue(detail({ state: 'answered', stateLabel: '已回复', followupsUsed: 1 }))
+      .mockResolvedValue(
+        imagingDetail({ state: 'answered', stateLabel: '已回复', followupsUsed: 1 }),
+      )
     list.mockResolvedValue(
       page([
         message(1, {
@@ -184,11 +186,12 @@ describe('消息详情: sending', () => {
 
 describe('消息详情: the expert signs the answer', () => {
   it('asks 影像所见, 会诊意见, 建议, the password, then sends answerConsultation; after it, 补充说明', async () => {
-    jest
-      .mocked(getConsultation)
-      .mockResolvedValue(
-        detail({ role: 'expert', actions: { ...detail().actions, send: true, answer: true } }),
-      )
+    jest.mocked(getConsultation).mockResolvedValue(
+      imagingDetail({
+        role: 'expert',
+        actions: { ...imagingDetail().actions, send: true, answer: true },
+      }),
+    )
     list.mockResolvedValue(page([message(1, { from: 'patient', text: '结节要紧吗' })]))
     const signed = message(2, {
       kind: 'answer',

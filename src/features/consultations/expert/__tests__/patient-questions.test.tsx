@@ -12,7 +12,7 @@ import { useAppStore } from '@/stores/app-store'
 import { resetStores } from '@/stores/reset-stores'
 import { useSessionStore } from '@/stores/session-store'
 import { renderPage } from '../../../../../jest/taro-render'
-import { CARD, detail } from '../../conversation/__tests__/fixtures'
+import { IMAGING_CARD, imagingDetail } from '../../__tests__/fixtures'
 import { timeLeftText } from '../countdown'
 
 jest.mock('@/services/consultations', () => ({
@@ -24,7 +24,7 @@ jest.mock('@/services/consultations', () => ({
 
 const list = jest.mocked(listExpertConsultations)
 const WAITING: ConsultCard = {
-  ...CARD,
+  ...IMAGING_CARD,
   id: 'c7',
   state: 'waiting-accept',
   stateLabel: '待接诊',
@@ -77,7 +77,7 @@ describe('患者咨询', () => {
   })
 
   it('接诊 after confirming, then reloads', async () => {
-    jest.mocked(acceptConsultation).mockResolvedValue(detail({ state: 'in-progress' }))
+    jest.mocked(acceptConsultation).mockResolvedValue(imagingDetail({ state: 'in-progress' }))
     await renderPage('pages/docQuestList/docQuestList')
     const card = await row()
     await waitFor(() => expect(list).toHaveBeenCalled())
@@ -88,7 +88,7 @@ describe('患者咨询', () => {
   })
 
   it('不接诊 needs a reason and says the patient is refunded at once', async () => {
-    jest.mocked(declineConsultation).mockResolvedValue(detail({ state: 'declined' }))
+    jest.mocked(declineConsultation).mockResolvedValue(imagingDetail({ state: 'declined' }))
     await renderPage('pages/docQuestList/docQuestList')
     fireEvent.click(within(await row()).getByText('不接诊'))
     fireEvent.click(screen.getByText('确认不接诊'))
