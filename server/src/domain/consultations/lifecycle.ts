@@ -15,7 +15,6 @@ import { endConsultationGrant } from '../sharing'
 import { afterCommit, type ConsultContext } from './context'
 import { settleCompletion, settleIncome, startRefund } from './money'
 import {
-  CARD_COLUMNS,
   consultationFor,
   type Consultation,
   DAY_MS,
@@ -23,7 +22,8 @@ import {
   lockConsultation,
   noEffects,
   tell,
-  toCards,
+  selectCards,
+  toCard,
   transition,
 } from './model'
 import { expireUnpaid } from './orders'
@@ -428,15 +428,13 @@ export async function describeForOperator(
   ctx: ConsultContext,
   consultationId: string,
 ): Promise<OperatorConsult> {
-  const row = await ctx.db
-    .selectFrom('consultations')
-    .select(CARD_COLUMNS)
-    .select('paid_at')
-    .where('id', '=', consultationId)
+  const row = await selectCards(ctx.db)
+    .select('c.paid_at')
+    .where('c.id', '=', consultationId)
     .executeTakeFirst()
   if (!row) throw notFound(CONSULT_MESSAGES.notFound)
-  const [[card], complaint, refunded] = await Promise.all([
-    toCards(ctx.db, ctx.cipher, [row], 'patient', ctx.now()),
+  const card = toCard(row, 'patient', ctx.cipher, ctx.now())
+  const [complaint, refunded] = await Promise.all([
     ctx.db
       .selectFrom('consultation_complaints')
       .select(['text', 'created_at', 'state'])
@@ -449,7 +447,7 @@ export async function describeForOperator(
       .executeTakeFirst(),
   ])
   return {
-    ...card!,
+    ...card,
     complaint: complaint
       ? {
           text: complaint.text,
