@@ -1,6 +1,6 @@
 import { WALLET_MESSAGES } from '@/services/wallet'
+import { overview } from '@/services/__tests__/wallet-fixtures'
 import { checkWithdrawAmount, chinaMonth, withdrawBlocked } from '../amount'
-import { overview } from './fixtures'
 
 describe('the amount rules (before any request)', () => {
   const data = overview({ availableFen: 123456 })

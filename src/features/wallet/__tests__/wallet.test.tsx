@@ -1,7 +1,6 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react'
 import Taro from '@tarojs/taro'
 import { resetStores } from '@/stores/reset-stores'
-import { renderPage } from '../../../../jest/taro-render'
 import {
   fakeServer,
   overview,
@@ -10,7 +9,8 @@ import {
   trade,
   tradeDetail,
   type SentRequest,
-} from './fixtures'
+} from '@/services/__tests__/wallet-fixtures'
+import { renderPage } from '../../../../jest/taro-render'
 
 let navigateTo: jest.SpyInstance
 

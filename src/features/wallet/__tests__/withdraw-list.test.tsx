@@ -2,8 +2,8 @@ import { fireEvent, screen, waitFor } from '@testing-library/react'
 import Taro from '@tarojs/taro'
 import { WITHDRAWAL_STATE_LABELS } from '@/services/wallet'
 import { resetStores } from '@/stores/reset-stores'
+import { fakeServer, page, signInExpert, withdrawal } from '@/services/__tests__/wallet-fixtures'
 import { renderPage } from '../../../../jest/taro-render'
-import { fakeServer, page, signInExpert, withdrawal } from './fixtures'
 
 let navigateTo: jest.SpyInstance
 

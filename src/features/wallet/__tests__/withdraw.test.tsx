@@ -1,8 +1,6 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react'
 import { resetStores } from '@/stores/reset-stores'
 import { WALLET_MESSAGES } from '@/services/wallet'
-import { renderPage } from '../../../../jest/taro-render'
-import { QUOTE_DELAY_MS } from '../hooks/use-withdraw'
 import {
   fakeServer,
   overview,
@@ -11,7 +9,9 @@ import {
   type SentRequest,
   signInExpert,
   withdrawal,
-} from './fixtures'
+} from '@/services/__tests__/wallet-fixtures'
+import { renderPage } from '../../../../jest/taro-render'
+import { QUOTE_DELAY_MS } from '../hooks/use-withdraw'
 
 beforeEach(() => {
   resetStores()

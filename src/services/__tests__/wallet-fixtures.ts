@@ -1,5 +1,4 @@
 import Taro from '@tarojs/taro'
-import { profile } from '@/services/__tests__/account-fixtures'
 import type {
   OperatorWithdrawal,
   WalletOverview,
@@ -11,6 +10,7 @@ import type {
 } from '@/services/wallet'
 import { useAppStore } from '@/stores/app-store'
 import { useSessionStore } from '@/stores/session-store'
+import { profile } from './account-fixtures'
 
 /* The wallet's shapes as the contract describes them (demo-like figures, no real person). */
 
