@@ -37,7 +37,11 @@ const PROBLEM_LABELS: Record<Reconciliation['differences'][number]['problem'], s
   amount: '金额不一致',
 }
 
-const fen = (value: number | null) => (value === null ? '—' : `¥${yuanOf(value)}`)
+/** One side of a difference: its state and amount, or 无 when the bill is not there at all. */
+function side(state: string | null, value: number | null): string {
+  if (state === null && value === null) return '无'
+  return [state, value === null ? null : `¥${yuanOf(value)}`].filter(Boolean).join(' ')
+}
 
 /** 驳回: the reason is required (the expert reads it). */
 function RejectForm({
@@ -116,7 +120,10 @@ function WithdrawalRow({
         {yuanOf(withdrawal.netFen)}
       </Text>
       <Text className="operator__meta">
-        {withdrawal.targetLabel} · 单号 {withdrawal.billNo} · 申请 {when(withdrawal.createdAt)}
+        {withdrawal.targetLabel} · 单号 {withdrawal.billNo}
+      </Text>
+      <Text className="operator__meta">
+        申请 {when(withdrawal.createdAt)}
         {withdrawal.paidAt ? ` · 到账 ${when(withdrawal.paidAt)}` : ''}
       </Text>
       {withdrawal.reason && (
@@ -197,8 +204,8 @@ function ReconciliationResult({ result }: { result: Reconciliation }) {
       {result.differences.map((difference) => (
         <Text key={`${difference.outBillNo}-${difference.problem}`} className="operator__text">
           {difference.outBillNo}：{PROBLEM_LABELS[difference.problem]}（支付机构{' '}
-          {difference.providerState ?? '—'} {fen(difference.providerFen)}，账本{' '}
-          {difference.ledgerState ?? '—'} {fen(difference.ledgerFen)}）
+          {side(difference.providerState, difference.providerFen)}；账本{' '}
+          {side(difference.ledgerState, difference.ledgerFen)}）
         </Text>
       ))}
     </View>

@@ -65,7 +65,7 @@ export function TradeDetailView({
         <Row label={T.tradeTime} value={timeText(data.at)} />
         {data.entries.length > 0 && (
           <>
-            <Text className="wallet-card__title">{T.entries}</Text>
+            <Text className="wallet-card__title wallet-card__title--section">{T.entries}</Text>
             {data.entries.map((entry, index) => (
               <Row
                 key={`${entry.accountLabel}-${index}`}
