@@ -59,12 +59,25 @@ function sdkVersion(api: WxBaseInfo): string | null {
   }
 }
 
+type WxApi = WxBaseInfo & { requestMerchantTransfer?: WxMerchantTransfer }
+
+/** Taro's copy of the API, or wx's own when Taro did not copy it (it copies what wx had at start). */
+function transferApi(): WxMerchantTransfer | null {
+  const taro = Taro as unknown as WxApi
+  if (typeof taro.requestMerchantTransfer === 'function') {
+    return taro.requestMerchantTransfer.bind(taro)
+  }
+  const wx = (globalThis as { wx?: WxApi }).wx
+  return typeof wx?.requestMerchantTransfer === 'function'
+    ? wx.requestMerchantTransfer.bind(wx)
+    : null
+}
+
 /** Whether this app can show WeChat's 确认收款 page at all (mini-program, new enough). */
 export function merchantTransferSupport(): 'ok' | 'outdated' | 'unavailable' {
   if (process.env.TARO_ENV !== 'weapp') return 'unavailable'
-  const api = Taro as unknown as WxBaseInfo & { requestMerchantTransfer?: WxMerchantTransfer }
-  if (typeof api.requestMerchantTransfer !== 'function') return 'outdated'
-  const version = sdkVersion(api)
+  if (transferApi() === null) return 'outdated'
+  const version = sdkVersion(Taro as unknown as WxBaseInfo)
   if (version !== null && compareVersions(version, MERCHANT_TRANSFER_MIN_SDK) < 0) return 'outdated'
   return 'ok'
 }
@@ -74,8 +87,7 @@ export function requestMerchantTransfer(
 ): Promise<MerchantTransferOutcome> {
   const support = merchantTransferSupport()
   if (support !== 'ok') return Promise.resolve(support)
-  const request = (Taro as unknown as { requestMerchantTransfer: WxMerchantTransfer })
-    .requestMerchantTransfer
+  const request = transferApi()!
   return new Promise((resolve) => {
     try {
       request({

@@ -41,6 +41,21 @@ describe('确认收款 (wx.requestMerchantTransfer)', () => {
     expect(api.requestMerchantTransfer).not.toHaveBeenCalled()
   })
 
+  it('uses wx’s own API when Taro did not copy it', async () => {
+    process.env.TARO_ENV = 'weapp'
+    api.getAppBaseInfo = () => ({ SDKVersion: '3.3.0' })
+    const wx = {
+      requestMerchantTransfer: jest.fn((options: Api) => (options.success as () => void)()),
+    }
+    ;(globalThis as { wx?: unknown }).wx = wx
+    try {
+      await expect(requestMerchantTransfer(PARAMS)).resolves.toBe('confirmed')
+      expect(wx.requestMerchantTransfer).toHaveBeenCalled()
+    } finally {
+      delete (globalThis as { wx?: unknown }).wx
+    }
+  })
+
   it('passes mchId, appId and package, and tells confirmed, cancelled and failed apart', async () => {
     process.env.TARO_ENV = 'weapp'
     api.getAppBaseInfo = () => ({ SDKVersion: '3.4.0' })
