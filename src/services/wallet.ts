@@ -60,13 +60,18 @@ export const createWithdrawal = (input: CreateWithdrawalInput) =>
   callEndpoint(createEndpoint, input, { loading: false, quietOffline: true })
 export const listWithdrawals = (page: number, pageSize: number) =>
   callEndpoint(listWithdrawalsEndpoint, { page, pageSize }, QUIET)
-/** Also read quietly while a withdrawal is being paid (its screen shows its own error). */
 export const getWithdrawal = (withdrawalId: string) =>
-  callEndpoint(getWithdrawalEndpoint, { withdrawalId }, { loading: false, quietOffline: true })
+  callEndpoint(getWithdrawalEndpoint, { withdrawalId }, QUIET)
 export const confirmWithdrawal = (withdrawalId: string) =>
   callEndpoint(confirmEndpoint, { withdrawalId }, QUIET)
 export const syncWithdrawal = (withdrawalId: string) =>
   callEndpoint(syncEndpoint, { withdrawalId }, QUIET)
+/**
+ * The same question while 打款中 shows, asked by itself: quiet offline. (A plain read would only
+ * see what the server's job last heard, up to half a minute late.)
+ */
+export const followWithdrawal = (withdrawalId: string) =>
+  callEndpoint(syncEndpoint, { withdrawalId }, { loading: false, quietOffline: true })
 export const cancelWithdrawal = (withdrawalId: string) =>
   callEndpoint(cancelEndpoint, { withdrawalId }, QUIET)
 /**

@@ -158,6 +158,24 @@ describe('提现详情 (withdrawal)', () => {
     }
   })
 
+  it('打款中 moves on by itself: the provider is asked again while it shows', async () => {
+    const server = fakeServer({
+      'GET /main/wallet/withdrawals/:withdrawalId': () => ({ data: withdrawal(6) }),
+      'POST /main/wallet/withdrawals/:withdrawalId/sync': () => ({
+        data: withdrawal(6, {
+          state: 'confirming',
+          stateLabel: WITHDRAWAL_STATE_LABELS.confirming,
+          canConfirm: true,
+        }),
+      }),
+    })
+    await renderPage('pages/myWallet/withdrawal', { id: 'w6' })
+    expect(await screen.findByText('打款中')).toBeTruthy()
+    expect(await screen.findByText('待确认收款', undefined, { timeout: 6000 })).toBeTruthy()
+    expect(server.to('POST /main/wallet/withdrawals/w6/sync')).toHaveLength(1)
+    expect(screen.getByText('确认收款')).toBeTruthy()
+  })
+
   it('确认收款 when WeChat waits for the expert', async () => {
     fakeServer({
       'GET /main/wallet/withdrawals/:withdrawalId': () => ({

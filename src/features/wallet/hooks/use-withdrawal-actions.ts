@@ -5,7 +5,7 @@ import { describeError } from '@/services/api'
 import {
   cancelWithdrawal,
   confirmWithdrawal,
-  getWithdrawal,
+  followWithdrawal,
   syncWithdrawal,
   type Withdrawal,
 } from '@/services/wallet'
@@ -104,7 +104,8 @@ export const FOLLOW_TIMES = 10
 
 /**
  * 打款中 usually ends within seconds (the provider answers, or asks the person to confirm): while
- * the screen shows one, it is read again a few times, quietly, so the state moves on by itself.
+ * the screen shows one, the provider is asked again a few times, quietly (syncWithdrawal), so the
+ * state moves on by itself to 待确认收款, 已到账 or 失败.
  */
 export function useFollowPaying(
   withdrawal: Withdrawal | null,
@@ -123,7 +124,7 @@ export function useFollowPaying(
     let alive = true
     const timer = setTimeout(() => {
       reads.current += 1
-      getWithdrawal(id).then(
+      followWithdrawal(id).then(
         (next) => {
           if (alive) latest.current(next)
         },
