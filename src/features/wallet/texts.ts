@@ -28,6 +28,7 @@ export const WALLET_TEXTS = {
   all: '全部提现',
   target: '到账账户',
   availableLine: (yuan: string) => `可提现余额 ¥${yuan}`,
+  demoProvider: '演示提现：不会真实打款。金额以 .44 元结尾时演示打款失败并退回余额。',
   limitsLine: (perTransfer: string, leftToday: string) =>
     `单笔最多 ¥${perTransfer}，今日还可提现 ¥${leftToday}`,
   reviewLine: (above: string) => `单笔超过 ¥${above} 需平台审核后打款`,

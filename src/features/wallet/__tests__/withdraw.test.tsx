@@ -103,6 +103,8 @@ describe('提现 (withdraw)', () => {
     expect(screen.getByText('¥12.34').previousSibling?.textContent).toBe('代扣个税')
     expect(screen.getByText('¥88.16').previousSibling?.textContent).toBe('实际到账')
     expect(screen.getByText('提交后即向微信零钱打款')).toBeTruthy()
+    // The demo provider says what it is, and how to try a failure.
+    expect(screen.getByText(/演示提现：不会真实打款/)).toBeTruthy()
     // How the tax was computed, on request.
     fireEvent.click(screen.getByText(/个税怎么算/))
     expect(await screen.findByText('累计应纳税所得额')).toBeTruthy()

@@ -137,6 +137,7 @@ export function WithdrawView({ onWithdrawals, onBack }: WithdrawViewProps) {
           {T.limitsLine(yuanOf(data.limits.perTransferFen), yuanOf(data.limits.leftTodayFen))}
         </Text>
         <Text className="withdraw-line">{T.reviewLine(yuanOf(data.limits.reviewAboveFen))}</Text>
+        {data.payout.provider === 'demo' && <Text className="wallet-notice">{T.demoProvider}</Text>}
       </View>
       <Button type="primary" block disabled={!model.canContinue} onClick={model.openConfirm}>
         {T.next}
