@@ -7,7 +7,7 @@ import { inspectPage, type InspectOptions } from './walk/inspect'
 
 /**
  * The guard of issue 18 §1: every route of src/routes.ts, opened by its exact path as the demo
- * patient (服务设置 as the demo expert, 运营后台's pages as the demo operator) on a 390×844 phone (pages that need an id get a real one of the patient's data), must show
+ * patient (服务设置 and the wallet as the demo expert, 运营后台's pages as the demo operator) on a 390×844 phone (pages that need an id get a real one of the patient's data), must show
  * its content with no control smaller than 24×24, no icon that did not render, no label cut or
  * spilling out of its control, no Latin word broken over two lines (增强 C / T), no control pushed
  * off the screen sideways, no off-theme blue, no 即将上线 on a page whose issue is finished, no
@@ -26,6 +26,12 @@ type Account = typeof PATIENT
 const WALKED_AS: Partial<Record<string, Account>> = {
   expertServices: EXPERT,
   patientQuestions: EXPERT,
+  // The wallet is a certified expert's (issue 22).
+  myWallet: EXPERT,
+  withdraw: EXPERT,
+  withdrawList: EXPERT,
+  walletTrade: EXPERT,
+  withdrawal: EXPERT,
   operator: OPERATOR,
   operatorArticle: OPERATOR,
   operatorExpertApplication: OPERATOR,
@@ -69,6 +75,9 @@ interface Fixtures {
   consultationId: string
   /** The demo expert account (its 咨询 pages take it). */
   consultExpertId: string
+  /** A row of the demo expert's 交易记录 and one of its withdrawals, when it has them (issue 22). */
+  walletTradeId: string | null
+  withdrawalId: string | null
 }
 
 async function api<T>(
@@ -176,6 +185,20 @@ async function loadFixtures(token: string): Promise<Fixtures> {
     if (consultations.items.length === 0) await new Promise((resolve) => setTimeout(resolve, 1000))
   }
   assert.ok(consultations.items[0], 'demo mode seeds a completed consultation')
+  // The demo expert's wallet: income from the seeded consultations; a withdrawal only once some
+  // flow has made one (the walk makes none: it would move the demo's money).
+  const expert = await api<{ access_token: string }>('/sso/oauth2/token', null, {
+    method: 'POST',
+    body: { grant_type: 'password', username: EXPERT.mobile, password: EXPERT.password },
+  })
+  const trades = await api<{ items: { id: string }[] }>(
+    '/main/wallet/trades?page=1&pageSize=1',
+    expert.access_token,
+  )
+  const withdrawals = await api<{ items: { id: string }[] }>(
+    '/main/wallet/withdrawals?page=1&pageSize=1',
+    expert.access_token,
+  )
   return {
     examId: exam.id,
     studyUid,
@@ -195,6 +218,8 @@ async function loadFixtures(token: string): Promise<Fixtures> {
     applicationId: queue.items[0].id,
     consultationId: consultations.items.at(-1)!.id,
     consultExpertId: consultations.items.at(-1)!.expert.id,
+    walletTradeId: trades.items[0]?.id ?? null,
+    withdrawalId: withdrawals.items[0]?.id ?? null,
   }
 }
 
@@ -253,6 +278,11 @@ function queryOf(name: string, f: Fixtures): Record<string, string> {
       return { grantId: f.grantId, examId: f.examId }
     case 'shareReport':
       return { grantId: f.grantId, reportId: f.reportId }
+    // Without one (no trade, no withdrawal yet) the page opens bare and says where to come from.
+    case 'walletTrade':
+      return f.walletTradeId ? { id: f.walletTradeId } : {}
+    case 'withdrawal':
+      return f.withdrawalId ? { id: f.withdrawalId } : {}
     case 'openLocation':
       return { name: f.hospitalName }
     default:

@@ -148,9 +148,22 @@ const TABLE = [
   { name: 'messageAction', path: 'pages/message/docDo', title: '消息处理' },
   { name: 'messageDetail', path: 'pages/message/detail', title: '消息详情' },
   { name: 'collectList', path: 'pages/collectList/collectList', title: '我的收藏' },
-  { name: 'myWallet', path: 'pages/myWallet/myWallet', title: '我的钱包', issue: LATER },
-  { name: 'withdraw', path: 'pages/myWallet/withdraw', title: '提现', issue: LATER },
-  { name: 'withdrawList', path: 'pages/myWallet/withdrawList', title: '提现记录', issue: LATER },
+  { name: 'myWallet', path: 'pages/myWallet/myWallet', title: '我的钱包' },
+  { name: 'withdraw', path: 'pages/myWallet/withdraw', title: '提现' },
+  { name: 'withdrawList', path: 'pages/myWallet/withdrawList', title: '提现记录' },
+  {
+    name: 'walletTrade',
+    path: 'pages/myWallet/trade',
+    title: '交易详情',
+    notInSpec:
+      'issue 22: a row of 交易记录 opens its detail (which consultation, which withdrawal)',
+  },
+  {
+    name: 'withdrawal',
+    path: 'pages/myWallet/withdrawal',
+    title: '提现详情',
+    notInSpec: 'issue 22: one withdrawal with 取消, 确认收款 and 刷新状态',
+  },
   { name: 'idCard', path: 'pages/idcard/idcard', title: '绑定身份证' },
   { name: 'deleteAccount', path: 'pages/delAccount/delAccount', title: '注销账号' },
   {

@@ -38,6 +38,10 @@ export interface RouteParams {
   question: { id: string }
   /** 消息详情: one consultation's conversation (patient or expert). */
   myMessageDetail: { consultationId: string }
+  /** 交易详情: one row of 交易记录 (the ledger transfer's id). */
+  walletTrade: { id: string }
+  /** 提现详情: one withdrawal. */
+  withdrawal: { id: string }
   /** 运营后台, on one of its tabs (operator-home.tsx TABS; default 文章). */
   operator: { tab?: string }
   /** No id: a new article. */

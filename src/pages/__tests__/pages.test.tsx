@@ -24,9 +24,9 @@ describe('pages through the router', () => {
   })
 
   it('an unbuilt route shows its title and 即将上线, never pretend content', async () => {
-    const wallet = await renderPage('pages/myWallet/myWallet')
-    expect(wallet.element.querySelector('.under-construction__title')?.textContent).toBe('我的钱包')
-    expect(wallet.element.textContent).toContain('即将上线')
+    const report = await renderPage('pages/report/report')
+    expect(report.element.querySelector('.under-construction__title')?.textContent).toBe('报告')
+    expect(report.element.textContent).toContain('即将上线')
   })
 
   it('mine, settings, about and diagnostics open signed out', async () => {

@@ -164,7 +164,7 @@ describe('消息详情 (message/detail)', () => {
     expect(linkTarget(null)).toBeNull()
     expect(linkTarget({ route: 'nope', params: {} })).toBeNull()
     // A page still under construction is not offered.
-    expect(linkTarget({ route: 'myWallet', params: {} })).toBeNull()
+    expect(linkTarget({ route: 'report', params: {} })).toBeNull()
     expect(linkTarget({ route: 'imageDetail', params: { id: 'x 1' } })).toBe(
       '/pages/personalImage/detail?id=x%201',
     )

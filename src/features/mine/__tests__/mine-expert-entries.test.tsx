@@ -24,9 +24,9 @@ describe('我的: an expert’s own entries (issue 20)', () => {
     await renderComponent(<MineView loggedIn userName="李医生" profile={EXPERT} role="expert" />)
     expect(row('我的主页')).not.toContain('即将上线')
     expect(row('服务设置')).not.toContain('即将上线')
-    // 患者咨询 is real since issue 21; the wallet is the next issue's.
+    // 患者咨询 is real since issue 21, 我的钱包 since issue 22.
     expect(row('患者咨询')).not.toContain('即将上线')
-    expect(row('我的钱包')).toContain('即将上线')
+    expect(row('我的钱包')).not.toContain('即将上线')
     fireEvent.click(screen.getByText('我的主页'))
     expect(navigateTo).toHaveBeenLastCalledWith({
       url: '/pages/personalDetail/personalDetail?id=e7',
@@ -35,6 +35,8 @@ describe('我的: an expert’s own entries (issue 20)', () => {
     expect(navigateTo).toHaveBeenLastCalledWith({ url: '/pages/experts/services' })
     fireEvent.click(screen.getByText('患者咨询'))
     expect(navigateTo).toHaveBeenLastCalledWith({ url: '/pages/docQuestList/docQuestList' })
+    fireEvent.click(screen.getByText('我的钱包'))
+    expect(navigateTo).toHaveBeenLastCalledWith({ url: '/pages/myWallet/myWallet' })
   })
 
   it('follows the role-right tree, and a patient has neither', async () => {

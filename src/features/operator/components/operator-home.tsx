@@ -14,6 +14,7 @@ import { HospitalRequestsPanel } from './hospital-requests-panel'
 import { HospitalsPanel } from './hospitals-panel'
 import { OperatorsOnly } from './operators-only'
 import { VideosPanel } from './videos-panel'
+import { WithdrawalsPanel } from './withdrawals-panel'
 import './operator.scss'
 
 const TABS = [
@@ -26,6 +27,7 @@ const TABS = [
   { key: 'experts', title: '专家管理' },
   { key: 'hospitalRequests', title: '医院申请' },
   { key: 'consultations', title: '咨询订单' },
+  { key: 'withdrawals', title: '提现审核' },
   { key: 'actions', title: '操作记录' },
 ] as const
 export type OperatorTab = (typeof TABS)[number]['key']
@@ -65,6 +67,7 @@ function OperatorConsole({ initialTab }: { initialTab: OperatorTab }) {
         {tab === 'experts' && <ExpertsPanel />}
         {tab === 'hospitalRequests' && <HospitalRequestsPanel />}
         {tab === 'consultations' && <ConsultationsPanel />}
+        {tab === 'withdrawals' && <WithdrawalsPanel />}
         {tab === 'actions' && <ActionsPanel />}
       </View>
     </View>

@@ -1,10 +1,8 @@
-import { useState } from 'react'
 import { Text, View } from '@tarojs/components'
-import { Button, Input, Popup, TextArea } from '@nutui/nutui-react-taro'
+import { Button, TextArea } from '@nutui/nutui-react-taro'
 import { ANSWER_FIELD_MAX } from '@contract/main/consultations'
-import { SmsCodeButton, SmsCodeError } from '@/components/form/sms-code-button'
-import { useSmsCode } from '@/components/form/use-sms-code'
-import type { AnswerField, AnswerForm, SignProof } from '../hooks/use-answer-form'
+import { ReauthSheet } from '@/components/reauth-sheet'
+import type { AnswerField, AnswerForm } from '../hooks/use-answer-form'
 import { CONVERSATION_TEXTS as T } from '../texts'
 
 const LABELS: Record<'imaging' | 'text', Record<AnswerField, string>> = {
@@ -18,104 +16,22 @@ const PLACEHOLDERS: Record<AnswerField, string> = {
   advice: '下一步建议（复查时间、需补充的检查、线下就诊科室等）',
 }
 
-type Mode = 'password' | 'code'
-
 /** Password or SMS code: the expert proves it is them before the answer is signed. */
 function SignSheet({ form }: { form: AnswerForm }) {
-  const [mode, setMode] = useState<Mode>('password')
-  const [password, setPassword] = useState('')
-  const [code, setCode] = useState('')
-  const [sentTo, setSentTo] = useState<string | null>(null)
-  const [problem, setProblem] = useState<string | null>(null)
-  const sms = useSmsCode(async () => {
-    const answer = await form.sendCode()
-    setSentTo(answer.mobileMasked)
-    return answer
-  })
-  const submit = () => {
-    let proof: SignProof
-    if (mode === 'password') {
-      if (!password) return setProblem(T.passwordRequired)
-      proof = { password }
-    } else {
-      if (!/^\d{6}$/.test(code)) return setProblem(T.codeRequired)
-      proof = { smsCode: code }
-    }
-    setProblem(null)
-    void form.sign(proof).then((done) => {
-      if (done) {
-        setPassword('')
-        setCode('')
-      }
-    })
-  }
-  const message = problem ?? form.error
   return (
-    <Popup
+    <ReauthSheet
+      className="consult-sign"
       visible={form.signing}
-      position="bottom"
-      round
       title={T.signTitle}
+      text={T.signText}
+      submitText={form.addendum ? T.signAddendum : T.sign}
+      busyText={T.signing}
+      busy={form.busy}
+      error={form.error}
       onClose={form.closeSign}
-    >
-      <View className="consult-sign">
-        <Text className="consult-sign__text">{T.signText}</Text>
-        <View className="consult-sign__tabs" role="tablist">
-          {(['password', 'code'] as const).map((one) => (
-            <View
-              key={one}
-              role="tab"
-              aria-selected={mode === one}
-              className={`consult-sign__tab${mode === one ? ' consult-sign__tab--on' : ''}`}
-              onClick={() => {
-                setMode(one)
-                setProblem(null)
-              }}
-            >
-              {one === 'password' ? T.passwordMode : T.codeMode}
-            </View>
-          ))}
-        </View>
-        {mode === 'password' ? (
-          <Input
-            className="consult-sign__input"
-            type="password"
-            value={password}
-            placeholder={T.passwordPlaceholder}
-            maxLength={64}
-            aria-label={T.passwordMode}
-            onChange={setPassword}
-          />
-        ) : (
-          <>
-            <View className="consult-sign__code">
-              <Input
-                className="consult-sign__input"
-                type="number"
-                value={code}
-                placeholder="请输入验证码"
-                maxLength={6}
-                aria-label={T.codeMode}
-                onChange={setCode}
-              />
-              <SmsCodeButton sms={sms} />
-            </View>
-            <SmsCodeError sms={sms} />
-            <Text className="consult-sign__hint">
-              {sentTo ? `验证码已发送至 ${sentTo}` : '验证码将发送到当前账号绑定的手机号'}
-            </Text>
-          </>
-        )}
-        {message && (
-          <View className="consult-sign__error" role="alert">
-            {message}
-          </View>
-        )}
-        <Button type="primary" block loading={form.busy} disabled={form.busy} onClick={submit}>
-          {form.busy ? T.signing : form.addendum ? T.signAddendum : T.sign}
-        </Button>
-      </View>
-    </Popup>
+      onSubmit={form.sign}
+      sendCode={form.sendCode}
+    />
   )
 }
 

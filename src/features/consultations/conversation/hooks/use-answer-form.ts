@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react'
 import { z } from 'zod/mini'
 import { answerConsultation as answerEndpoint } from '@contract/main/consultations'
+import type { ReauthProof } from '@/components/reauth-sheet'
 import { showToast } from '@/platform/ui'
 import { describeError } from '@/services/api'
 import { sendOwnCode } from '@/services/auth'
@@ -10,7 +11,7 @@ import { newClientId } from './use-consult-conversation'
 
 export type AnswerField = 'findings' | 'opinion' | 'advice'
 export type AnswerValues = Record<AnswerField, string>
-export type SignProof = { password: string } | { smsCode: string }
+export type SignProof = ReauthProof
 
 /** Which fields the form asks, by service and whether the answer is already signed. */
 export function answerFieldsOf(
