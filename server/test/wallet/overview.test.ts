@@ -2,8 +2,8 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { signUp } from '../domain/profile/support'
 import { EXPERT_PASSWORD, paidConsultation, patient } from '../consultations/support'
-import { balances, walletExpert, walletWorld, type WalletWorld, withdraw } from './support'
 import type { TestUser } from '../domain/profile/support'
+import { balances, walletExpert, walletWorld, type WalletWorld, withdraw } from './support'
 
 /*
  * 我的钱包 and 交易记录 add up with the ledger, for an expert whose income comes from real

@@ -4,8 +4,8 @@ import { checkLedger } from '../../src/domain/ledger'
 import { csvField, quarterRange } from '../../src/domain/wallet/income-report'
 import type { DemoTransferProvider } from '../../src/providers/transfers'
 import { INCOME_REPORT_PATH } from '../../src/routes/main/wallet'
-import { creditIncome, walletExpert, walletWorld, type WalletWorld, withdraw } from './support'
 import type { TestUser } from '../domain/profile/support'
+import { creditIncome, walletExpert, walletWorld, type WalletWorld, withdraw } from './support'
 
 /*
  * 对账 and the quarterly income report. The demo provider's daily statement is compared with our

@@ -25,9 +25,12 @@ export interface WalletWorld extends ConsultWorld {
 }
 
 export async function walletWorld(
-  options: { config?: Partial<Config> } = {},
+  options: { config?: Partial<Config>; runJobs?: boolean } = {},
 ): Promise<WalletWorld> {
-  const world = await consultWorld(options.config ? { config: options.config } : {})
+  const world = await consultWorld({
+    ...(options.config ? { config: options.config } : {}),
+    ...(options.runJobs === false ? { runJobs: false } : {}),
+  })
   const operator = await signUp(world.app.db, world.clock.now(), { role: 'operator' })
   const demo = world.app.providers.transfers
   return {
