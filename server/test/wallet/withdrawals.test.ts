@@ -210,3 +210,29 @@ test('取消 while waiting for confirmation: the provider cancels the bill, the 
   assert.equal((await balances(world, doctor)).availableFen, 10_000)
   await world.assertLedger()
 })
+
+test('an expert with money in the wallet cannot delete the account until it is paid out', async () => {
+  const world = await walletWorld()
+  const doctor = await walletExpert(world)
+  await creditIncome(world, doctor.user.id, 5_000)
+  const code = await smsCode(world.app.db, doctor.mobile!, 'delete', world.clock.now())
+  const refused = await world.call(doctor, 'POST', '/main/account/delete', { code })
+  assert.equal(refused.status, 409)
+  assert.equal(
+    refused.error,
+    '您的钱包还有待结算或可提现的收入，或有提现正在处理。请提现完成后再注销账号',
+  )
+  const made = await withdraw(world, doctor, '50')
+  await world.advance(2_500)
+  await world.call(doctor, 'POST', `/main/wallet/withdrawals/${made.data.id}/sync`)
+  await world.call(doctor, 'POST', `/main/wallet/withdrawals/${made.data.id}/confirm`)
+  await world.advance(3_500)
+  const paid = await world.call(doctor, 'POST', `/main/wallet/withdrawals/${made.data.id}/sync`)
+  assert.equal(paid.data.state, 'paid')
+  const again = await smsCode(world.app.db, doctor.mobile!, 'delete', world.clock.now())
+  assert.equal(
+    (await world.call(doctor, 'POST', '/main/account/delete', { code: again })).status,
+    200,
+  )
+  await world.assertLedger()
+})
