@@ -16,7 +16,6 @@ export function walletContext(app: FastifyInstance): WalletContext {
     now: app.now,
     transfers: app.providers.transfers,
     log: app.log,
-    jobs: app.jobs,
     notifyUrl: base ? `${base}${TRANSFER_NOTIFY_PATH}` : null,
   }
 }

@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
-import type { JobRunner } from '../../jobs/runner'
 import type { TransferProvider } from '../../providers/transfers/types'
 
 /** What the wallet's operations need from the app: one object, made per request or job. */
@@ -12,8 +11,6 @@ export interface WalletContext {
   now: () => Date
   transfers: TransferProvider
   log: FastifyBaseLogger
-  /** Starts a job at once after the commit (null in plain domain tests: the sweep takes it). */
-  jobs: JobRunner | null
   /** Where the provider posts state notifications (PUBLIC_URL + the notify route); null: none. */
   notifyUrl: string | null
 }

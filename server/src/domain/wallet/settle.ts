@@ -1,6 +1,5 @@
 import type { WithdrawalState } from '@contract/main/wallet'
 import {
-  FINAL_TRANSFER_STATES,
   TransferRefused,
   type TransferResult,
   type TransferState,
@@ -288,5 +287,3 @@ export async function syncWithProvider(
   }
   return applyTransferResult(ctx, result)
 }
-
-export const isFinalTransfer = (state: TransferState) => FINAL_TRANSFER_STATES.includes(state)

@@ -6,7 +6,7 @@ import { ApiError, badRequest, conflict } from '../../http/errors'
 import { TransferRefused } from '../../providers/transfers/types'
 import { isDemoTransferProvider } from '../../providers/transfers/demo'
 import { ACCOUNTS, balanceOf, LedgerRefused } from '../ledger'
-import { proveIdentity } from '../profile'
+import { PROOF_WRONG_PASSWORD, proveIdentity } from '../profile'
 import type { WalletContext } from './context'
 import {
   chinaDay,
@@ -162,7 +162,7 @@ export async function createWithdrawal(
     if (
       error instanceof ApiError &&
       error.statusCode === 400 &&
-      error.userMessage === '登录密码错误'
+      error.userMessage === PROOF_WRONG_PASSWORD
     )
       throw badRequest(WALLET_MESSAGES.reauthFailed)
     throw error
