@@ -50,14 +50,20 @@ test('kill -9 between the hold and the provider call: the next process sends the
       (await world.app.db.selectFrom('demo_transfer_bills').selectAll().execute()).length === 1,
     [second],
   )
-  advance(60_000, second)
-  await waitUntil('待确认收款', async () => (await row(world, held.id)).state === 'confirming', [
-    second,
-  ])
+  await waitUntil(
+    '待确认收款',
+    async () => (await row(world, held.id)).state === 'confirming',
+    [second],
+    () => advance(5_000, second),
+  )
   const confirmed = await world.call(doctor, 'POST', `/main/wallet/withdrawals/${held.id}/confirm`)
   assert.equal(confirmed.status, 200, confirmed.error ?? '')
-  advance(600_000, second)
-  await waitUntil('已到账', async () => (await row(world, held.id)).state === 'paid', [second])
+  await waitUntil(
+    '已到账',
+    async () => (await row(world, held.id)).state === 'paid',
+    [second],
+    () => advance(30_000, second),
+  )
   const bills = await world.app.db.selectFrom('demo_transfer_bills').selectAll().execute()
   assert.deepEqual(
     bills.map((bill) => bill.out_bill_no),

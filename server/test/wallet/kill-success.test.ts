@@ -47,8 +47,12 @@ test('kill -9 between the provider’s SUCCESS and the posting: the next process
   await assertLedger(world)
 
   const second = await start()
-  advance(60_000, second)
-  await waitUntil('已到账', async () => (await row(world, made.data.id)).state === 'paid', [second])
+  await waitUntil(
+    '已到账',
+    async () => (await row(world, made.data.id)).state === 'paid',
+    [second],
+    () => advance(10_000, second),
+  )
   assert.deepEqual(await transfersOf(world, made.data.id), ['withdraw-hold', 'withdraw-paid'])
   assert.equal(
     (await world.app.db.selectFrom('demo_transfer_bills').selectAll().execute()).length,

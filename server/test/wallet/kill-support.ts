@@ -99,11 +99,22 @@ export async function shared(): Promise<{
   }
 }
 
-export async function waitUntil(what: string, done: () => Promise<boolean>, nudge: Worker[] = []) {
+/**
+ * Polls until `done` answers true (or fails), nudging the workers to sweep; `tick`, when given, runs
+ * on every poll (moving the clocks on, as time does: a job that queues its successor after the
+ * test moved the clock still finds it due a few polls later).
+ */
+export async function waitUntil(
+  what: string,
+  done: () => Promise<boolean>,
+  nudge: Worker[] = [],
+  tick?: () => void,
+) {
   const deadline = Date.now() + 150_000
   for (;;) {
     if (await done()) return
     assert.ok(Date.now() < deadline, `timed out waiting until ${what}`)
+    tick?.()
     for (const worker of nudge) if (worker.child.connected) worker.send({ sweep: true })
     await new Promise((resolve) => setTimeout(resolve, 150))
   }
