@@ -16,7 +16,8 @@ import { type Kysely, type Migration, sql } from 'kysely'
  * - `wallet_reconciliations`: the last comparison of the provider's daily statement with ours.
  * - `demo_transfer_bills`: the 演示提现 provider's own bills (providers/transfers/demo.ts), kept in
  *   the database so the demo walks the same way on every process and after a restart.
- * - `ledger_transfers.withdrawal_id`: the withdrawal a transfer belongs to (交易记录's detail).
+ * - `ledger_transfers.withdrawal_id`: the withdrawal a transfer belongs to (交易记录's detail);
+ *   `ledger_entries_account_cover_idx`: 交易记录's pages read from the index alone.
  * - `app_settings` row `wallet-limits`: the limits, as JSON (domain/wallet/settings.ts).
  */
 export const wallet: Migration = {
@@ -100,6 +101,12 @@ export const wallet: Migration = {
       .addColumn('cancelled_at', 'text')
       .execute()
 
+    // 交易记录 pages an expert's entries grouped per transfer from this index alone.
+    await db.schema
+      .createIndex('ledger_entries_account_cover_idx')
+      .on('ledger_entries')
+      .columns(['account_id', 'created_at', 'transfer_id', 'amount'])
+      .execute()
     await db.schema.alterTable('ledger_transfers').addColumn('withdrawal_id', 'text').execute()
     await db.schema
       .createIndex('ledger_transfers_withdrawal_idx')
@@ -119,6 +126,7 @@ export const wallet: Migration = {
   async down(db: Kysely<unknown>) {
     await sql`delete from app_settings where key = ${'wallet-limits'}`.execute(db)
     await db.schema.dropIndex('ledger_transfers_withdrawal_idx').execute()
+    await db.schema.dropIndex('ledger_entries_account_cover_idx').execute()
     await db.schema.alterTable('ledger_transfers').dropColumn('withdrawal_id').execute()
     for (const table of [
       'demo_transfer_bills',

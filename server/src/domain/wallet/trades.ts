@@ -8,7 +8,7 @@ import {
   type WalletTradeDetail,
 } from '@contract/main/wallet'
 import type { DB } from '../../db'
-import { page, type PageQuery } from '../../db/paging'
+import { type PageQuery, pageWindow } from '../../db/paging'
 import { notFound } from '../../http/errors'
 import { maskName } from '../../masking'
 import type { FieldCipher } from '../../crypto/field-cipher'
@@ -219,39 +219,68 @@ export async function listTrades(
   expertId: string,
   query: PageQuery & { kind?: TradeKind | undefined; month?: string | undefined },
 ) {
-  let rows = tradeQuery(ctx.db, expertId)
-  const accounts = Object.values(expertAccounts(expertId))
-  let counted = ctx.db.selectFrom('ledger_transfers as t').where('t.id', 'in', (eb) => {
-    let inner = eb
-      .selectFrom('ledger_entries as e')
-      .select('e.transfer_id')
-      .where('e.account_id', 'in', accounts)
-    if (query.month) {
-      const range = chinaRange(query.month)
-      inner = inner.where('e.created_at', '>=', range.from).where('e.created_at', '<', range.to)
-    }
-    return inner
-  })
+  const accounts = expertAccounts(expertId)
+  const on = (id: string) =>
+    sql<number | string>`sum(case when e.account_id = ${id} then e.amount else 0 end)`
+  const { page, pageSize, offset } = pageWindow(query)
+  // The page is cut from the expert's entries alone (a covering index: account, time, transfer,
+  // amount), grouped per transfer; only the page's transfers are then read.
+  let grouped = ctx.db
+    .selectFrom('ledger_entries as e')
+    .select([
+      'e.transfer_id',
+      sql<string>`max(e.created_at)`.as('at'),
+      on(accounts.pending).as('pending'),
+      on(accounts.available).as('available'),
+      on(accounts.withdrawing).as('withdrawing'),
+      sql<number | string>`count(*) over ()`.as('total'),
+    ])
+    .where('e.account_id', 'in', Object.values(accounts))
+    .groupBy('e.transfer_id')
   if (query.kind) {
-    const kinds = [...TRADE_LEDGER_KINDS[query.kind]]
-    rows = rows.where('t.kind', 'in', kinds)
-    counted = counted.where('t.kind', 'in', kinds)
+    grouped = grouped
+      .innerJoin('ledger_transfers as k', 'k.id', 'e.transfer_id')
+      .where('k.kind', 'in', [...TRADE_LEDGER_KINDS[query.kind]])
   }
   if (query.month) {
     const range = chinaRange(query.month)
-    rows = rows.where('e.created_at', '>=', range.from).where('e.created_at', '<', range.to)
+    grouped = grouped.where('e.created_at', '>=', range.from).where('e.created_at', '<', range.to)
   }
-  const found = await page(
-    query,
-    rows
-      .select(sql<number | string>`count(*) over ()`.as('total'))
-      .orderBy('t.created_at', 'desc')
-      .orderBy('t.id', 'desc'),
-    counted,
-    { totalOf: (row) => row.total },
-  )
-  const decorations = await decorate(ctx.db, ctx.cipher, found.items)
-  return { ...found, items: found.items.map((row) => toTrade(row, decorations)) }
+  const rows = await ctx.db
+    .selectFrom(
+      grouped
+        .orderBy(sql`max(e.created_at)`, 'desc')
+        .orderBy('e.transfer_id', 'desc')
+        .limit(pageSize)
+        .offset(offset)
+        .as('g'),
+    )
+    .innerJoin('ledger_transfers as t', 't.id', 'g.transfer_id')
+    .select([
+      't.id',
+      't.kind',
+      't.consultation_id',
+      't.withdrawal_id',
+      't.created_at',
+      'g.pending',
+      'g.available',
+      'g.withdrawing',
+      'g.total',
+    ])
+    .orderBy('g.at', 'desc')
+    .orderBy('g.transfer_id', 'desc')
+    .execute()
+  let total = rows[0] ? Number(rows[0].total) : 0
+  if (!rows[0] && offset > 0) {
+    // Past the last page: no row carries the total.
+    const counted = await ctx.db
+      .selectFrom(grouped.as('g'))
+      .select(sql<number | string>`count(*)`.as('n'))
+      .executeTakeFirst()
+    total = Number(counted?.n ?? 0)
+  }
+  const decorations = await decorate(ctx.db, ctx.cipher, rows)
+  return { items: rows.map((row) => toTrade(row, decorations)), total, page, pageSize }
 }
 
 export async function getTrade(
