@@ -138,12 +138,14 @@ export async function createWithdrawal(
   const again = await byClientId(ctx.db, expertId, input.clientId)
   if (again) return toWithdrawal(again, ctx.transfers.name)
   const grossFen = parseAmountFen(input.amount)
-  if (!ctx.transfers.configured) throw new ApiError(503, WALLET_MESSAGES.notConfigured)
-  if (grossFen < WITHDRAW_MIN_FEN) throw badRequest(WALLET_MESSAGES.amountTooSmall)
-  const realName = await realNameOf(ctx.db, ctx.cipher, expertId)
-  if (!realName) throw badRequest(WALLET_MESSAGES.noRealName)
   const limits = await walletLimits(ctx.db)
-  if (grossFen > limits.perTransferFen) throw badRequest(WALLET_MESSAGES.overPerTransfer)
+  // What is already known to fail is said before the password or code is spent on it; the
+  // transaction below checks again, atomically.
+  const refused = await refusal(ctx, expertId, grossFen, limits, ctx.now())
+  if (refused === WALLET_MESSAGES.notConfigured) throw new ApiError(503, refused)
+  if (refused === WALLET_MESSAGES.oneAtATime) throw conflict(refused)
+  if (refused) throw badRequest(refused)
+  const realName = (await realNameOf(ctx.db, ctx.cipher, expertId))!
   if (!input.password && !input.smsCode) throw badRequest(WALLET_MESSAGES.reauthRequired)
   const user = await ctx.db
     .selectFrom('users')
