@@ -2,8 +2,10 @@
  * `npm run ledger:check`: the ledger's invariants on the configured database (DATABASE_URL, SQLite
  * or PostgreSQL): every transfer sums to zero, every balance equals the sum of its entries, no
  * account that must not go negative did, an ended consultation's escrow is zero, no refund exceeds
- * what was paid. Prints what it looked at and each problem; exit code 1 when any. The result is kept
- * for the operators' page (运营后台 → 咨询订单 → 账本核对).
+ * what was paid; the wallet's withdrawals (tax + net = gross, paid exactly once, a finished one's
+ * hold zero) and each difference the last 对账 of a day found between the transfer provider's
+ * statement and our withdrawals. Prints what it looked at and each problem; exit code 1 when any.
+ * The result is kept for the operators' page (运营后台 → 咨询订单 → 账本核对).
  */
 import { ConfigError, loadConfig } from '../server/src/config'
 import { createDatabase } from '../server/src/db'

@@ -401,6 +401,10 @@ export const OPERATOR_ACTIONS = [
   'expert-resume',
   'consult-complaint',
   'platform-share-set',
+  'withdrawal-approve',
+  'withdrawal-reject',
+  'wallet-reconcile',
+  'income-report-export',
 ] as const
 export const OperatorActionKindSchema = z.enum(OPERATOR_ACTIONS)
 export const OPERATOR_ACTION_LABELS: Record<z.infer<typeof OperatorActionKindSchema>, string> = {
@@ -423,6 +427,10 @@ export const OPERATOR_ACTION_LABELS: Record<z.infer<typeof OperatorActionKindSch
   'expert-resume': '恢复专家服务',
   'consult-complaint': '处理咨询投诉',
   'platform-share-set': '设置平台分成',
+  'withdrawal-approve': '通过提现审核',
+  'withdrawal-reject': '驳回提现',
+  'wallet-reconcile': '提现对账',
+  'income-report-export': '导出收入报送表',
 }
 
 export const OperatorActionSchema = z.object({

@@ -8,6 +8,7 @@ import type { JobKind, JobRunner } from './jobs/runner'
 import { createAppJobRunner, prepareDatabase } from './domain/startup'
 import { appJobKinds } from './job-kinds'
 import { consultContext } from './consult-context'
+import { walletContext } from './wallet-context'
 import { findSessionByAccessToken, setSecretKey, toRole } from './domain/identity'
 import { trustProxyOption } from './http/client-address'
 import { serializerCompiler } from './http/serializer'
@@ -184,7 +185,12 @@ export async function buildApp(
   // Jobs start once the app is ready and stop before the
   // database closes; on PostgreSQL they are shared with the other processes through pg-boss.
   const jobs = createAppJobRunner(config, database, {
-    kinds: options.jobKinds ?? appJobKinds((log) => ({ ...consultContext(app), log })),
+    kinds:
+      options.jobKinds ??
+      appJobKinds(
+        (log) => ({ ...consultContext(app), log }),
+        (log) => ({ ...walletContext(app), log }),
+      ),
     store: app.store,
     cipher: app.personalCipher,
     log: app.log,

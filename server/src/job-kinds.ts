@@ -1,6 +1,7 @@
 import { consultRefundJob, consultTimerJob, type ContextForJobs } from './domain/consultations'
 import { stowJob } from './domain/ingest'
 import { uploadJob } from './domain/uploads'
+import { walletTransferJob, type WalletContextForJobs } from './domain/wallet'
 import type { JobKind } from './jobs/runner'
 
 /**
@@ -9,7 +10,18 @@ import type { JobKind } from './jobs/runner'
  */
 export const JOB_KINDS: readonly JobKind[] = [stowJob, uploadJob]
 
-/** The app's kinds: ingest, and the consultations' timers and refunds (which need the app's providers). */
-export function appJobKinds(consult: ContextForJobs): readonly JobKind[] {
-  return [...JOB_KINDS, consultTimerJob(consult), consultRefundJob(consult)]
+/**
+ * The app's kinds: ingest, the consultations' timers and refunds, and the wallet's transfers (which
+ * need the app's providers).
+ */
+export function appJobKinds(
+  consult: ContextForJobs,
+  wallet: WalletContextForJobs,
+): readonly JobKind[] {
+  return [
+    ...JOB_KINDS,
+    consultTimerJob(consult),
+    consultRefundJob(consult),
+    walletTransferJob(wallet),
+  ]
 }

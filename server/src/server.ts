@@ -6,6 +6,7 @@ import { DEMO_VIDEOS, seedDemoContent } from './domain/content/demo/seed'
 import { seedDemoRecords } from './domain/demo-records/seed'
 import { DEMO_EXPERTS, seedDemoExperts } from './domain/experts'
 import { DEMO_CONSULTATIONS_MARKER, seedDemoConsultations } from './domain/consultations'
+import { seedDemoWallet } from './domain/wallet'
 import { consultContext } from './consult-context'
 
 /** How long in-flight requests get to finish after a stop signal before the process exits anyway. */
@@ -132,6 +133,14 @@ async function pushDemoRecords(app: FastifyInstance): Promise<void> {
     }
   } catch (error) {
     app.log.error({ err: error }, 'demo consultations could not be written')
+  }
+  // The demo expert's wallet: settled income from consultations through the same flow.
+  try {
+    if (await seedDemoWallet(consultContext(app))) {
+      process.stderr.write('演示数据：演示专家钱包已有 ¥2,400.00 可提现收入\n')
+    }
+  } catch (error) {
+    app.log.error({ err: error }, 'demo wallet could not be written')
   }
 }
 

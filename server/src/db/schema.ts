@@ -927,6 +927,10 @@ export interface Database {
   ledger_transfers: LedgerTransfersTable
   ledger_entries: LedgerEntriesTable
   app_settings: AppSettingsTable
+  withdrawals: WithdrawalsTable
+  wallet_day_totals: WalletDayTotalsTable
+  wallet_reconciliations: WalletReconciliationsTable
+  demo_transfer_bills: DemoTransferBillsTable
 }
 
 /** A consultation (0024): its order, application, state and the deadline of each state. */
@@ -1076,6 +1080,8 @@ export interface LedgerTransfersTable {
   event_key: string
   kind: string
   consultation_id: string | null
+  /** The withdrawal it belongs to (0025), for 交易记录's detail. */
+  withdrawal_id: Generated<string | null>
   created_at: string
 }
 
@@ -1092,6 +1098,79 @@ export interface AppSettingsTable {
   value: string
   updated_by: string | null
   updated_at: string
+}
+
+/** An expert's withdrawal (0025, contract/main/wallet.ts): held in the ledger, paid by a provider. */
+export interface WithdrawalsTable {
+  id: string
+  expert_user_id: string
+  /** The app's id for the attempt: unique per expert, a retry answers the same withdrawal. */
+  client_id: string
+  /** Our bill number at the provider (out_bill_no): the same on every retry. */
+  out_bill_no: string
+  /** The expert's id while in flight, null once final: at most one in flight per expert. */
+  active_key: string | null
+  gross_fen: number
+  tax_fen: number
+  net_fen: number
+  /** contract WalletTaxSchema as JSON. */
+  tax_json: string
+  tax_year: number
+  /** YYYY-MM, China time: the month the tax was computed for. */
+  tax_month: string
+  /** YYYY-MM-DD, China time: the day whose limits it counts against. */
+  day: string
+  /** contract WITHDRAWAL_STATES */
+  state: string
+  reason: string | null
+  /** 微信零钱（张*） as it was when made. */
+  target_label: string
+  /** The transfer provider it was made with ('wechatpay' | 'demo' | 'unconfigured'). */
+  provider: string
+  /** The provider's last state (TRANSFER_STATES), null before any answer. */
+  provider_state: string | null
+  provider_code: string | null
+  provider_bill_no: string | null
+  package_info: string | null
+  /** How many times the job asked the provider (its backoff). */
+  polls: Generated<number>
+  created_at: string
+  updated_at: string
+  /** When the provider was first asked to create the bill. */
+  sent_at: string | null
+  paid_at: string | null
+  finished_at: string | null
+  reviewed_by: string | null
+  reviewed_at: string | null
+}
+
+/** What was withdrawn per China day: `expert:<user>:<day>` and `platform:<day>` (0025). */
+export interface WalletDayTotalsTable {
+  key: string
+  total_fen: number
+  updated_at: string
+}
+
+/** The last comparison of the provider's daily statement with our withdrawals (0025). */
+export interface WalletReconciliationsTable {
+  date: string
+  provider: string
+  checked_at: string
+  provider_count: number
+  ledger_count: number
+  difference_count: number
+  differences_json: string
+}
+
+/** The 演示提现 provider's bills (0025): no money moves; its states follow from these times. */
+export interface DemoTransferBillsTable {
+  out_bill_no: string
+  bill_no: string
+  amount_fen: number
+  needs_confirm: number
+  created_at: string
+  confirmed_at: string | null
+  cancelled_at: string | null
 }
 
 export type DB = Kysely<Database>

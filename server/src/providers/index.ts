@@ -14,6 +14,7 @@ import { type SubscribeMessageProvider, unconfiguredSubscribeMessages } from './
 import { type GeoLocator, loadGeoLocator } from './geo'
 import { unconfiguredWechatAuth, type WechatAuth } from './wechat'
 import { createPaymentProvider, type PaymentProvider } from './payments'
+import { createTransferProvider, type TransferProvider } from './transfers'
 
 /** Outside services behind interfaces; the app decorates itself with one set (app.providers). */
 export interface Providers {
@@ -32,6 +33,11 @@ export interface Providers {
    * mode without them (no money moves), otherwise 支付未配置.
    */
   payments: PaymentProvider
+  /**
+   * Paying experts' withdrawals (providers/transfers): WeChat Pay 商家转账 when configured, 演示提现
+   * in demo mode without it (no money moves), otherwise 提现未配置.
+   */
+  transfers: TransferProvider
 }
 
 /**
@@ -57,5 +63,6 @@ export function createProviders(
     subscribe: unconfiguredSubscribeMessages(log),
     geo: loadGeoLocator(config.geoipXdb, log),
     payments: createPaymentProvider(config, log, now),
+    transfers: createTransferProvider(config, log, now, db),
   }
 }

@@ -25,6 +25,7 @@ import mainQrLoginRoutes from './main/qr-login'
 import mainRealtimeRoutes from './main/realtime'
 import mainRecordsRoutes from './main/records'
 import mainUploadRoutes from './main/upload'
+import mainWalletRoutes from './main/wallet'
 import scanCodesRoutes from './scan/codes'
 import ssoAuthRoutes from './sso/auth'
 import ssoDirectoryRoutes from './sso/directory'
@@ -61,6 +62,7 @@ export default async function routes(app: FastifyInstance): Promise<void> {
   await app.register(mainFavouritesRoutes)
   await app.register(mainFeedbackRoutes)
   await app.register(mainConsultationsRoutes)
+  await app.register(mainWalletRoutes)
   await app.register(mainAppsRoutes)
   await app.register(mainOperatorRoutes)
   await app.register(mainExpertsRoutes)

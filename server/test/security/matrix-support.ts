@@ -100,6 +100,9 @@ const OPERATORS_ONLY =
 const CONSULTATION =
   'a consultation: its patient and its expert only; server/test/consultations/authorisation walks every consultation operation (another patient, another expert, no one)'
 
+const WALLET =
+  'an expert’s own wallet: another expert, a patient or no one reach nothing of it (404 / 403 / 401); server/test/wallet/authorisation walks every wallet operation'
+
 /** Operations with a path parameter that is not a patient's record, and why. */
 export const NOT_RECORDS: Record<string, string> = {
   '/main/app/agreements/{kind}': 'the published agreements',
@@ -166,6 +169,12 @@ export const NOT_RECORDS: Record<string, string> = {
   '/main/expert/consultations/{consultationId}/decline': CONSULTATION,
   '/main/expert/consultations/{consultationId}/answer': CONSULTATION,
   '/main/operator/consultations/{consultationId}/complaint': OPERATORS_ONLY,
+  '/main/wallet/trades/{tradeId}': WALLET,
+  '/main/wallet/withdrawals/{withdrawalId}': WALLET,
+  '/main/wallet/withdrawals/{withdrawalId}/confirm': WALLET,
+  '/main/wallet/withdrawals/{withdrawalId}/sync': WALLET,
+  '/main/wallet/withdrawals/{withdrawalId}/cancel': WALLET,
+  '/main/operator/withdrawals/{withdrawalId}/decision': OPERATORS_ONLY,
 }
 
 /**

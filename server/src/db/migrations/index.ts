@@ -23,6 +23,7 @@ import { experts } from './0021-experts'
 import { expertServices } from './0022-expert-services'
 import { hospitalRequests } from './0023-hospital-requests'
 import { consultations } from './0024-consultations'
+import { wallet } from './0025-wallet'
 
 /**
  * Every migration, in order. Names sort lexicographically (Kysely runs them in that order), so keep
@@ -53,6 +54,7 @@ export const migrations: Record<string, Migration> = {
   '0022-expert-services': expertServices,
   '0023-hospital-requests': hospitalRequests,
   '0024-consultations': consultations,
+  '0025-wallet': wallet,
 }
 
 /** In-code provider: migrations travel with the bundle instead of being read from a folder at runtime. */

@@ -1,4 +1,4 @@
-import { sql } from 'kysely'
+import { type RawBuilder, sql } from 'kysely'
 import type { DB } from '../../db'
 
 /*
@@ -7,7 +7,11 @@ import type { DB } from '../../db'
  * - every account's cached balance equals the sum of its entries;
  * - no account that must not go negative is below zero;
  * - an ended consultation's escrow is zero (paid to the expert or refunded);
- * - refunds of a consultation never exceed what it was paid.
+ * - refunds of a consultation never exceed what it was paid;
+ * - the wallet (issue 22): a paid withdrawal's tax + net = gross, and the ledger paid exactly its net
+ *   out and its tax to the tax payable; any other withdrawal paid nothing out; a finished
+ *   withdrawal's hold (expert-withdrawing) is zero and an unfinished one's is its gross;
+ * - the last reconciliation of each day with the transfer provider found no difference.
  * Each problem is one line a person can read; none means the ledger holds.
  */
 
@@ -79,6 +83,7 @@ export async function checkLedger(db: DB, now: Date): Promise<LedgerCheck> {
   for (const row of overRefunded) {
     problems.push(`咨询 ${row.id} 退款 ${row.refunded} 分超过实付 ${row.price_fen} 分`)
   }
+  problems.push(...(await withdrawalProblems(db)), ...(await reconciliationProblems(db)))
   const [transfers, entries] = await Promise.all([
     db
       .selectFrom('ledger_transfers')
@@ -99,6 +104,82 @@ export async function checkLedger(db: DB, now: Date): Promise<LedgerCheck> {
       entries: Number(entries?.n ?? 0),
     },
   }
+}
+
+const WITHDRAWAL_FINAL = new Set(['paid', 'failed', 'cancelled'])
+
+async function withdrawalProblems(db: DB): Promise<string[]> {
+  const problems: string[] = []
+  const amount = (condition: RawBuilder<unknown>) =>
+    sql<number | string>`coalesce(sum(case when ${condition} then e.amount else 0 end), 0)`
+  const rows = await db
+    .selectFrom('withdrawals as w')
+    .leftJoin('ledger_transfers as t', 't.withdrawal_id', 'w.id')
+    .leftJoin('ledger_entries as e', 'e.transfer_id', 't.id')
+    .select([
+      'w.id',
+      'w.state',
+      'w.gross_fen',
+      'w.tax_fen',
+      'w.net_fen',
+      amount(sql`e.account_id = ${'expert-withdrawing:'} || w.expert_user_id`).as('held'),
+      amount(sql`e.account_id = ${'payout:'} || w.provider`).as('paid_out'),
+      amount(sql`e.account_id = ${'tax-payable'}`).as('taxed'),
+    ])
+    .groupBy(['w.id', 'w.state', 'w.gross_fen', 'w.tax_fen', 'w.net_fen'])
+    .execute()
+  for (const row of rows) {
+    const [gross, tax, net] = [Number(row.gross_fen), Number(row.tax_fen), Number(row.net_fen)]
+    const [held, paidOut, taxed] = [Number(row.held), Number(row.paid_out), Number(row.taxed)]
+    const paid = row.state === 'paid'
+    if (tax + net !== gross) {
+      problems.push(`提现 ${row.id} 个税 ${tax} 分 + 实到 ${net} 分 ≠ 提现金额 ${gross} 分`)
+    }
+    if (paidOut !== (paid ? net : 0) || taxed !== (paid ? tax : 0)) {
+      problems.push(
+        `提现 ${row.id}（${row.state}）账本付出 ${paidOut} 分、代扣 ${taxed} 分，应为 ${paid ? net : 0} 分、${paid ? tax : 0} 分`,
+      )
+    }
+    const shouldHold = WITHDRAWAL_FINAL.has(row.state) ? 0 : gross
+    if (held !== shouldHold) {
+      problems.push(`提现 ${row.id}（${row.state}）冻结 ${held} 分，应为 ${shouldHold} 分`)
+    }
+    if (problems.length >= 20) break
+  }
+  return problems
+}
+
+const DIFFERENCE_LABELS: Record<string, string> = {
+  'missing-in-ledger': '本方无此提现',
+  'missing-at-provider': '支付机构无此账单',
+  state: '状态不一致',
+  amount: '金额不一致',
+}
+
+/** Days whose last reconciliation with the transfer provider found differences. */
+async function reconciliationProblems(db: DB): Promise<string[]> {
+  const rows = await db
+    .selectFrom('wallet_reconciliations')
+    .select(['date', 'differences_json'])
+    .where('difference_count', '>', 0)
+    .orderBy('date', 'desc')
+    .limit(20)
+    .execute()
+  return rows.flatMap((row) =>
+    (
+      JSON.parse(row.differences_json) as {
+        outBillNo: string
+        problem: string
+        providerState: string | null
+        ledgerState: string | null
+        providerFen: number | null
+        ledgerFen: number | null
+      }[]
+    ).map(
+      (d) =>
+        `对账 ${row.date}：账单 ${d.outBillNo} ${DIFFERENCE_LABELS[d.problem] ?? d.problem}（支付机构 ${d.providerState ?? '无'} ${d.providerFen ?? '—'} 分，本方 ${d.ledgerState ?? '无'} ${d.ledgerFen ?? '—'} 分）`,
+    ),
+  )
 }
 
 const LAST_CHECK_KEY = 'ledger-check'

@@ -60,6 +60,33 @@ export const ACCOUNTS = {
     ownerId: userId,
     allowNegative: false,
   }),
+  /**
+   * An expert's withdrawal in flight (issue 22): held out of expert-available while it is reviewed
+   * and paid; emptied to the payout and the tax payable on SUCCESS, back to available otherwise.
+   */
+  expertWithdrawing: (userId: string): AccountRef => ({
+    id: `expert-withdrawing:${userId}`,
+    kind: 'expert-withdrawing',
+    ownerId: userId,
+    allowNegative: false,
+  }),
+  /** Individual income tax withheld from experts' withdrawals: owed to the tax bureau. */
+  taxPayable: (): AccountRef => ({
+    id: 'tax-payable',
+    kind: 'tax-payable',
+    ownerId: null,
+    allowNegative: false,
+  }),
+  /**
+   * What the transfer provider paid out for us (商家转账 to experts' 零钱): an outside counterparty,
+   * it grows as withdrawals are paid (the mirror of `provider`, which goes negative as payers pay).
+   */
+  payout: (name: string): AccountRef => ({
+    id: `payout:${name}`,
+    kind: 'payout',
+    ownerId: null,
+    allowNegative: true,
+  }),
   /** The platform's share of completed consultations. */
   platformRevenue: (): AccountRef => ({
     id: 'platform-revenue',
@@ -88,6 +115,8 @@ export async function postTransfer(
     eventKey: string
     kind: string
     consultationId?: string | null
+    /** The withdrawal it belongs to (wallet transfers). */
+    withdrawalId?: string | null
     entries: Entry[]
   },
   now: Date,
@@ -108,6 +137,7 @@ export async function postTransfer(
       event_key: transfer.eventKey,
       kind: transfer.kind,
       consultation_id: transfer.consultationId ?? null,
+      withdrawal_id: transfer.withdrawalId ?? null,
       created_at: at,
     })
     .onConflict((oc) => oc.column('event_key').doNothing())

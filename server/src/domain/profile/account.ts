@@ -406,6 +406,7 @@ export async function deleteAccount(
   const user = await liveUser(db, userId)
   if (!user.mobile) throw badRequest(NO_MOBILE_FOR_DELETE)
   await assertNoOpenConsultation(db, userId)
+  await assertNoWalletMoney(db, userId)
   const mobile = user.mobile
   await consumeSmsCode(db, { mobile, purpose: 'delete', code: input.code, now, ip: input.ip })
 
@@ -445,6 +446,31 @@ async function assertNoOpenConsultation(db: DB, userId: string): Promise<void> {
     .limit(1)
     .executeTakeFirst()
   if (open) throw conflict(OPEN_CONSULTATION_BLOCKS_DELETE)
+}
+
+export const WALLET_MONEY_BLOCKS_DELETE =
+  '您的钱包还有待结算或可提现的收入，或有提现正在处理。请提现完成后再注销账号'
+
+/**
+ * An expert's wallet (domain/wallet) with money in it, or a withdrawal in flight, holds money for
+ * them: the account stays until it is paid out (read from the ledger's tables directly: the wallet
+ * builds on this folder, not the other way round).
+ */
+async function assertNoWalletMoney(db: DB, userId: string): Promise<void> {
+  const [held, inFlight] = await Promise.all([
+    db
+      .selectFrom('ledger_accounts')
+      .select('id')
+      .where('id', 'in', [
+        `expert-pending:${userId}`,
+        `expert-available:${userId}`,
+        `expert-withdrawing:${userId}`,
+      ])
+      .where('balance', '<>', 0)
+      .executeTakeFirst(),
+    db.selectFrom('withdrawals').select('id').where('active_key', '=', userId).executeTakeFirst(),
+  ])
+  if (held || inFlight) throw conflict(WALLET_MONEY_BLOCKS_DELETE)
 }
 
 /**

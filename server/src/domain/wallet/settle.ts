@@ -1,0 +1,289 @@
+import type { WithdrawalState } from '@contract/main/wallet'
+import {
+  TransferRefused,
+  type TransferResult,
+  type TransferState,
+} from '../../providers/transfers/types'
+import type { WalletContext } from './context'
+import { isFinal, lockWithdrawal, realNameOf } from './model'
+import { postPaid, voidHold } from './money'
+
+/*
+ * A transfer provider's answer applied to its withdrawal, exactly once, whatever brought it: the
+ * answer to our create call, a state notification, the expert's 刷新, the job's query, in any order
+ * and any number of times at once. Under the withdrawal's row lock: a final withdrawal never
+ * changes again (SUCCESS posts the hold, FAIL / CANCELLED void it, once: the state change and the
+ * ledger transfer commit together), and a state older than the one we have is ignored.
+ */
+
+export type TransferOutcome =
+  | 'paid'
+  | 'failed'
+  | 'cancelled'
+  | 'updated'
+  | 'unchanged'
+  | 'already-final'
+  | 'unknown-bill'
+  | 'amount-mismatch'
+
+/** How far along a bill is: a notification of an earlier state arriving late changes nothing. */
+const PROGRESS: Record<TransferState, number> = {
+  ACCEPTED: 1,
+  PROCESSING: 2,
+  WAIT_USER_CONFIRM: 3,
+  CANCELING: 4,
+  TRANSFERING: 4,
+  SUCCESS: 9,
+  FAIL: 9,
+  CANCELLED: 9,
+}
+
+/** WeChat's fail_reason codes a person can act on, in Chinese; others are shown with their code. */
+const FAIL_REASONS: Record<string, string> = {
+  ACCOUNT_FROZEN: '收款微信账户已冻结',
+  ACCOUNT_NOT_EXIST: '收款微信账户不存在',
+  REAL_NAME_CHECK_FAIL: '收款人未完成微信实名认证',
+  NAME_NOT_CORRECT: '收款人姓名与微信实名不一致',
+  OPENID_INVALID: '收款微信账户无效',
+  TRANSFER_QUOTA_EXCEED: '超过微信单笔转账限额',
+  DAY_RECEIVED_QUOTA_EXCEED: '超过微信每日收款限额',
+  MONTH_RECEIVED_QUOTA_EXCEED: '超过微信每月收款限额',
+  DAY_RECEIVED_COUNT_EXCEED: '超过微信每日收款次数',
+  ID_CARD_NOT_CORRECT: '收款人身份证信息不正确',
+  PAYEE_ACCOUNT_ABNORMAL: '收款微信账户异常',
+  TRANSFER_RISK: '该笔转账存在风险，已被微信拦截',
+  OVERDUE_CLOSE: '超过 24 小时未确认收款',
+  MERCHANT_REJECT: '平台已撤销转账',
+  MERCHANT_NOT_CONFIRM: '平台未确认转账',
+}
+
+export function failReasonText(failReason: string | null): string {
+  if (!failReason) return '打款失败，金额已退回余额'
+  if (FAIL_REASONS[failReason]) return FAIL_REASONS[failReason]
+  // The demo (and any adapter that already speaks Chinese) gives a reason to show as it is.
+  if (/[^\x20-\x7e]/.test(failReason)) return failReason.slice(0, 100)
+  return `打款失败（${failReason.slice(0, 40)}）`
+}
+
+export async function applyTransferResult(
+  ctx: WalletContext,
+  result: TransferResult,
+): Promise<TransferOutcome> {
+  const now = ctx.now()
+  const at = now.toISOString()
+  const outcome = await ctx.db.transaction().execute(async (trx): Promise<TransferOutcome> => {
+    const row = await lockWithdrawal(trx, { outBillNo: result.outBillNo })
+    if (!row) return 'unknown-bill'
+    if (isFinal(row.state)) return 'already-final'
+    if (row.state === 'reviewing') return 'unchanged'
+    if (result.amountFen !== Number(row.net_fen)) return 'amount-mismatch'
+    const seen = {
+      provider_state: result.state,
+      provider_bill_no: result.billNo ?? row.provider_bill_no,
+      updated_at: at,
+    }
+    if (result.state === 'SUCCESS') {
+      await postPaid(trx, row, now)
+      await trx
+        .updateTable('withdrawals')
+        .set({
+          ...seen,
+          state: 'paid',
+          active_key: null,
+          reason: null,
+          paid_at: result.updatedAt ?? at,
+          finished_at: at,
+        })
+        .where('id', '=', row.id)
+        .execute()
+      return 'paid'
+    }
+    if (result.state === 'FAIL' || result.state === 'CANCELLED') {
+      await voidHold(trx, row, now)
+      const state: WithdrawalState = result.state === 'FAIL' ? 'failed' : 'cancelled'
+      const reason =
+        result.state === 'FAIL'
+          ? failReasonText(result.failReason)
+          : result.failReason
+            ? failReasonText(result.failReason)
+            : '转账已撤销，金额已退回余额'
+      await trx
+        .updateTable('withdrawals')
+        .set({
+          ...seen,
+          state,
+          active_key: null,
+          reason,
+          provider_code: result.failReason ?? row.provider_code,
+          finished_at: at,
+        })
+        .where('id', '=', row.id)
+        .execute()
+      return state
+    }
+    const before = row.provider_state ? PROGRESS[row.provider_state as TransferState] : 0
+    if (PROGRESS[result.state] <= before) {
+      if (result.packageInfo && !row.package_info) {
+        await trx
+          .updateTable('withdrawals')
+          .set({ package_info: result.packageInfo, updated_at: at })
+          .where('id', '=', row.id)
+          .execute()
+        return 'updated'
+      }
+      return 'unchanged'
+    }
+    const state: WithdrawalState =
+      result.state === 'WAIT_USER_CONFIRM'
+        ? 'confirming'
+        : result.state === 'CANCELING'
+          ? (row.state as WithdrawalState)
+          : 'paying'
+    await trx
+      .updateTable('withdrawals')
+      .set({ ...seen, state, package_info: result.packageInfo ?? row.package_info })
+      .where('id', '=', row.id)
+      .execute()
+    return 'updated'
+  })
+  if (outcome === 'amount-mismatch') {
+    ctx.log.error(
+      { outBillNo: result.outBillNo, amountFen: result.amountFen, state: result.state },
+      'transfer answer with another amount than the withdrawal: not applied, an operator must look',
+    )
+  }
+  if (outcome === 'unknown-bill') {
+    ctx.log.warn({ outBillNo: result.outBillNo }, 'transfer answer for an unknown bill')
+  }
+  return outcome
+}
+
+/**
+ * The provider refused to create the bill (bad parameters, limits, no such user): nothing was paid,
+ * so the hold goes back. If an earlier attempt's answer was unclear, the bill may exist after all:
+ * then its state decides, never the refusal.
+ */
+async function refused(
+  ctx: WalletContext,
+  withdrawalId: string,
+  error: TransferRefused,
+  sentBefore: boolean,
+): Promise<void> {
+  if (sentBefore) {
+    const row = await ctx.db
+      .selectFrom('withdrawals')
+      .select('out_bill_no')
+      .where('id', '=', withdrawalId)
+      .executeTakeFirstOrThrow()
+    const existing = await ctx.transfers.queryTransfer(row.out_bill_no)
+    if (existing) {
+      await applyTransferResult(ctx, existing)
+      return
+    }
+  }
+  const now = ctx.now()
+  await ctx.db.transaction().execute(async (trx) => {
+    const row = await lockWithdrawal(trx, { id: withdrawalId })
+    if (!row || row.state !== 'paying') return
+    await voidHold(trx, row, now)
+    await trx
+      .updateTable('withdrawals')
+      .set({
+        state: 'failed',
+        active_key: null,
+        reason: `提现失败：${error.message}`.slice(0, 200),
+        provider_code: error.code,
+        updated_at: now.toISOString(),
+        finished_at: now.toISOString(),
+      })
+      .where('id', '=', row.id)
+      .execute()
+  })
+  ctx.log.warn({ withdrawalId, code: error.code }, 'transfer refused by the provider; hold voided')
+}
+
+/**
+ * Asks the provider to create (or answer the existing) bill of a withdrawal that is paying. Never
+ * inside a transaction; an unclear answer leaves the withdrawal paying with the same bill number
+ * for the job to ask again. Answers what happened, for the log and the tests.
+ */
+export async function sendToProvider(
+  ctx: WalletContext,
+  withdrawalId: string,
+): Promise<TransferOutcome | 'unclear' | 'refused' | 'not-paying'> {
+  const row = await ctx.db
+    .selectFrom('withdrawals')
+    .innerJoin('users', 'users.id', 'withdrawals.expert_user_id')
+    .selectAll('withdrawals')
+    .select('users.wechat_openid')
+    .where('withdrawals.id', '=', withdrawalId)
+    .executeTakeFirst()
+  if (!row || row.state !== 'paying') return 'not-paying'
+  if (row.provider !== ctx.transfers.name) {
+    ctx.log.error(
+      { withdrawalId, provider: row.provider, configured: ctx.transfers.name },
+      'the withdrawal needs the provider it was made with; it is not configured',
+    )
+    return 'unclear'
+  }
+  const sentBefore = row.sent_at !== null
+  if (!sentBefore) {
+    await ctx.db
+      .updateTable('withdrawals')
+      .set({ sent_at: ctx.now().toISOString() })
+      .where('id', '=', row.id)
+      .where('sent_at', 'is', null)
+      .execute()
+  }
+  let result: TransferResult
+  try {
+    result = await ctx.transfers.createTransfer({
+      outBillNo: row.out_bill_no,
+      amountFen: Number(row.net_fen),
+      openid: row.wechat_openid,
+      realName: (await realNameOf(ctx.db, ctx.cipher, row.expert_user_id)) ?? '',
+      remark: '专家咨询服务报酬',
+      notifyUrl: ctx.notifyUrl,
+      report: { role: '医生', description: '在线健康咨询及影像解读服务报酬' },
+    })
+  } catch (error) {
+    if (error instanceof TransferRefused) {
+      await refused(ctx, row.id, error, sentBefore)
+      return 'refused'
+    }
+    // Unclear (timeout, 5xx, unreadable), not configured, or anything unexpected: the bill may or
+    // may not exist. Never a new bill number: the job asks again with this one.
+    ctx.log.warn({ err: error, withdrawalId }, 'transfer answer unclear; the job will ask again')
+    return 'unclear'
+  }
+  return applyTransferResult(ctx, result)
+}
+
+/**
+ * Where the provider has the bill now, applied: the job's and 刷新's step. A bill the provider does
+ * not have (our create never reached it) is created, with the same bill number.
+ */
+export async function syncWithProvider(
+  ctx: WalletContext,
+  withdrawalId: string,
+): Promise<TransferOutcome | 'unclear' | 'refused' | 'not-paying'> {
+  const row = await ctx.db
+    .selectFrom('withdrawals')
+    .selectAll()
+    .where('id', '=', withdrawalId)
+    .executeTakeFirst()
+  if (!row || isFinal(row.state) || row.state === 'reviewing') return 'not-paying'
+  if (row.provider !== ctx.transfers.name) return sendToProvider(ctx, withdrawalId)
+  let result: TransferResult | null
+  try {
+    result = await ctx.transfers.queryTransfer(row.out_bill_no)
+  } catch (error) {
+    ctx.log.warn({ err: error, withdrawalId }, 'transfer query unclear; asking again later')
+    return 'unclear'
+  }
+  if (result === null) {
+    if (row.state !== 'paying') return 'unchanged'
+    return sendToProvider(ctx, withdrawalId)
+  }
+  return applyTransferResult(ctx, result)
+}
