@@ -4,6 +4,7 @@ import type { DB } from '../../db'
 import { demoTransferProvider } from './demo'
 import type { TransferProvider } from './types'
 import { unconfiguredTransferProvider } from './unconfigured'
+import { wechatPayTransferProvider } from './wechatpay'
 
 export * from './types'
 export {
@@ -18,6 +19,7 @@ export {
   isDemoTransferProvider,
 } from './demo'
 export { unconfiguredTransferProvider } from './unconfigured'
+export { wechatPayTransferProvider, type WechatPayTransferOptions } from './wechatpay'
 
 /**
  * Paying experts' withdrawals (README.md here). WeChat Pay 商家转账 when the merchant is configured
@@ -30,7 +32,8 @@ export function createTransferProvider(
   now: () => Date,
   db: DB,
 ): TransferProvider {
-  // WECHATPAY TRANSFER ADAPTER PLUGS IN HERE (./wechatpay): if (config.wechatpay) return wechatPayTransferProvider(config.wechatpay, { log, now })
+  // The same merchant as payments (WECHATPAY_*), in demo mode too: a configured merchant is meant.
+  if (config.wechatpay) return wechatPayTransferProvider(config.wechatpay, { log, now })
   if (config.demoMode) return demoTransferProvider(db, config.secretKey, now)
   log.debug('no transfer provider configured: 提现未配置')
   return unconfiguredTransferProvider
