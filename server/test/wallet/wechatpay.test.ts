@@ -1,11 +1,8 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { WALLET_MESSAGES } from '@contract/main/wallet'
-import {
-  type TransferLog,
-  type TransferProvider,
-  wechatPayTransferProvider,
-} from '../../src/providers/transfers'
+import { wechatPayTransferProvider } from '../../src/providers/transfers'
+import type { TransferLog } from '../../src/providers/transfers/wechatpay'
 import type { RawNotification } from '../../src/providers/payments'
 import { TRANSFER_NOTIFY_PATH } from '../../src/routes/main/wallet'
 import { closeAfter } from '../helpers'

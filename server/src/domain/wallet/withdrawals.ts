@@ -80,6 +80,10 @@ async function refusal(
   if (!ctx.transfers.configured) return WALLET_MESSAGES.notConfigured
   if (grossFen < WITHDRAW_MIN_FEN) return WALLET_MESSAGES.amountTooSmall
   if (!(await realNameOf(ctx.db, ctx.cipher, expertId))) return WALLET_MESSAGES.noRealName
+  // 商家转账 pays the openid the mini-program's WeChat login gave the account: without one WeChat
+  // would be refused after the hold (OPENID_MISSING), so it is said before anything is held.
+  if (ctx.transfers.name === 'wechatpay' && !(await wechatOpenidOf(ctx.db, expertId)))
+    return WALLET_MESSAGES.wechatLoginRequired
   const active = await ctx.db
     .selectFrom('withdrawals')
     .select('id')
@@ -110,6 +114,15 @@ export async function quoteWithdrawal(ctx: WalletContext, expertId: string, amou
     needsReview: grossFen > limits.reviewAboveFen,
     refused: await refusal(ctx, expertId, grossFen, limits, now),
   }
+}
+
+async function wechatOpenidOf(db: DB, userId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('users')
+    .select('wechat_openid')
+    .where('id', '=', userId)
+    .executeTakeFirst()
+  return row?.wechat_openid ?? null
 }
 
 const byClientId = (db: DB, expertId: string, clientId: string) =>
