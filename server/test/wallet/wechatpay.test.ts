@@ -457,8 +457,8 @@ test('an operator’s 驳回 returns the money and tells the expert once; 通过
   assert.equal((await withdrawal(world, doctor, second.data.id)).state, 'paid')
   told = await walletMessages(world, doctor.user.id)
   assert.deepEqual(
-    told.map((m) => m.title),
-    ['提现审核未通过，已退回余额', '提现已到账'],
+    told.map((m) => m.title).sort(),
+    ['提现审核未通过，已退回余额', '提现已到账'].sort(),
   )
   await world.assertLedger()
 })

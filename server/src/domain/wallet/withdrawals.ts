@@ -30,7 +30,7 @@ import {
   type WalletLimits,
   walletLimits,
 } from './settings'
-import { applyTransferResult, sendToProvider, syncWithProvider } from './settle'
+import { applyTransferResult, fetchPackage, sendToProvider, syncWithProvider } from './settle'
 import { type PaidIncome, withholdingTax } from './tax'
 
 /*
@@ -339,10 +339,16 @@ export async function confirmWithdrawal(
   expertId: string,
   withdrawalId: string,
 ) {
-  const row = await ownWithdrawal(ctx.db, expertId, withdrawalId)
+  let row = await ownWithdrawal(ctx.db, expertId, withdrawalId)
   if (row.state !== 'confirming' || row.provider !== ctx.transfers.name)
     throw conflict(NOT_CONFIRMING)
   const transfers = ctx.transfers
+  if (row.package_info === null && !isDemoTransferProvider(transfers)) {
+    // Waiting for the expert, but its package was never had (a lost create answer): asked for now.
+    await fetchPackage(ctx, withdrawalId)
+    row = await ownWithdrawal(ctx.db, expertId, withdrawalId)
+    if (row.state !== 'confirming') throw conflict(NOT_CONFIRMING)
+  }
   if (isDemoTransferProvider(transfers)) {
     const result = await transfers.demoConfirm(row.out_bill_no)
     const parsed = await transfers.parseTransferNotification(transfers.demoNotification(result))
