@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { WALLET_MESSAGES } from '@contract/main/wallet'
-import { wechatPayTransferProvider } from '../../src/providers/transfers'
+import { TransferUnclear, wechatPayTransferProvider } from '../../src/providers/transfers'
 import type { TransferLog } from '../../src/providers/transfers/wechatpay'
 import type { RawNotification } from '../../src/providers/payments'
 import { TRANSFER_NOTIFY_PATH } from '../../src/routes/main/wallet'
@@ -545,4 +545,55 @@ test('对账 against the stand-in’s 资金账单 of the day: no difference; a 
     ]),
     [[paidIds[1]!.billNo, 'state']],
   )
+})
+
+test('a refusal after an unclear first attempt, with the bill still unknown, keeps the hold for the job; the next run returns it once', async () => {
+  const wx = await wechatWallet()
+  const { world, standin, config } = wx
+  const wechat = wechatPayTransferProvider(config, { log: quiet, now: world.clock.now })
+  let queries = 0
+  let failSecondQuery = true
+  // WeChat's own answers, but the wallet's confirming query after the refusal is unclear once.
+  world.useTransfers(() => ({
+    ...wechat,
+    queryTransfer: async (outBillNo) => {
+      queries += 1
+      if (failSecondQuery && queries === 2) throw new TransferUnclear('no answer')
+      return wechat.queryTransfer(outBillNo)
+    },
+  }))
+  const { doctor } = await wechatExpert(wx)
+  await creditIncome(world, doctor.user.id, 20_000)
+  standin.failNext('error500', 1, /transfer-bills$/)
+  const made = await withdraw(world, doctor, '40')
+  assert.equal(made.data.state, 'paying', 'unclear: still 打款中')
+  assert.equal(standin.transfers.size, 0)
+  standin.balances.OPERATION = 0
+
+  // The job: no bill (query 1), create refused NOT_ENOUGH, the wallet's query (2) unclear.
+  await world.advance(60_000, doctor)
+  await world.drainWallet()
+  assert.equal(queries, 2)
+  let now = await withdrawal(world, doctor, made.data.id)
+  assert.equal(now.state, 'paying', 'the hold stays while the bill is unknown')
+  assert.equal((await balances(world, doctor)).withdrawingFen, 4_000)
+  const queued = await world.app.db
+    .selectFrom('ingest_jobs')
+    .select('status')
+    .where('subject_id', '=', made.data.id)
+    .where('status', '=', 'queued')
+    .execute()
+  assert.equal(queued.length, 1, 'the job asks again later')
+  await world.assertLedger()
+
+  failSecondQuery = false
+  await world.advance(10 * 60_000, doctor)
+  await world.drainWallet()
+  now = await withdrawal(world, doctor, made.data.id)
+  assert.equal(now.state, 'failed')
+  assert.equal(now.reason, '提现失败：平台付款账户余额不足，本次提现未发出，金额已退回余额')
+  assert.deepEqual(await countTransfers(world, made.data.id), ['withdraw-hold', 'withdraw-void'])
+  assert.equal((await balances(world, doctor)).availableFen, 20_000)
+  assert.equal((await walletMessages(world, doctor.user.id)).length, 1)
+  await world.assertLedger()
 })
