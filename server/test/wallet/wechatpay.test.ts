@@ -199,8 +199,18 @@ test('商家转账 end to end: WAIT_USER_CONFIRM → 确认收款 → signed not
   assert.deepEqual(await countTransfers(world, made.data.id), ['withdraw-hold'])
   assert.deepEqual(await walletMessages(world, doctor.user.id), [])
 
-  // WeChat delivers the genuine one many times at once, and again later.
-  const answers = await Promise.all(Array.from({ length: 10 }, () => notify(world, notification)))
+  // WeChat delivers the genuine one many times at once, while the expert taps 刷新 and the job
+  // asks (both find SUCCESS by query), and again later.
+  await world.advance(60_000, doctor)
+  const [answers] = await Promise.all([
+    Promise.all(Array.from({ length: 10 }, () => notify(world, notification))),
+    Promise.all(
+      Array.from({ length: 3 }, () =>
+        world.call(doctor, 'POST', `/main/wallet/withdrawals/${made.data.id}/sync`),
+      ),
+    ),
+    world.drainWallet(),
+  ])
   assert.deepEqual([...new Set(answers.map((res) => res.statusCode))], [204])
   assert.equal((await notify(world, notification)).statusCode, 204)
   const paid = await withdrawal(world, doctor, made.data.id)
@@ -321,6 +331,7 @@ test('a lost answer on create: the job asks again with the same out_bill_no, the
   assert.equal(waiting.billNo, billNo, 'never a new bill number')
   assert.equal(waiting.canConfirm, true, 'the expert can confirm the bill WeChat made')
   assert.equal(standin.transfers.size, 1)
+  assert.ok(standin.transfers.get(billNo)!.requests >= 2, 'asked again with the same number')
 
   await userConfirms(wx, doctor, made.data.id, billNo)
   const notification = standin.completeTransfer(billNo, 'SUCCESS')
@@ -595,5 +606,54 @@ test('a refusal after an unclear first attempt, with the bill still unknown, kee
   assert.deepEqual(await countTransfers(world, made.data.id), ['withdraw-hold', 'withdraw-void'])
   assert.equal((await balances(world, doctor)).availableFen, 20_000)
   assert.equal((await walletMessages(world, doctor.user.id)).length, 1)
+  await world.assertLedger()
+})
+
+test('a bill first ACCEPTED: 刷新 finds it waiting for the expert and gets its package; 取消 there cancels it at WeChat and returns the money once', async () => {
+  const wx = await wechatWallet()
+  const { world, standin } = wx
+  const { doctor } = await wechatExpert(wx)
+  await creditIncome(world, doctor.user.id, 20_000)
+  standin.transferStartState = 'ACCEPTED'
+  const made = await withdraw(world, doctor, '66')
+  assert.equal(made.status, 200, made.error ?? '')
+  assert.equal(made.data.state, 'paying')
+  assert.equal(made.data.canConfirm, false)
+  const billNo = made.data.billNo as string
+  standin.readyTransfer(billNo)
+
+  const synced = await world.call(doctor, 'POST', `/main/wallet/withdrawals/${made.data.id}/sync`)
+  assert.equal(synced.status, 200, synced.error ?? '')
+  assert.equal(synced.data.state, 'confirming')
+  assert.equal(synced.data.canConfirm, true, 'the package was had with the same bill number')
+  assert.equal(standin.transfers.size, 1)
+  const confirm = await world.call(
+    doctor,
+    'POST',
+    `/main/wallet/withdrawals/${made.data.id}/confirm`,
+  )
+  assert.equal(confirm.data.packageInfo, standin.transfers.get(billNo)!.package_info)
+
+  // The expert changes their mind before confirming: WeChat cancels the bill.
+  const cancelled = await world.call(
+    doctor,
+    'POST',
+    `/main/wallet/withdrawals/${made.data.id}/cancel`,
+  )
+  assert.equal(cancelled.status, 200, cancelled.error ?? '')
+  assert.equal(standin.transfers.get(billNo)!.state, 'CANCELING')
+  assert.equal(cancelled.data.state, 'confirming', 'until WeChat says CANCELLED')
+  const notification = standin.completeTransfer(billNo, 'CANCELLED')
+  await Promise.all([notify(world, notification), notify(world, notification)])
+  const after = await withdrawal(world, doctor, made.data.id)
+  assert.equal(after.state, 'cancelled')
+  assert.equal(after.stateLabel, '已取消')
+  assert.deepEqual(await countTransfers(world, made.data.id), ['withdraw-hold', 'withdraw-void'])
+  assert.equal((await balances(world, doctor)).availableFen, 20_000)
+  assert.deepEqual(
+    (await walletMessages(world, doctor.user.id)).map((m) => m.title),
+    ['提现已取消，已退回余额'],
+  )
+  assert.equal(standin.payouts(billNo), 0)
   await world.assertLedger()
 })
