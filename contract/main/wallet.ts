@@ -77,6 +77,8 @@ export const WALLET_MESSAGES = {
   overPlatformDay: '今日平台提现额度已满，请明天再试',
   oneAtATime: '已有一笔提现正在处理，完成后再提现',
   noRealName: '请先完成实名认证',
+  /** 商家转账 pays the openid of the mini-program's WeChat login: an account without one cannot receive. */
+  wechatLoginRequired: '请在微信小程序中登录后再提现到微信零钱',
   reauthRequired: '请输入登录密码或短信验证码以确认提现',
   reauthFailed: '密码或验证码不正确',
   notConfigured: '提现未配置',

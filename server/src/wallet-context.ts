@@ -16,6 +16,7 @@ export function walletContext(app: FastifyInstance): WalletContext {
     now: app.now,
     transfers: app.providers.transfers,
     log: app.log,
+    subscribe: app.providers.subscribe,
     notifyUrl: base ? `${base}${TRANSFER_NOTIFY_PATH}` : null,
   }
 }

@@ -23,6 +23,8 @@ export interface SubscribeNotice {
     | 'expert-service'
     /** A consultation's state changed (new order, accepted, answered, refunded, complaint decided). */
     | 'consult-update'
+    /** An expert's withdrawal ended (已到账, 失败 — 已退回余额, 审核未通过, 已取消). */
+    | 'wallet-update'
   /** Template fields, already without personal data beyond what the person owns. */
   data: Record<string, string>
 }

@@ -6,6 +6,7 @@ import { OPERATOR_PAGE_SIZE, recordOperatorAction } from '../operator'
 import type { WalletContext } from './context'
 import { lockWithdrawal, queueTransferJob, toWithdrawal, type WithdrawalRow } from './model'
 import { voidHold } from './money'
+import { sendWithdrawalNotices, tellWithdrawalEnded } from './notices'
 import { sendToProvider } from './settle'
 import { FIRST_CHECK_MS } from './withdrawals'
 
@@ -99,7 +100,7 @@ export async function decideWithdrawal(
   if (!input.approve && !reason) throw badRequest(WALLET_MESSAGES.rejectReasonRequired)
   const now = ctx.now()
   const at = now.toISOString()
-  await ctx.db.transaction().execute(async (trx) => {
+  const notice = await ctx.db.transaction().execute(async (trx) => {
     const row = await lockWithdrawal(trx, { id: input.withdrawalId })
     if (!row) throw notFound(WALLET_MESSAGES.notFound)
     if (row.state !== 'reviewing') throw conflict(ALREADY_DECIDED)
@@ -126,6 +127,9 @@ export async function decideWithdrawal(
         .where('id', '=', row.id)
         .execute()
     }
+    const told = input.approve
+      ? null
+      : await tellWithdrawalEnded(trx, row, { kind: 'rejected', reason }, now)
     await recordOperatorAction(
       trx,
       {
@@ -136,7 +140,9 @@ export async function decideWithdrawal(
       },
       now,
     )
+    return told
   })
+  if (notice) await sendWithdrawalNotices(ctx, [notice])
   if (input.approve) await sendToProvider(ctx, input.withdrawalId)
   return operatorRow(ctx, input.withdrawalId)
 }

@@ -1,12 +1,15 @@
 import type { WithdrawalState } from '@contract/main/wallet'
+import type { SubscribeNotice } from '../../providers/subscribe-message'
 import {
+  type TransferInput,
   TransferRefused,
   type TransferResult,
   type TransferState,
 } from '../../providers/transfers/types'
 import type { WalletContext } from './context'
-import { isFinal, lockWithdrawal, realNameOf } from './model'
+import { isFinal, lockWithdrawal, realNameOf, type WithdrawalRow } from './model'
 import { postPaid, voidHold } from './money'
+import { sendWithdrawalNotices, tellWithdrawalEnded } from './notices'
 
 /*
  * A transfer provider's answer applied to its withdrawal, exactly once, whatever brought it: the
@@ -38,31 +41,58 @@ const PROGRESS: Record<TransferState, number> = {
   CANCELLED: 9,
 }
 
-/** WeChat's fail_reason codes a person can act on, in Chinese; others are shown with their code. */
+/**
+ * WeChat's fail_reason codes (商家转账 订单失败原因说明), in Chinese for the expert. Any other code, or
+ * none, reads as FAILED_TRANSFER: a code or an English text is never shown to the expert; the code
+ * stays in provider_code for operators.
+ */
 const FAIL_REASONS: Record<string, string> = {
   ACCOUNT_FROZEN: '收款微信账户已冻结',
   ACCOUNT_NOT_EXIST: '收款微信账户不存在',
+  BLOCK_B2C_USERLIMITAMOUNT_BSRULE_MONTH: '超过微信每月收款限额，本月无法继续收款',
+  BLOCK_B2C_USERLIMITAMOUNT_MONTH: '收款微信账户存在风险，本月收款受限',
   REAL_NAME_CHECK_FAIL: '收款人未完成微信实名认证',
   NAME_NOT_CORRECT: '收款人姓名与微信实名不一致',
+  ID_CARD_NOT_CORRECT: '收款人身份证信息校验未通过',
   OPENID_INVALID: '收款微信账户无效',
-  TRANSFER_QUOTA_EXCEED: '超过微信单笔转账限额',
+  TRANSFER_QUOTA_EXCEED: '超过微信单笔收款限额',
   DAY_RECEIVED_QUOTA_EXCEED: '超过微信每日收款限额',
   MONTH_RECEIVED_QUOTA_EXCEED: '超过微信每月收款限额',
   DAY_RECEIVED_COUNT_EXCEED: '超过微信每日收款次数',
-  ID_CARD_NOT_CORRECT: '收款人身份证信息不正确',
-  PAYEE_ACCOUNT_ABNORMAL: '收款微信账户异常',
+  REALNAME_ACCOUNT_RECEIVED_QUOTA_EXCEED: '收款微信账户收款受限，请在微信支付中查看详情',
+  PAYEE_ACCOUNT_ABNORMAL: '收款微信账户收款异常，请在微信支付中完善身份信息',
+  PAYER_ACCOUNT_ABNORMAL: '平台付款账户受限，请稍后再试',
+  PRODUCT_AUTH_CHECK_FAIL: '平台的微信商家转账权限异常，请稍后再试',
+  RECEIVE_ACCOUNT_NOT_CONFIGURE: '平台的微信转账场景配置有误，请稍后再试',
+  TRANSFER_SCENE_INVALID: '平台的微信转账场景暂不可用，请稍后再试',
+  TRANSFER_SCENE_UNAVAILABLE: '平台的微信转账场景暂不可用，请稍后再试',
+  TRANSFER_REMARK_SET_FAIL: '转账备注设置失败，请稍后再试',
   TRANSFER_RISK: '该笔转账存在风险，已被微信拦截',
   OVERDUE_CLOSE: '超过 24 小时未确认收款',
+  MCH_CANCEL: '平台已撤销转账',
   MERCHANT_REJECT: '平台已撤销转账',
   MERCHANT_NOT_CONFIRM: '平台未确认转账',
 }
 
+/** What a failure says when its code is not one we know (OTHERS, OTHER_FAIL_REASON_TYPE, new ones). */
+export const FAILED_TRANSFER = '微信支付未能完成打款，金额已退回余额'
+
+/** Has a CJK character: a text written for a person in China, not a code or an English message. */
+const readsChinese = (text: string) => /[\u3400-\u9fff]/.test(text)
+
 export function failReasonText(failReason: string | null): string {
-  if (!failReason) return '打款失败，金额已退回余额'
+  if (!failReason) return FAILED_TRANSFER
   if (FAIL_REASONS[failReason]) return FAIL_REASONS[failReason]
   // The demo (and any adapter that already speaks Chinese) gives a reason to show as it is.
-  if (/[^\x20-\x7e]/.test(failReason)) return failReason.slice(0, 100)
-  return `打款失败（${failReason.slice(0, 40)}）`
+  if (readsChinese(failReason)) return failReason.slice(0, 100)
+  return FAILED_TRANSFER
+}
+
+/** A refusal's text for the expert: the adapter's Chinese message; never a code or English. */
+export function refusalText(error: TransferRefused): string {
+  return readsChinese(error.message)
+    ? error.message.slice(0, 100)
+    : '支付机构拒绝了这笔提现，本次未发出'
 }
 
 export async function applyTransferResult(
@@ -71,7 +101,9 @@ export async function applyTransferResult(
 ): Promise<TransferOutcome> {
   const now = ctx.now()
   const at = now.toISOString()
+  const notices: SubscribeNotice[] = []
   const outcome = await ctx.db.transaction().execute(async (trx): Promise<TransferOutcome> => {
+    notices.length = 0
     const row = await lockWithdrawal(trx, { outBillNo: result.outBillNo })
     if (!row) return 'unknown-bill'
     if (isFinal(row.state)) return 'already-final'
@@ -96,6 +128,7 @@ export async function applyTransferResult(
         })
         .where('id', '=', row.id)
         .execute()
+      notices.push(await tellWithdrawalEnded(trx, row, { kind: 'paid' }, now))
       return 'paid'
     }
     if (result.state === 'FAIL' || result.state === 'CANCELLED') {
@@ -119,6 +152,14 @@ export async function applyTransferResult(
         })
         .where('id', '=', row.id)
         .execute()
+      notices.push(
+        await tellWithdrawalEnded(
+          trx,
+          row,
+          state === 'failed' ? { kind: 'failed', reason } : { kind: 'cancelled' },
+          now,
+        ),
+      )
       return state
     }
     const before = row.provider_state ? PROGRESS[row.provider_state as TransferState] : 0
@@ -146,6 +187,7 @@ export async function applyTransferResult(
       .execute()
     return 'updated'
   })
+  await sendWithdrawalNotices(ctx, notices)
   if (outcome === 'amount-mismatch') {
     ctx.log.error(
       { outBillNo: result.outBillNo, amountFen: result.amountFen, state: result.state },
@@ -168,38 +210,79 @@ async function refused(
   withdrawalId: string,
   error: TransferRefused,
   sentBefore: boolean,
-): Promise<void> {
+): Promise<TransferOutcome | 'unclear' | 'refused'> {
   if (sentBefore) {
     const row = await ctx.db
       .selectFrom('withdrawals')
       .select('out_bill_no')
       .where('id', '=', withdrawalId)
       .executeTakeFirstOrThrow()
-    const existing = await ctx.transfers.queryTransfer(row.out_bill_no)
-    if (existing) {
-      await applyTransferResult(ctx, existing)
-      return
+    let existing: TransferResult | null
+    try {
+      existing = await ctx.transfers.queryTransfer(row.out_bill_no)
+    } catch (queryError) {
+      // Whether an earlier attempt made the bill is unknown: the hold stays, the job asks again.
+      ctx.log.warn(
+        { err: queryError, withdrawalId },
+        'transfer refused, bill unknown; asking again',
+      )
+      return 'unclear'
     }
+    if (existing) return applyTransferResult(ctx, existing)
   }
   const now = ctx.now()
-  await ctx.db.transaction().execute(async (trx) => {
+  const shown = refusalText(error)
+  const reason = `提现失败：${shown}`.slice(0, 200)
+  const notice = await ctx.db.transaction().execute(async (trx) => {
     const row = await lockWithdrawal(trx, { id: withdrawalId })
-    if (!row || row.state !== 'paying') return
+    if (!row || row.state !== 'paying') return null
     await voidHold(trx, row, now)
     await trx
       .updateTable('withdrawals')
       .set({
         state: 'failed',
         active_key: null,
-        reason: `提现失败：${error.message}`.slice(0, 200),
+        reason,
         provider_code: error.code,
         updated_at: now.toISOString(),
         finished_at: now.toISOString(),
       })
       .where('id', '=', row.id)
       .execute()
+    return tellWithdrawalEnded(trx, row, { kind: 'failed', reason: shown }, now)
   })
+  if (notice) await sendWithdrawalNotices(ctx, [notice])
   ctx.log.warn({ withdrawalId, code: error.code }, 'transfer refused by the provider; hold voided')
+  return 'refused'
+}
+
+/** A withdrawal's row with its expert's openid (the payee), for the provider's input. */
+const withPayee = (ctx: WalletContext, withdrawalId: string) =>
+  ctx.db
+    .selectFrom('withdrawals')
+    .innerJoin('users', 'users.id', 'withdrawals.expert_user_id')
+    .selectAll('withdrawals')
+    .select('users.wechat_openid')
+    .where('withdrawals.id', '=', withdrawalId)
+    .executeTakeFirst()
+
+/**
+ * What the provider is asked to pay: the same on every call for one withdrawal (WeChat answers a
+ * repeat with other parameters with INVALID_REQUEST), from the row, the openid and the real name.
+ */
+async function transferInput(
+  ctx: WalletContext,
+  row: WithdrawalRow & { wechat_openid: string | null },
+): Promise<TransferInput> {
+  return {
+    outBillNo: row.out_bill_no,
+    amountFen: Number(row.net_fen),
+    openid: row.wechat_openid,
+    realName: (await realNameOf(ctx.db, ctx.cipher, row.expert_user_id)) ?? '',
+    remark: '专家咨询服务报酬',
+    notifyUrl: ctx.notifyUrl,
+    report: { role: '医生', description: '在线健康咨询及影像解读服务报酬' },
+  }
 }
 
 /**
@@ -211,13 +294,7 @@ export async function sendToProvider(
   ctx: WalletContext,
   withdrawalId: string,
 ): Promise<TransferOutcome | 'unclear' | 'refused' | 'not-paying'> {
-  const row = await ctx.db
-    .selectFrom('withdrawals')
-    .innerJoin('users', 'users.id', 'withdrawals.expert_user_id')
-    .selectAll('withdrawals')
-    .select('users.wechat_openid')
-    .where('withdrawals.id', '=', withdrawalId)
-    .executeTakeFirst()
+  const row = await withPayee(ctx, withdrawalId)
   if (!row || row.state !== 'paying') return 'not-paying'
   if (row.provider !== ctx.transfers.name) {
     ctx.log.error(
@@ -237,19 +314,10 @@ export async function sendToProvider(
   }
   let result: TransferResult
   try {
-    result = await ctx.transfers.createTransfer({
-      outBillNo: row.out_bill_no,
-      amountFen: Number(row.net_fen),
-      openid: row.wechat_openid,
-      realName: (await realNameOf(ctx.db, ctx.cipher, row.expert_user_id)) ?? '',
-      remark: '专家咨询服务报酬',
-      notifyUrl: ctx.notifyUrl,
-      report: { role: '医生', description: '在线健康咨询及影像解读服务报酬' },
-    })
+    result = await ctx.transfers.createTransfer(await transferInput(ctx, row))
   } catch (error) {
     if (error instanceof TransferRefused) {
-      await refused(ctx, row.id, error, sentBefore)
-      return 'refused'
+      return refused(ctx, row.id, error, sentBefore)
     }
     // Unclear (timeout, 5xx, unreadable), not configured, or anything unexpected: the bill may or
     // may not exist. Never a new bill number: the job asks again with this one.
@@ -260,8 +328,35 @@ export async function sendToProvider(
 }
 
 /**
+ * A bill waiting for the expert's 确认收款 whose package we never got (the create answer was lost,
+ * and the query carries none): the same create again, with the same input, answers the waiting bill
+ * with its package (WECHATPAY.md). The demo confirms on the server and needs none. Nothing changes
+ * when this fails: 刷新, the job or 确认收款 ask again.
+ */
+export async function fetchPackage(ctx: WalletContext, withdrawalId: string): Promise<void> {
+  const row = await withPayee(ctx, withdrawalId)
+  if (
+    !row ||
+    row.state !== 'confirming' ||
+    row.package_info !== null ||
+    row.provider === 'demo' ||
+    row.provider !== ctx.transfers.name
+  )
+    return
+  try {
+    await applyTransferResult(
+      ctx,
+      await ctx.transfers.createTransfer(await transferInput(ctx, row)),
+    )
+  } catch (error) {
+    ctx.log.warn({ err: error, withdrawalId }, 'the waiting transfer’s package is not had yet')
+  }
+}
+
+/**
  * Where the provider has the bill now, applied: the job's and 刷新's step. A bill the provider does
- * not have (our create never reached it) is created, with the same bill number.
+ * not have (our create never reached it) is created, with the same bill number; one waiting for
+ * the expert without its package gets it.
  */
 export async function syncWithProvider(
   ctx: WalletContext,
@@ -285,5 +380,8 @@ export async function syncWithProvider(
     if (row.state !== 'paying') return 'unchanged'
     return sendToProvider(ctx, withdrawalId)
   }
-  return applyTransferResult(ctx, result)
+  const outcome = await applyTransferResult(ctx, result)
+  if (result.state === 'WAIT_USER_CONFIRM' && !result.packageInfo)
+    await fetchPackage(ctx, withdrawalId)
+  return outcome
 }

@@ -30,7 +30,7 @@ import {
   type WalletLimits,
   walletLimits,
 } from './settings'
-import { applyTransferResult, sendToProvider, syncWithProvider } from './settle'
+import { applyTransferResult, fetchPackage, sendToProvider, syncWithProvider } from './settle'
 import { type PaidIncome, withholdingTax } from './tax'
 
 /*
@@ -80,6 +80,10 @@ async function refusal(
   if (!ctx.transfers.configured) return WALLET_MESSAGES.notConfigured
   if (grossFen < WITHDRAW_MIN_FEN) return WALLET_MESSAGES.amountTooSmall
   if (!(await realNameOf(ctx.db, ctx.cipher, expertId))) return WALLET_MESSAGES.noRealName
+  // 商家转账 pays the openid the mini-program's WeChat login gave the account: without one WeChat
+  // would be refused after the hold (OPENID_MISSING), so it is said before anything is held.
+  if (ctx.transfers.name === 'wechatpay' && !(await wechatOpenidOf(ctx.db, expertId)))
+    return WALLET_MESSAGES.wechatLoginRequired
   const active = await ctx.db
     .selectFrom('withdrawals')
     .select('id')
@@ -110,6 +114,15 @@ export async function quoteWithdrawal(ctx: WalletContext, expertId: string, amou
     needsReview: grossFen > limits.reviewAboveFen,
     refused: await refusal(ctx, expertId, grossFen, limits, now),
   }
+}
+
+async function wechatOpenidOf(db: DB, userId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('users')
+    .select('wechat_openid')
+    .where('id', '=', userId)
+    .executeTakeFirst()
+  return row?.wechat_openid ?? null
 }
 
 const byClientId = (db: DB, expertId: string, clientId: string) =>
@@ -326,10 +339,16 @@ export async function confirmWithdrawal(
   expertId: string,
   withdrawalId: string,
 ) {
-  const row = await ownWithdrawal(ctx.db, expertId, withdrawalId)
+  let row = await ownWithdrawal(ctx.db, expertId, withdrawalId)
   if (row.state !== 'confirming' || row.provider !== ctx.transfers.name)
     throw conflict(NOT_CONFIRMING)
   const transfers = ctx.transfers
+  if (row.package_info === null && !isDemoTransferProvider(transfers)) {
+    // Waiting for the expert, but its package was never had (a lost create answer): asked for now.
+    await fetchPackage(ctx, withdrawalId)
+    row = await ownWithdrawal(ctx.db, expertId, withdrawalId)
+    if (row.state !== 'confirming') throw conflict(NOT_CONFIRMING)
+  }
   if (isDemoTransferProvider(transfers)) {
     const result = await transfers.demoConfirm(row.out_bill_no)
     const parsed = await transfers.parseTransferNotification(transfers.demoNotification(result))
