@@ -114,12 +114,17 @@ export async function renderPage(path: string, params?: Params): Promise<Rendere
     })
   }
   const pathOnly = url.split('?')[0]
-  const element = await waitFor(() => {
-    const pages = Array.from(document.querySelectorAll<HTMLElement>('.taro_page'))
-    const page = pages.find((candidate) => candidate.id.split('?')[0] === pathOnly)
-    if (!page || page.childElementCount === 0) throw new Error(`page ${url} not rendered`)
-    return page
-  })
+  const element = await waitFor(
+    () => {
+      const pages = Array.from(document.querySelectorAll<HTMLElement>('.taro_page'))
+      const page = pages.find((candidate) => candidate.id.split('?')[0] === pathOnly)
+      if (!page || page.childElementCount === 0) throw new Error(`page ${url} not rendered`)
+      return page
+    },
+    // Longer than waitFor's 1 s: on a loaded 2-core machine a page's first render took more (the
+    // data-center test failed once so); a page that renders sooner is not waited for.
+    { timeout: 5_000 },
+  )
   return { element, url }
 }
 
