@@ -420,6 +420,14 @@ describe('the expert’s wallet: a balance that adds up, withdrawals to 已到�
     const held = await wallet()
     assert.equal(held.availableFen, afterFirst - large)
     assert.equal(held.withdrawingFen, large)
+    // 查看提现记录: it waits there in 审核中, beside the paid one and the failed one.
+    await button(page, '查看提现记录').click()
+    await page.waitForURL(/pages\/myWallet\/withdrawList/)
+    const mine = view(page).locator('.withdrawal-row', { hasText: shown(large) })
+    await mine.locator('.wallet-state', { hasText: '审核中' }).waitFor()
+    assert.match((await mine.innerText()).replace(/\s+/g, ' '), /预计到账 ¥\d+\.\d\d/)
+    await settle(page)
+    await shot(expert, '14-withdrawals-reviewing')
 
     // The operator: 我的 → 运营后台 → 提现审核 → the row → 通过.
     const op = operator.page
@@ -432,19 +440,14 @@ describe('the expert’s wallet: a balance that adds up, withdrawals to 已到�
     assert.ok(rowText.includes(`提现 ${shown(large)}`), rowText)
     assert.match(rowText, /审核中/)
     await row.evaluate((element) => element.scrollIntoView({ block: 'center' }))
-    await shot(operator, '14-operator-review')
+    await shot(operator, '15-operator-review')
     await row.locator('.nut-button', { hasText: '通过' }).click()
     await confirmModal(op, '通过')
     const approvedAt = Date.now()
     await row.waitFor({ state: 'detached' })
     await ledgerHolds('the large withdrawal approved')
 
-    // The expert: 查看提现记录 → the row (no longer 审核中) → 提现详情, which follows it.
-    await button(page, '查看提现记录').click()
-    await page.waitForURL(/pages\/myWallet\/withdrawList/)
-    const mine = view(page).locator('.withdrawal-row', { hasText: shown(large) })
-    await mine.waitFor()
-    assert.doesNotMatch(await mine.innerText(), /审核中/)
+    // The expert, still on 提现记录: the row → 提现详情, no longer 审核中, following it.
     await tap(mine)
     await page.waitForURL(/pages\/myWallet\/withdrawal\?id=/)
     await stateTag(page, '待确认收款').waitFor({ timeout: 15_000 })
@@ -453,12 +456,12 @@ describe('the expert’s wallet: a balance that adds up, withdrawals to 已到�
     )
     await button(page, '确认收款').click()
     await stateTag(page, '打款中').or(stateTag(page, '已到账')).waitFor()
-    if (await stateTag(page, '打款中').isVisible()) await shot(expert, '15-detail-transfering')
+    if (await stateTag(page, '打款中').isVisible()) await shot(expert, '16-detail-transfering')
     await stateTag(page, '已到账').waitFor({ timeout: 20_000 })
     console.log(
       `# ¥${typed(large)}: 确认提现 → 已到账 ${Date.now() - sentAt} ms (审核 included), 通过 → 已到账 ${Date.now() - approvedAt} ms`,
     )
-    await shot(expert, '16-detail-large-paid')
+    await shot(expert, '17-detail-large-paid')
     await ledgerHolds('the large withdrawal paid')
     const now = await wallet()
     assert.equal(now.availableFen, afterFirst - large)
@@ -472,7 +475,7 @@ describe('the expert’s wallet: a balance that adds up, withdrawals to 已到�
     await view(page).locator('.wallet-trade').first().waitFor()
     await settle(page)
     assert.equal(await balanceOnPage(page), final.availableFen)
-    await shot(expert, '17-wallet-after')
+    await shot(expert, '18-wallet-after')
     const rows = await tradeRows(page)
     assert.equal(
       rows
@@ -498,17 +501,17 @@ describe('the expert’s wallet: a balance that adds up, withdrawals to 已到�
       kinds.every((meta) => meta.startsWith('提现 · ')),
       kinds.join('\n'),
     )
-    await shot(expert, '18-wallet-filter')
+    await shot(expert, '19-wallet-filter')
     await tap(firstHold)
     await page.waitForURL(/pages\/myWallet\/trade\?id=/)
     await view(page).getByText('查看提现详情').waitFor()
     await settle(page)
-    await shot(expert, '19-trade-withdrawal')
+    await shot(expert, '20-trade-withdrawal')
     await view(page).getByText('查看提现详情').click()
     await page.waitForURL(/pages\/myWallet\/withdrawal\?id=/)
     await stateTag(page, '已到账').waitFor()
     await settle(page)
-    await shot(expert, '20-withdrawal-page')
+    await shot(expert, '21-withdrawal-page')
 
     // The operator: 对账 of the withdrawals' day, then 咨询订单 → 账本核对 → 立即核对.
     const op = operator.page
@@ -518,8 +521,7 @@ describe('the expert’s wallet: a balance that adds up, withdrawals to 已到�
     await fromMine(op, '运营后台')
     await view(op).locator('[role=tab]', { hasText: '提现审核' }).click()
     await settle(op)
-    const dateInput = view(op).locator('input[aria-label="对账日期"]')
-    await dateInput.fill(day)
+    await type(op, '日期，如 2026-11-19', day)
     await button(op, '立即对账').click()
     await view(op)
       .locator('.withdrawal-reconcile', { hasText: `${day} · 一致` })
@@ -527,7 +529,7 @@ describe('the expert’s wallet: a balance that adds up, withdrawals to 已到�
     await view(op).locator('[role=radio]', { hasText: /^全部/ }).click()
     await view(op).locator('.operator__row').first().waitFor()
     await settle(op)
-    await shot(operator, '21-operator-reconciled')
+    await shot(operator, '22-operator-reconciled')
     await view(op).locator('[role=tab]', { hasText: '咨询订单' }).click()
     await settle(op)
     const check = view(op).locator('[aria-label="平台分成与账本核对"]')
@@ -535,7 +537,7 @@ describe('the expert’s wallet: a balance that adds up, withdrawals to 已到�
     await tap(check.locator('.nut-button', { hasText: '立即核对' }))
     await check.locator('.operator__state', { hasText: /^通过/ }).waitFor()
     await check.evaluate((element) => element.scrollIntoView({ block: 'center' }))
-    await shot(operator, '22-operator-ledger-check')
+    await shot(operator, '23-operator-ledger-check')
     await ledgerHolds('the end')
   })
 })
