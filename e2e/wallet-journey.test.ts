@@ -374,11 +374,16 @@ describe('the expert’s wallet: a balance that adds up, withdrawals to 已到�
     await shot(expert, '10-detail-failed')
     await ledgerHolds('提现 ¥12.44 failed')
 
-    await button(page, '返回我的钱包').click()
+    // 我的钱包 loads its figures again on return: the failed amount is back.
+    const [reloaded] = await Promise.all([
+      page.waitForResponse(
+        (answer) => answer.request().method() === 'GET' && /\/main\/wallet$/.test(answer.url()),
+      ),
+      button(page, '返回我的钱包').click(),
+    ])
+    assert.equal(((await reloaded.json()) as { data: Overview }).data.availableFen, afterFirst)
     await page.waitForURL(/pages\/myWallet\/myWallet/)
     await settle(page)
-    // The page loads again on return; the failed amount is back.
-    await page.waitForLoadState('networkidle')
     assert.equal(await balanceOnPage(page), afterFirst, 'the balance is back')
     assert.equal((await wallet()).availableFen, afterFirst)
 
