@@ -36,6 +36,10 @@ export const WALLET_TEXTS = {
   gross: '提现金额',
   tax: '代扣个税',
   net: '实际到账',
+  /** The net of a withdrawal still on its way (审核中, 打款中, 待确认收款): not arrived yet. */
+  netExpected: '预计到账',
+  /** A failed or cancelled withdrawal: nothing was paid or withheld, the gross is back. */
+  returned: '已退回余额',
   needsReview: '这笔提现需平台审核，审核通过后打款',
   noReview: '提交后即向微信零钱打款',
   taxHow: '个税怎么算',

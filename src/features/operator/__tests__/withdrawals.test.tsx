@@ -123,10 +123,14 @@ describe('运营后台 → 提现审核', () => {
     })
     expect(await screen.findByText('审核中 1')).toBeTruthy()
     expect(screen.getByText('失败 — 已退回余额 1')).toBeTruthy()
-    expect(document.body.textContent).toContain('提现 ¥5000.00 · 代扣个税 ¥760.00 · 实到 ¥4240.00')
+    // Not paid yet: what it will pay (应到), not 实到.
+    expect(document.body.textContent).toContain('提现 ¥5000.00 · 代扣个税 ¥760.00 · 应到 ¥4240.00')
+    expect(document.body.textContent).not.toContain('实到')
 
     fireEvent.click(screen.getByText('失败 — 已退回余额 1'))
     expect(await screen.findByText('原因：收款用户姓名校验不通过（NAME_NOT_CORRECT）')).toBeTruthy()
+    // A failed one paid and withheld nothing: no 实到, no tax.
+    expect(screen.getByText('提现 ¥100.50 · 未打款，已退回专家余额')).toBeTruthy()
     expect(server.to('GET /main/operator/withdrawals').at(-1)!.query).toMatchObject({
       state: 'failed',
     })

@@ -43,6 +43,19 @@ function side(state: string | null, value: number | null): string {
   return [state, value === null ? null : `¥${yuanOf(value)}`].filter(Boolean).join(' ')
 }
 
+/**
+ * 提现 ¥gross · 代扣个税 · 实到 once paid (应到 while on its way); a failed, rejected or cancelled
+ * one paid and withheld nothing: its gross went back to the expert's balance.
+ */
+export function amountsLine(withdrawal: OperatorWithdrawal): string {
+  const gross = `提现 ¥${yuanOf(withdrawal.grossFen)}`
+  if (withdrawal.state === 'failed' || withdrawal.state === 'cancelled') {
+    return `${gross} · 未打款，已退回专家余额`
+  }
+  const net = withdrawal.state === 'paid' ? '实到' : '应到'
+  return `${gross} · 代扣个税 ¥${yuanOf(withdrawal.taxFen)} · ${net} ¥${yuanOf(withdrawal.netFen)}`
+}
+
 /** 驳回: the reason is required (the expert reads it). */
 function RejectForm({
   withdrawal,
@@ -115,10 +128,7 @@ function WithdrawalRow({
           {withdrawal.stateLabel}
         </Text>
       </View>
-      <Text className="operator__text">
-        提现 ¥{yuanOf(withdrawal.grossFen)} · 代扣个税 ¥{yuanOf(withdrawal.taxFen)} · 实到 ¥
-        {yuanOf(withdrawal.netFen)}
-      </Text>
+      <Text className="operator__text">{amountsLine(withdrawal)}</Text>
       <Text className="operator__meta">
         {withdrawal.targetLabel} · 单号 {withdrawal.billNo}
       </Text>

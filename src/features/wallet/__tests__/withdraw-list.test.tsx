@@ -46,7 +46,11 @@ describe('提现记录 (withdrawList)', () => {
     expect(screen.getByText('失败 — 已退回余额')).toBeTruthy()
     expect(screen.getByText('审核中')).toBeTruthy()
     expect(screen.getByText('¥500.00')).toBeTruthy()
-    expect(screen.getByText('代扣个税 ¥56.00 · 实际到账 ¥444.00')).toBeTruthy()
+    // Paid: 实际到账. On its way: 预计到账. Failed: nothing arrived, nothing withheld, the gross is back.
+    expect(screen.getByText('代扣个税 ¥12.34 · 实际到账 ¥88.16')).toBeTruthy()
+    expect(screen.getByText('代扣个税 ¥12.34 · 预计到账 ¥88.16')).toBeTruthy()
+    expect(screen.getByText('已退回余额 ¥500.00')).toBeTruthy()
+    expect(document.body.textContent).not.toContain('¥444.00')
     expect(screen.getByText(`原因：${FAILED_REASON}`)).toBeTruthy()
     // Only the failed one has a reason; the paid one has its 到账时间.
     expect(document.querySelectorAll('.withdrawal-row__reason')).toHaveLength(1)
@@ -100,6 +104,50 @@ describe('提现详情 (withdrawal)', () => {
 
     fireEvent.click(screen.getByText('刷新状态'))
     await waitFor(() => expect(server.to('POST /main/wallet/withdrawals/w3/sync')).toHaveLength(1))
+  })
+
+  it('names the amount by the state: 预计到账 on its way, 实际到账 once paid, 已退回余额 when it failed', async () => {
+    let current = withdrawal(7, {
+      state: 'reviewing',
+      stateLabel: WITHDRAWAL_STATE_LABELS.reviewing,
+    })
+    fakeServer({
+      'GET /main/wallet/withdrawals/:withdrawalId': () => ({ data: current }),
+      'POST /main/wallet/withdrawals/:withdrawalId/sync': () => ({ data: current }),
+    })
+    const labels = () =>
+      Array.from(document.querySelectorAll('.taro_page .wallet-card__title, .wallet-row__label'))
+        .map((element) => element.textContent)
+        .filter((text) => text !== '')
+    await renderPage('pages/myWallet/withdrawal', { id: 'w7' })
+    expect(await screen.findByText('审核中')).toBeTruthy()
+    expect(labels()).toContain('预计到账')
+    expect(labels()).not.toContain('实际到账')
+
+    current = withdrawal(7, {
+      state: 'failed',
+      stateLabel: WITHDRAWAL_STATE_LABELS.failed,
+      reason: '演示失败',
+    })
+    fireEvent.click(screen.getByText('刷新状态'))
+    expect(await screen.findByText(WITHDRAWAL_STATE_LABELS.failed)).toBeTruthy()
+    // The big figure is the gross, back in the balance; no tax, no net, no 个税怎么算.
+    expect(document.querySelector('.taro_page .wallet-card__big')?.textContent).toBe('¥100.50')
+    expect(labels()).toEqual(expect.arrayContaining(['已退回余额', '提现金额']))
+    expect(labels()).not.toContain('实际到账')
+    expect(labels()).not.toContain('预计到账')
+    expect(labels()).not.toContain('代扣个税')
+    expect(screen.queryByText(/个税怎么算/)).toBeNull()
+
+    current = withdrawal(7, {
+      state: 'paid',
+      stateLabel: WITHDRAWAL_STATE_LABELS.paid,
+      paidAt: '2026-11-20T02:03:00.000Z',
+    })
+    fireEvent.click(screen.getByText('刷新状态'))
+    expect(await screen.findByText(WITHDRAWAL_STATE_LABELS.paid)).toBeTruthy()
+    expect(document.querySelector('.taro_page .wallet-card__big')?.textContent).toBe('¥88.16')
+    expect(labels()).toEqual(expect.arrayContaining(['实际到账', '代扣个税']))
   })
 
   it('确认收款 in the mini-program: WeChat’s receipt page, then the provider is asked', async () => {

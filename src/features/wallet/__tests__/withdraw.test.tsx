@@ -1,4 +1,5 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react'
+import Taro from '@tarojs/taro'
 import { resetStores } from '@/stores/reset-stores'
 import { WALLET_MESSAGES } from '@/services/wallet'
 import {
@@ -195,6 +196,23 @@ describe('提现 (withdraw)', () => {
     expect(String(first!.clientId).length).toBeGreaterThanOrEqual(8)
     expect(second!.clientId).toBe(first!.clientId)
     expect(screen.getByText('WD20261120001')).toBeTruthy()
+  })
+
+  it('shows the withdrawal made from the top of the page, wherever the form was scrolled', async () => {
+    serve()
+    const scroll = jest.spyOn(Taro, 'pageScrollTo').mockResolvedValue({ errMsg: 'ok' })
+    await openWithdraw()
+    typeAmount('100.5')
+    await quoted()
+    fireEvent.click(button('下一步'))
+    fireEvent.input(await waitFor(() => sheetInput('请输入登录密码')), {
+      target: { value: 'demo1234' },
+    })
+    expect(scroll).not.toHaveBeenCalled()
+    fireEvent.click(button('确认提现'))
+    expect(await screen.findByText('打款中')).toBeTruthy()
+    await waitFor(() => expect(scroll).toHaveBeenCalledWith({ scrollTop: 0, duration: 0 }))
+    expect(scroll).toHaveBeenCalledTimes(1)
   })
 
   it('starts a new clientId for another amount', async () => {

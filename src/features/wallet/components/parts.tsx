@@ -1,6 +1,7 @@
 import { Text, View } from '@tarojs/components'
 import { type WalletTax, type WithdrawalState, yuanOf } from '@/services/wallet'
 import { timeFormat } from '@/utils/time'
+import { WALLET_TEXTS } from '../texts'
 import './wallet.scss'
 
 /*
@@ -49,6 +50,16 @@ const TONE: Record<WithdrawalState, Tone> = {
   failed: 'failed',
   cancelled: 'closed',
 }
+
+/** Failed or cancelled (驳回 included): nothing was paid or withheld, the gross is back in 可提现. */
+export const isReturned = (state: WithdrawalState) => state === 'failed' || state === 'cancelled'
+
+/**
+ * What a withdrawal's net amount is in its state: 实际到账 once paid, 预计到账 while on its way. (A
+ * returned one has none: it shows 已退回余额 and its gross instead, never 实际到账.)
+ */
+export const netLabel = (state: WithdrawalState) =>
+  state === 'paid' ? WALLET_TEXTS.net : WALLET_TEXTS.netExpected
 
 /** The state as the server words it (stateLabel), coloured by what it means for the expert. */
 export function WithdrawalStateTag({ state, label }: { state: WithdrawalState; label: string }) {

@@ -4,7 +4,7 @@ import type { Withdrawal } from '@/services/wallet'
 import { useRefreshOnReturn } from '../hooks/use-wallet'
 import { useWithdrawals } from '../hooks/use-withdrawals'
 import { WALLET_TEXTS as T } from '../texts'
-import { timeText, WithdrawalStateTag, yuan } from './parts'
+import { isReturned, netLabel, timeText, WithdrawalStateTag, yuan } from './parts'
 import './wallet.scss'
 
 function WithdrawalRow({ withdrawal, onOpen }: { withdrawal: Withdrawal; onOpen: () => void }) {
@@ -15,7 +15,9 @@ function WithdrawalRow({ withdrawal, onOpen }: { withdrawal: Withdrawal; onOpen:
         <WithdrawalStateTag state={withdrawal.state} label={withdrawal.stateLabel} />
       </View>
       <Text className="withdrawal-row__amounts">
-        {T.tax} {yuan(withdrawal.taxFen)} · {T.net} {yuan(withdrawal.netFen)}
+        {isReturned(withdrawal.state)
+          ? `${T.returned} ${yuan(withdrawal.grossFen)}`
+          : `${T.tax} ${yuan(withdrawal.taxFen)} · ${netLabel(withdrawal.state)} ${yuan(withdrawal.netFen)}`}
       </Text>
       <Text className="withdrawal-row__time">
         {T.createdAt} {timeText(withdrawal.createdAt)}

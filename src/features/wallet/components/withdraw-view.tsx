@@ -1,6 +1,7 @@
 import { Text, View } from '@tarojs/components'
 import { Button, Input } from '@nutui/nutui-react-taro'
-import { useState } from 'react'
+import Taro from '@tarojs/taro'
+import { useEffect, useState } from 'react'
 import { ReauthSheet } from '@/components/reauth-sheet'
 import { type WithdrawalQuote, yuanOf } from '@/services/wallet'
 import { useWithdraw, type WithdrawModel } from '../hooks/use-withdraw'
@@ -82,6 +83,12 @@ export interface WithdrawViewProps {
 export function WithdrawView({ onWithdrawals, onBack }: WithdrawViewProps) {
   const model = useWithdraw()
   const overview = model.overview
+  const resultId = model.result?.id ?? null
+  useEffect(() => {
+    // The form may have been scrolled (个税怎么算 open): the withdrawal made shows from its top,
+    // its state first, not from wherever the form was.
+    if (resultId) void Taro.pageScrollTo({ scrollTop: 0, duration: 0 }).catch(() => undefined)
+  }, [resultId])
   if (model.result) {
     return (
       <View className="wallet-page">

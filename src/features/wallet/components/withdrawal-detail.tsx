@@ -4,7 +4,15 @@ import { useState } from 'react'
 import type { Withdrawal } from '@/services/wallet'
 import { useFollowPaying, useWithdrawalActions } from '../hooks/use-withdrawal-actions'
 import { WALLET_TEXTS as T } from '../texts'
-import { Row, TaxBreakdown, timeText, WithdrawalStateTag, yuan } from './parts'
+import {
+  isReturned,
+  netLabel,
+  Row,
+  TaxBreakdown,
+  timeText,
+  WithdrawalStateTag,
+  yuan,
+} from './parts'
 import './wallet.scss'
 
 export interface WithdrawalDetailProps {
@@ -22,14 +30,20 @@ export function WithdrawalDetail({ withdrawal, onChange }: WithdrawalDetailProps
   const actions = useWithdrawalActions(withdrawal, onChange)
   useFollowPaying(withdrawal, onChange)
   const [showTax, setShowTax] = useState(false)
+  // A failed or cancelled one paid nothing and withheld nothing: its gross is back in 可提现.
+  const returned = isReturned(withdrawal.state)
   return (
     <>
       <View className="wallet-card" aria-label="提现详情">
         <View className="wallet-card__head">
-          <Text className="wallet-card__title">{T.net}</Text>
+          <Text className="wallet-card__title">
+            {returned ? T.returned : netLabel(withdrawal.state)}
+          </Text>
           <WithdrawalStateTag state={withdrawal.state} label={withdrawal.stateLabel} />
         </View>
-        <Text className="wallet-card__big">{yuan(withdrawal.netFen)}</Text>
+        <Text className="wallet-card__big">
+          {yuan(returned ? withdrawal.grossFen : withdrawal.netFen)}
+        </Text>
         <Text className="wallet-card__sub">{withdrawal.targetLabel}</Text>
         {withdrawal.reason && (
           <View className="wallet-problem" role="alert">
@@ -75,17 +89,25 @@ export function WithdrawalDetail({ withdrawal, onChange }: WithdrawalDetailProps
       </View>
       <View className="wallet-card">
         <Row label={T.gross} value={yuan(withdrawal.grossFen)} />
-        <Row label={T.tax} value={yuan(withdrawal.taxFen)} />
-        <Row label={T.net} value={yuan(withdrawal.netFen)} tone="strong" />
+        {returned ? (
+          <Row label={T.returned} value={yuan(withdrawal.grossFen)} tone="strong" />
+        ) : (
+          <>
+            <Row label={T.tax} value={yuan(withdrawal.taxFen)} />
+            <Row label={netLabel(withdrawal.state)} value={yuan(withdrawal.netFen)} tone="strong" />
+          </>
+        )}
         <Row label={T.target} value={withdrawal.targetLabel} />
         <Row label={T.billNo} value={withdrawal.billNo} />
         <Row label={T.createdAt} value={timeText(withdrawal.createdAt)} />
         <Row label={T.updatedAt} value={timeText(withdrawal.updatedAt)} />
         <Row label={T.paidAt} value={timeText(withdrawal.paidAt)} />
-        <Text className="wallet-link" onClick={() => setShowTax((shown) => !shown)}>
-          {T.taxHow} {showTax ? '▴' : '▾'}
-        </Text>
-        {showTax && <TaxBreakdown tax={withdrawal.tax} />}
+        {!returned && (
+          <Text className="wallet-link" onClick={() => setShowTax((shown) => !shown)}>
+            {T.taxHow} {showTax ? '▴' : '▾'}
+          </Text>
+        )}
+        {!returned && showTax && <TaxBreakdown tax={withdrawal.tax} />}
       </View>
     </>
   )
