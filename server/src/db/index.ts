@@ -9,6 +9,7 @@ import { OwnSchemaPostgresDialect } from './postgres-dialect'
 import { migrationProvider, migrations } from './migrations'
 import type { Database, DB } from './schema'
 import { DatabaseBusyError, WaitingSqliteDialect } from './sqlite-driver'
+import { prepareStatements } from './pg-statements'
 import { cacheStatements } from './statement-cache'
 
 export type { Database, DB } from './schema'
@@ -228,5 +229,6 @@ function openPostgres(config: Extract<DatabaseConfig, { kind: 'postgres' }>): DB
     // search_path makes every unqualified table name resolve inside our schema.
     ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
   })
+  pool.on('connect', (client) => prepareStatements(client))
   return new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) })
 }

@@ -87,18 +87,25 @@ export async function listMine(
   const { page, pageSize, offset } = pageWindow(query)
   const now = ctx.now()
   // The tab's total is its states' counts, which the tabs need anyway: no count query of its own.
+  // The page's ids are cut first, so the card's joins and subqueries run for its rows only.
+  const ids = ctx.db
+    .selectFrom('consultations as c')
+    .select('c.id')
+    .where('c.patient_user_id', '=', userId)
+    .where('c.deleted_by_patient_at', 'is', null)
+    .where('c.state', 'in', states)
+    .orderBy('c.created_at', 'desc')
+    .orderBy('c.id', 'desc')
+    .limit(pageSize)
+    .offset(offset)
   const { rows: items, byState } = await cardsWithCounts(
     ctx.db,
     'patient_user_id',
     userId,
     selectCards(ctx.db)
-      .where('c.patient_user_id', '=', userId)
-      .where('c.deleted_by_patient_at', 'is', null)
-      .where('c.state', 'in', states)
+      .where('c.id', 'in', ids)
       .orderBy('c.created_at', 'desc')
-      .orderBy('c.id', 'desc')
-      .limit(pageSize)
-      .offset(offset),
+      .orderBy('c.id', 'desc'),
   )
   const counts = Object.fromEntries(
     CONSULT_TABS.map((tab) => [
@@ -121,23 +128,34 @@ export async function listForExpert(
   query: PageQuery & { tab: ExpertConsultTab },
 ) {
   const states = [...EXPERT_CONSULT_TAB_STATES[query.tab]]
-  const base = selectCards(ctx.db)
-    .where('c.expert_user_id', '=', expertId)
-    .where('c.state', 'in', states)
-  // 待接诊 and 进行中: the nearest deadline first; 已完成: newest first.
-  const ordered =
-    query.tab === 'done'
-      ? base.orderBy('c.updated_at', 'desc').orderBy('c.id', 'desc')
-      : base.orderBy(query.tab === 'waiting' ? 'c.accept_by' : 'c.answer_by').orderBy('c.id')
   const { page, pageSize, offset } = pageWindow(query)
   const now = ctx.now()
+  // 待接诊 and 进行中: the nearest deadline first; 已完成: newest first. The same order cuts the
+  // page's ids (so the card's joins run for its rows only) and sorts the cards.
+  type OrderColumn = 'c.updated_at' | 'c.accept_by' | 'c.answer_by' | 'c.id'
+  const order: [OrderColumn, 'asc' | 'desc'][] =
+    query.tab === 'done'
+      ? [
+          ['c.updated_at', 'desc'],
+          ['c.id', 'desc'],
+        ]
+      : [
+          [query.tab === 'waiting' ? 'c.accept_by' : 'c.answer_by', 'asc'],
+          ['c.id', 'asc'],
+        ]
+  let ids = ctx.db
+    .selectFrom('consultations as c')
+    .select('c.id')
+    .where('c.expert_user_id', '=', expertId)
+    .where('c.state', 'in', states)
+  let cards = selectCards(ctx.db)
+  for (const [column, direction] of order) {
+    ids = ids.orderBy(column, direction)
+    cards = cards.orderBy(column, direction)
+  }
+  cards = cards.where('c.id', 'in', ids.limit(pageSize).offset(offset))
   // As listMine: the tab's total from the counts.
-  const { rows: items, byState } = await cardsWithCounts(
-    ctx.db,
-    'expert_user_id',
-    expertId,
-    ordered.limit(pageSize).offset(offset),
-  )
+  const { rows: items, byState } = await cardsWithCounts(ctx.db, 'expert_user_id', expertId, cards)
   const counts = Object.fromEntries(
     EXPERT_CONSULT_TABS.map((tab) => [
       tab,
