@@ -405,6 +405,7 @@ export const OPERATOR_ACTIONS = [
   'withdrawal-reject',
   'wallet-reconcile',
   'income-report-export',
+  'wallet-limits-set',
 ] as const
 export const OperatorActionKindSchema = z.enum(OPERATOR_ACTIONS)
 export const OPERATOR_ACTION_LABELS: Record<z.infer<typeof OperatorActionKindSchema>, string> = {
@@ -431,6 +432,7 @@ export const OPERATOR_ACTION_LABELS: Record<z.infer<typeof OperatorActionKindSch
   'withdrawal-reject': '驳回提现',
   'wallet-reconcile': '提现对账',
   'income-report-export': '导出收入报送表',
+  'wallet-limits-set': '设置提现限额',
 }
 
 export const OperatorActionSchema = z.object({

@@ -85,6 +85,15 @@ export const WALLET_MESSAGES = {
   notFound: '提现记录不存在',
   cannotCancel: '这笔提现已在打款，不能取消',
   rejectReasonRequired: '请填写驳回原因',
+  // 提现限额 (运营后台): each names its field; the app checks them before sending, in these words.
+  limitPerTransfer: '单笔限额应为不少于 ¥1 的金额，最多两位小数',
+  limitPerDay: '每人每日限额应为不少于 ¥1 的金额，最多两位小数',
+  limitPlatformPerDay: '平台每日限额应为不少于 ¥1 的金额，最多两位小数',
+  limitReviewAbove: '审核门槛应为不少于 ¥1 的金额，最多两位小数',
+  limitPerDayWechat:
+    '每人每日限额最多 ¥20000.00：微信支付商家转账给同一用户每日最多付 20,000 元，不可提升',
+  limitPerTransferOverDay: '单笔限额不能超过每人每日限额',
+  limitPerDayOverPlatform: '每人每日限额不能超过平台每日限额',
 } as const
 
 /** How the tax of one withdrawal was computed (all figures of the calendar year, integer fen). */
@@ -347,6 +356,95 @@ export const cancelWithdrawal = defineEndpoint({
 })
 
 // --- Operators -----------------------------------------------------------------------------------
+
+/** The least any of the wallet's limits may be, in fen (¥1, the least withdrawal). */
+export const WALLET_LIMIT_MIN_FEN = 100
+/** WeChat Pay 商家转账 pays one person at most 20,000 元 a day, and that cannot be raised. */
+export const WECHAT_PERSON_DAY_MAX_FEN = 2_000_000
+
+export const WALLET_LIMIT_FIELDS = [
+  'perTransferFen',
+  'perDayFen',
+  'platformPerDayFen',
+  'reviewAboveFen',
+] as const
+export type WalletLimitField = (typeof WALLET_LIMIT_FIELDS)[number]
+export const WALLET_LIMIT_LABELS: Record<WalletLimitField, string> = {
+  perTransferFen: '单笔限额',
+  perDayFen: '每人每日限额',
+  platformPerDayFen: '平台每日限额',
+  reviewAboveFen: '审核门槛',
+}
+
+/** One limit: integer fen (a safe integer), at least ¥1; `message` names the field. */
+const limitFen = (message: string) =>
+  z
+    .number({ error: message })
+    .check(
+      z.int(message),
+      z.minimum(WALLET_LIMIT_MIN_FEN, message),
+      z.maximum(Number.MAX_SAFE_INTEGER, message),
+    )
+
+/** The wallet's limits as an operator reads them (server/src/domain/wallet/settings.ts). */
+export const WalletLimitSettingsSchema = z.object({
+  /** One withdrawal at most (the merchant's 单笔限额 in 商户平台 must be at least this). */
+  perTransferFen: z.number(),
+  /** One expert per China day; WeChat pays one person at most 20,000 元 a day. */
+  perDayFen: z.number(),
+  /** Every expert together per China day (the merchant's daily limit in 商户平台). */
+  platformPerDayFen: z.number(),
+  /** Above this a withdrawal waits for an operator's 审核 (above perTransferFen: none does). */
+  reviewAboveFen: z.number(),
+})
+export type WalletLimitSettings = z.infer<typeof WalletLimitSettingsSchema>
+
+/**
+ * What an operator may set: each at least ¥1, per transfer ≤ per expert per day ≤ platform per
+ * day, per expert per day at most WeChat's 20,000 元. A review threshold above the per-transfer
+ * limit is allowed: no withdrawal then waits for 审核.
+ */
+export const WalletLimitSettingsInputSchema = z
+  .object({
+    perTransferFen: limitFen(WALLET_MESSAGES.limitPerTransfer),
+    perDayFen: limitFen(WALLET_MESSAGES.limitPerDay).check(
+      z.maximum(WECHAT_PERSON_DAY_MAX_FEN, WALLET_MESSAGES.limitPerDayWechat),
+    ),
+    platformPerDayFen: limitFen(WALLET_MESSAGES.limitPlatformPerDay),
+    reviewAboveFen: limitFen(WALLET_MESSAGES.limitReviewAbove),
+  })
+  .check(
+    z.refine((limits) => limits.perTransferFen <= limits.perDayFen, {
+      message: WALLET_MESSAGES.limitPerTransferOverDay,
+      path: ['perTransferFen'],
+    }),
+    z.refine((limits) => limits.perDayFen <= limits.platformPerDayFen, {
+      message: WALLET_MESSAGES.limitPerDayOverPlatform,
+      path: ['perDayFen'],
+    }),
+  )
+
+export const operatorGetWalletLimits = defineEndpoint({
+  service: 'main',
+  method: 'GET',
+  path: '/operator/wallet/limits',
+  input: z.object({}),
+  output: WalletLimitSettingsSchema,
+  auth: true,
+  role: 'operator',
+  summary: '提现限额（运营）',
+})
+
+export const operatorSetWalletLimits = defineEndpoint({
+  service: 'main',
+  method: 'PUT',
+  path: '/operator/wallet/limits',
+  input: WalletLimitSettingsInputSchema,
+  output: WalletLimitSettingsSchema,
+  auth: true,
+  role: 'operator',
+  summary: '设置提现限额（只影响之后申请的新提现；记入操作日志）',
+})
 
 export const OperatorWithdrawalSchema = z.extend(WithdrawalSchema, {
   expert: z.object({ id: IdSchema, name: z.string(), hospitalName: z.string() }),

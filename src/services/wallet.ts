@@ -11,12 +11,15 @@ import {
   listWalletTrades as listTradesEndpoint,
   listWithdrawals as listWithdrawalsEndpoint,
   operatorDecideWithdrawal as operatorDecideEndpoint,
+  operatorGetWalletLimits as operatorLimitsEndpoint,
   operatorListReconciliations as operatorReconciliationsEndpoint,
   operatorListWithdrawals as operatorListEndpoint,
   operatorReconcile as operatorReconcileEndpoint,
+  operatorSetWalletLimits as operatorSetLimitsEndpoint,
   type OperatorWithdrawalSchema,
   quoteWithdrawal as quoteEndpoint,
   syncWithdrawal as syncEndpoint,
+  type WalletLimitSettings,
 } from '@contract/main/wallet'
 import { callEndpoint, type CallOptions } from './api'
 import { sendOwnCode } from './auth'
@@ -93,6 +96,10 @@ export const operatorWalletApi = {
   /** 通过, or 驳回 with the reason the expert will read. */
   decide: (input: WithdrawalDecision) => callEndpoint(operatorDecideEndpoint, input),
   reconcile: (date: string) => callEndpoint(operatorReconcileEndpoint, { date }),
+  /** 提现限额: per transfer, per expert per day, per platform per day, the 审核 threshold (fen). */
+  limits: () => callEndpoint(operatorLimitsEndpoint, {}, QUIET),
+  /** Applies to withdrawals made from now on; answers the limits saved. */
+  setLimits: (limits: WalletLimitSettings) => callEndpoint(operatorSetLimitsEndpoint, limits),
   reconciliations: (page: number, pageSize: number) =>
     callEndpoint(operatorReconciliationsEndpoint, { page, pageSize }, QUIET),
   /**

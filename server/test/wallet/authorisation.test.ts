@@ -83,7 +83,7 @@ test('another expert, a patient and no one reach nothing of an expert’s wallet
   // Operators' calls: 403 to an expert and a patient, 401 to no one (before reading anything).
   const operatorCalls = (Object.values(walletContract) as unknown[])
     .filter(
-      (value): value is { method: 'GET' | 'POST'; path: string; role?: string } =>
+      (value): value is { method: 'GET' | 'POST' | 'PUT'; path: string; role?: string } =>
         typeof value === 'object' &&
         value !== null &&
         'path' in value &&
@@ -94,7 +94,7 @@ test('another expert, a patient and no one reach nothing of an expert’s wallet
       method: endpoint.method,
       url: `/main${endpoint.path.replace(/:[A-Za-z]+/g, made.data.id)}`,
     }))
-  assert.equal(operatorCalls.length, 4)
+  assert.equal(operatorCalls.length, 6)
   for (const { method, url } of [
     ...operatorCalls,
     { method: 'GET' as const, url: `${INCOME_REPORT_PATH}?quarter=2030Q2` },
@@ -104,14 +104,14 @@ test('another expert, a patient and no one reach nothing of an expert’s wallet
         method,
         url,
         headers: { authorization: `Bearer ${caller.token}` },
-        ...(method === 'POST' ? { payload: {} } : {}),
+        ...(method === 'GET' ? {} : { payload: {} }),
       })
       assert.equal(res.statusCode, 403, `${method} ${url}`)
     }
     const res = await world.app.inject({
       method,
       url,
-      ...(method === 'POST' ? { payload: {} } : {}),
+      ...(method === 'GET' ? {} : { payload: {} }),
     })
     assert.equal(res.statusCode, 401, `${method} ${url}`)
   }

@@ -12,6 +12,7 @@ export {
 } from './withdrawals'
 export { applyTransferResult } from './settle'
 export { decideWithdrawal, operatorListWithdrawals } from './operator'
+export { setWalletLimits, walletLimits, type WalletLimits } from './settings'
 export { listReconciliations, reconcileDay } from './reconcile'
 export { incomeReportCsv } from './income-report'
 export { walletTransferJob, type WalletContextForJobs } from './jobs'

@@ -6,6 +6,12 @@ import type { DB } from '../../db'
  * pays one person at most 20,000 元 a day (not raisable) and a merchant 100,000 元 a day by default
  * (raisable in 商户平台, so is our platform limit); a withdrawal above `reviewAboveFen` waits for an
  * operator's 审核 (2,000 元 is also where WeChat starts requiring the receiver's real name).
+ *
+ * Operators change them in 运营后台 → 提现审核 → 提现限额 (PUT /main/operator/wallet/limits,
+ * contract `operatorSetWalletLimits`, audited as `wallet-limits-set`). They are read when a
+ * withdrawal is quoted and made, so a change applies to new withdrawals only: one already 审核中 or
+ * on its way keeps going, and what today's withdrawals used stays counted against the new per-day
+ * limits.
  */
 
 export interface WalletLimits {

@@ -12,13 +12,17 @@ import {
   listWalletTrades,
   listWithdrawals,
   operatorDecideWithdrawal,
+  operatorGetWalletLimits,
   operatorListReconciliations,
   operatorListWithdrawals,
   operatorReconcile,
+  operatorSetWalletLimits,
   quoteWithdrawal,
   syncWithdrawal,
 } from '@contract/main/wallet'
+import { yuanOf } from '@contract/main/consultations'
 import * as wallet from '../../domain/wallet'
+import { recordOperatorAction } from '../../domain/operator'
 import { authenticate, currentOperator, currentUser } from '../../http/auth'
 import { badRequest } from '../../http/errors'
 import { route } from '../../http/route'
@@ -28,8 +32,8 @@ import { TRANSFER_NOTIFY_PATH, walletContext } from '../../wallet-context'
 /**
  * Main service: the expert's wallet (contract/main/wallet.ts, issue 22): 我的钱包, 交易记录, 提现 and
  * 提现记录 (role expert, checked before the input is read; another expert's withdrawal is 404), the
- * operators' 提现审核, 对账 and the quarterly income report (CSV), and the transfer provider's state
- * notifications.
+ * operators' 提现审核, 提现限额, 对账 and the quarterly income report (CSV), and the transfer
+ * provider's state notifications.
  */
 export default async function mainWalletRoutes(app: FastifyInstance): Promise<void> {
   const ctx = () => walletContext(app)
@@ -68,6 +72,26 @@ export default async function mainWalletRoutes(app: FastifyInstance): Promise<vo
   route(app, operatorDecideWithdrawal, async (input, { request }) =>
     wallet.decideWithdrawal(ctx(), currentOperator(request).id, input),
   )
+  // 提现限额: read when a withdrawal is quoted or made, so a change applies to new withdrawals only
+  // (one already waiting for 审核 or on its way keeps going). Saved with its audit line at once.
+  route(app, operatorGetWalletLimits, async () => wallet.walletLimits(app.db))
+  route(app, operatorSetWalletLimits, async (input, { request }) => {
+    const operatorId = currentOperator(request).id
+    return app.db.transaction().execute(async (trx) => {
+      const saved = await wallet.setWalletLimits(trx, input, operatorId, app.now())
+      await recordOperatorAction(
+        trx,
+        {
+          operatorId,
+          action: 'wallet-limits-set',
+          targetId: 'wallet-limits',
+          detail: limitsDetail(saved),
+        },
+        app.now(),
+      )
+      return saved
+    })
+  })
   route(app, operatorReconcile, async (input, { request }) =>
     wallet.reconcileDay(ctx(), input.date, currentOperator(request).id),
   )
@@ -141,6 +165,16 @@ export default async function mainWalletRoutes(app: FastifyInstance): Promise<vo
       },
     )
   })
+}
+
+/** The audit line: the four limits in 元. */
+function limitsDetail(limits: wallet.WalletLimits): string {
+  return [
+    `单笔 ${yuanOf(limits.perTransferFen)} 元`,
+    `每人每日 ${yuanOf(limits.perDayFen)} 元`,
+    `平台每日 ${yuanOf(limits.platformPerDayFen)} 元`,
+    `审核门槛 ${yuanOf(limits.reviewAboveFen)} 元`,
+  ].join('，')
 }
 
 export const INCOME_REPORT_PATH = '/main/operator/wallet/income-report.csv'

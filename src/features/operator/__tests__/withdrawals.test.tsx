@@ -8,12 +8,17 @@ import {
 } from '@/services/__tests__/wallet-fixtures'
 import { operatorApi } from '@/services/operator'
 import { refreshProfile } from '@/services/profile'
-import { WALLET_MESSAGES } from '@/services/wallet'
+import { WALLET_MESSAGES, type WalletLimitSettings } from '@/services/wallet'
 import { useAppStore } from '@/stores/app-store'
 import { resetStores } from '@/stores/reset-stores'
 import { useSessionStore } from '@/stores/session-store'
 import { renderPage } from '../../../../jest/taro-render'
-import { chinaYesterday, recentQuarters } from '../hooks/use-operator-withdrawals'
+import {
+  checkLimits,
+  chinaYesterday,
+  recentQuarters,
+  WALLET_LIMITS_TEXTS,
+} from '../hooks/use-operator-withdrawals'
 
 jest.mock('@/services/operator', () => {
   const actual = jest.requireActual<typeof import('@/services/operator')>('@/services/operator')
@@ -48,8 +53,22 @@ beforeEach(() => {
     .mockResolvedValue({ confirm: true, cancel: false, errMsg: 'showModal:ok' })
 })
 
-function serve() {
+const DEFAULT_LIMITS: WalletLimitSettings = {
+  perTransferFen: 2_000_000,
+  perDayFen: 2_000_000,
+  platformPerDayFen: 10_000_000,
+  reviewAboveFen: 200_000,
+}
+
+function serve(
+  limits: WalletLimitSettings = DEFAULT_LIMITS,
+  saveLimits: (
+    body: Record<string, unknown>,
+  ) => { data: unknown } | { status: number; error: string } = (body) => ({ data: body }),
+) {
   return fakeServer({
+    'GET /main/operator/wallet/limits': () => ({ data: limits }),
+    'PUT /main/operator/wallet/limits': ({ body }) => saveLimits(body),
     'GET /main/operator/withdrawals': ({ query }: SentRequest) => ({
       data: {
         items: [REVIEWING, FAILED].filter((one) => !query.state || one.state === query.state),
@@ -226,5 +245,162 @@ describe('运营后台 → 提现审核', () => {
     expect(recentQuarters(3, Date.UTC(2026, 0, 1, 1))).toEqual(['2026Q1', '2025Q4', '2025Q3'])
     expect(recentQuarters(1, Date.UTC(2025, 11, 31, 17))).toEqual(['2026Q1'])
     expect(chinaYesterday(Date.UTC(2026, 10, 20, 17))).toBe('2026-11-20')
+  })
+})
+
+const limitsCard = () => document.querySelector<HTMLElement>('.withdrawal-limits')!
+const limitInputs = () =>
+  Array.from(document.querySelectorAll<HTMLInputElement>('.withdrawal-limits__field input'))
+
+/** The four inputs in the contract's order: 单笔, 每人每日, 平台每日, 审核门槛. */
+function typeLimits(values: [string, string, string, string]) {
+  limitInputs().forEach((input, index) => {
+    fireEvent.input(input, { target: { value: values[index] } })
+  })
+}
+
+async function openLimits() {
+  await openPanel()
+  await waitFor(() => expect(limitsCard().textContent).toContain('¥20000.00'))
+}
+
+describe('运营后台 → 提现审核 → 提现限额', () => {
+  it('shows the four limits in 元 with two decimals, and that a change applies to new withdrawals only', async () => {
+    serve()
+    await openLimits()
+    const text = limitsCard().textContent!
+    expect(text).toContain('单笔限额¥20000.00')
+    expect(text).toContain('每人每日限额¥20000.00')
+    expect(text).toContain('平台每日限额¥100000.00')
+    expect(text).toContain('审核门槛¥2000.00')
+    expect(text).not.toContain('不需审核')
+    expect(text).toContain(WALLET_LIMITS_TEXTS.newOnly)
+  })
+
+  it('says 不需审核 when the threshold is not below the per-transfer limit', async () => {
+    serve({ ...DEFAULT_LIMITS, perTransferFen: 50_050, reviewAboveFen: 100_000 })
+    await openPanel()
+    await waitFor(() => expect(limitsCard().textContent).toContain('审核门槛¥1000.00（不需审核）'))
+    expect(limitsCard().textContent).toContain('单笔限额¥500.50')
+  })
+
+  it('checks the limits in the contract’s words before anything is sent', async () => {
+    const server = serve()
+    await openLimits()
+    fireEvent.click(screen.getByText(WALLET_LIMITS_TEXTS.edit))
+    await waitFor(() => expect(limitInputs()).toHaveLength(4))
+    // The form starts with the limits as they are.
+    expect(limitInputs().map((input) => input.value)).toEqual([
+      '20000.00',
+      '20000.00',
+      '100000.00',
+      '2000.00',
+    ])
+
+    const refused: [[string, string, string, string], string][] = [
+      [['600', '500', '10000', '300'], WALLET_MESSAGES.limitPerTransferOverDay],
+      [['500', '20000.01', '100000', '300'], WALLET_MESSAGES.limitPerDayWechat],
+      [['500', '800', '700', '300'], WALLET_MESSAGES.limitPerDayOverPlatform],
+      [['1.234', '800', '10000', '300'], WALLET_MESSAGES.limitPerTransfer],
+      [['500', '800', '10000', '0.99'], WALLET_MESSAGES.limitReviewAbove],
+      [['500', '', '10000', '300'], WALLET_MESSAGES.limitPerDay],
+    ]
+    for (const [values, message] of refused) {
+      typeLimits(values)
+      fireEvent.click(screen.getByText(WALLET_LIMITS_TEXTS.save))
+      expect(await screen.findByRole('alert')).toHaveProperty('textContent', message)
+    }
+    expect(server.to('PUT /main/operator/wallet/limits')).toHaveLength(0)
+    expect(showModal).not.toHaveBeenCalled()
+
+    // 取消 leaves them as they were.
+    fireEvent.click(screen.getByText(WALLET_LIMITS_TEXTS.cancel))
+    await waitFor(() => expect(limitInputs()).toHaveLength(0))
+    expect(limitsCard().textContent).toContain('单笔限额¥20000.00')
+  })
+
+  it('保存 after confirming sends fen, says so, and shows what was saved', async () => {
+    const server = serve()
+    await openLimits()
+    fireEvent.click(screen.getByText(WALLET_LIMITS_TEXTS.edit))
+    await waitFor(() => expect(limitInputs()).toHaveLength(4))
+    // A threshold above the per-transfer limit is allowed: nothing waits for 审核 then.
+    typeLimits(['500.5', '800', '10000', '1000'])
+    expect(await screen.findByText('审核：不需审核')).toBeTruthy()
+    fireEvent.click(screen.getByText(WALLET_LIMITS_TEXTS.save))
+    await waitFor(() => expect(server.to('PUT /main/operator/wallet/limits')).toHaveLength(1))
+    expect(server.to('PUT /main/operator/wallet/limits')[0]!.body).toEqual({
+      perTransferFen: 50_050,
+      perDayFen: 80_000,
+      platformPerDayFen: 1_000_000,
+      reviewAboveFen: 100_000,
+    })
+    expect(showModal).toHaveBeenCalledWith(
+      expect.objectContaining({
+        title: WALLET_LIMITS_TEXTS.confirmTitle,
+        content: expect.stringMatching(
+          /^单笔限额 ¥500\.50，每人每日限额 ¥800\.00，平台每日限额 ¥10000\.00，审核门槛 ¥1000\.00（不需审核）。只影响之后申请的新提现/,
+        ),
+      }),
+    )
+    await waitFor(() =>
+      expect(Taro.showToast).toHaveBeenCalledWith(
+        expect.objectContaining({ title: WALLET_LIMITS_TEXTS.saved }),
+      ),
+    )
+    await waitFor(() => expect(limitInputs()).toHaveLength(0))
+    expect(limitsCard().textContent).toContain('单笔限额¥500.50')
+    expect(limitsCard().textContent).toContain('审核门槛¥1000.00（不需审核）')
+  })
+
+  it('declined at the confirmation: nothing is sent; refused by the server: its words, the form stays', async () => {
+    const server = serve(DEFAULT_LIMITS, () => ({
+      status: 400,
+      error: WALLET_MESSAGES.limitPerDayOverPlatform,
+    }))
+    await openLimits()
+    fireEvent.click(screen.getByText(WALLET_LIMITS_TEXTS.edit))
+    await waitFor(() => expect(limitInputs()).toHaveLength(4))
+    typeLimits(['500', '800', '10000', '300'])
+    expect(await screen.findByText('审核：超过 ¥300.00 需审核')).toBeTruthy()
+    showModal.mockResolvedValueOnce({ confirm: false, cancel: true, errMsg: 'showModal:ok' })
+    fireEvent.click(screen.getByText(WALLET_LIMITS_TEXTS.save))
+    await waitFor(() => expect(showModal).toHaveBeenCalledTimes(1))
+    expect(server.to('PUT /main/operator/wallet/limits')).toHaveLength(0)
+
+    fireEvent.click(screen.getByText(WALLET_LIMITS_TEXTS.save))
+    await waitFor(() => expect(server.to('PUT /main/operator/wallet/limits')).toHaveLength(1))
+    await waitFor(() =>
+      expect(Taro.showToast).toHaveBeenCalledWith(
+        expect.objectContaining({ title: WALLET_MESSAGES.limitPerDayOverPlatform }),
+      ),
+    )
+    expect(limitInputs()).toHaveLength(4)
+  })
+
+  it('checks typed 元 as fen with the contract’s rules', () => {
+    const typed = {
+      perTransferFen: '500',
+      perDayFen: '20000',
+      platformPerDayFen: '20000',
+      reviewAboveFen: '9999',
+    }
+    expect(checkLimits(typed)).toEqual({
+      kind: 'ok',
+      limits: {
+        perTransferFen: 50_000,
+        perDayFen: 2_000_000,
+        platformPerDayFen: 2_000_000,
+        reviewAboveFen: 999_900,
+      },
+    })
+    expect(checkLimits({ ...typed, platformPerDayFen: '19999.99' })).toEqual({
+      kind: 'problem',
+      field: 'perDayFen',
+      message: WALLET_MESSAGES.limitPerDayOverPlatform,
+    })
+    expect(checkLimits({ ...typed, perTransferFen: '-1' })).toMatchObject({
+      field: 'perTransferFen',
+    })
   })
 })

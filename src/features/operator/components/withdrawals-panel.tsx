@@ -6,6 +6,9 @@ import { RefreshList } from '@/components/refresh-list'
 import {
   type OperatorWithdrawal,
   type Reconciliation,
+  WALLET_LIMIT_FIELDS,
+  WALLET_LIMIT_LABELS,
+  type WalletLimitField,
   WITHDRAWAL_STATE_LABELS,
   WITHDRAWAL_STATES,
   type WithdrawalState,
@@ -14,12 +17,19 @@ import {
 import { timeFormat } from '@/utils/time'
 import {
   chinaYesterday,
+  checkLimits,
+  type LimitsProblem,
+  type LimitsTyped,
+  limitsTyped,
+  noReview,
   recentQuarters,
   rejectReasonProblem,
   useIncomeReport,
   useOperatorWithdrawals,
   useReconciliation,
+  useWalletLimits,
   useWithdrawalDecision,
+  WALLET_LIMITS_TEXTS,
   type WithdrawalCounts,
 } from '../hooks/use-operator-withdrawals'
 import { ReasonBox } from './reason-box'
@@ -286,7 +296,112 @@ function MoneyChecks() {
   )
 }
 
-/** 提现审核: withdrawals by state (with counts), 通过 / 驳回, 对账 and the income report. */
+/** While editing: what the typed threshold will mean, once both figures read as amounts. */
+function reviewPreview(typed: LimitsTyped): string | null {
+  const check = checkLimits(typed)
+  if (check.kind === 'ok') return WALLET_LIMITS_TEXTS.review(check.limits)
+  return null
+}
+
+/**
+ * 提现限额: the four limits in 元 (the threshold says 不需审核 when it is not below the per-transfer
+ * limit), 修改 opens them as inputs; 保存 checks them in the contract's words beside the field,
+ * asks to confirm, then saves. New withdrawals only.
+ */
+function LimitsCard() {
+  const T = WALLET_LIMITS_TEXTS
+  const model = useWalletLimits()
+  const resource = model.limits
+  const [typed, setTyped] = useState<LimitsTyped | null>(null)
+  const [problem, setProblem] = useState<LimitsProblem | null>(null)
+  const type = (field: WalletLimitField, value: string) => {
+    setTyped((current) => (current ? { ...current, [field]: value } : current))
+    setProblem(null)
+  }
+  const submit = async () => {
+    if (!typed) return
+    const outcome = await model.save(typed)
+    if (outcome === 'saved') setTyped(null)
+    else if (outcome !== 'not-saved') setProblem(outcome)
+  }
+  const preview = typed ? reviewPreview(typed) : null
+  return (
+    <View className="operator__form withdrawal-limits" aria-label={T.title}>
+      <Text className="operator__form-title">{T.title}</Text>
+      {resource.status === 'loading' && <PageState status="loading" />}
+      {resource.status === 'error' && (
+        <PageState status="error" message={resource.message} onRetry={resource.reload} />
+      )}
+      {resource.status === 'ready' && typed === null && (
+        <>
+          {WALLET_LIMIT_FIELDS.map((field) => (
+            <View key={field} className="withdrawal-limits__row">
+              <Text className="withdrawal-limits__label">{WALLET_LIMIT_LABELS[field]}</Text>
+              <Text className="withdrawal-limits__value">
+                ¥{yuanOf(resource.data[field])}
+                {field === 'reviewAboveFen' && noReview(resource.data) ? '（不需审核）' : ''}
+              </Text>
+            </View>
+          ))}
+          <Text className="operator__meta">{T.newOnly}</Text>
+          <View className="operator__actions">
+            <Button
+              size="small"
+              onClick={() => {
+                setTyped(limitsTyped(resource.data))
+                setProblem(null)
+              }}
+            >
+              {T.edit}
+            </Button>
+          </View>
+        </>
+      )}
+      {resource.status === 'ready' && typed !== null && (
+        <>
+          {WALLET_LIMIT_FIELDS.map((field) => (
+            <View key={field} className="withdrawal-limits__field">
+              <Text className="withdrawal-limits__label">{WALLET_LIMIT_LABELS[field]}（元）</Text>
+              <Input
+                className="operator__input"
+                type="digit"
+                value={typed[field]}
+                maxLength={12}
+                aria-label={WALLET_LIMIT_LABELS[field]}
+                onChange={(value) => type(field, value)}
+              />
+              <Text className="operator__hint">{T.hints[field]}</Text>
+              {problem?.field === field && (
+                <View className="withdrawal-limits__error" role="alert">
+                  {problem.message}
+                </View>
+              )}
+            </View>
+          ))}
+          {preview && <Text className="operator__text">审核：{preview}</Text>}
+          <Text className="operator__meta">{T.newOnly}</Text>
+          <View className="operator__actions">
+            <Button size="small" type="primary" disabled={model.busy} onClick={() => void submit()}>
+              {T.save}
+            </Button>
+            <Button
+              size="small"
+              disabled={model.busy}
+              onClick={() => {
+                setTyped(null)
+                setProblem(null)
+              }}
+            >
+              {T.cancel}
+            </Button>
+          </View>
+        </>
+      )}
+    </View>
+  )
+}
+
+/** 提现审核: withdrawals by state (with counts), 通过 / 驳回, 提现限额, 对账 and the income report. */
 export function WithdrawalsPanel() {
   const [filterKey, setFilterKey] = useState<FilterKey>('reviewing')
   const [counts, setCounts] = useState<WithdrawalCounts | null>(null)
@@ -302,6 +417,7 @@ export function WithdrawalsPanel() {
   ]
   return (
     <View>
+      <LimitsCard />
       <MoneyChecks />
       <View className="operator__form">
         <View className="operator__chips" role="radiogroup" aria-label="提现状态">

@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { z } from 'zod/mini'
 import { usePagedList } from '@/components/refresh-list'
 import { useResource } from '@/hooks/use-resource'
 import { saveDownloadedFile } from '@/platform/save-file'
@@ -9,18 +10,27 @@ import {
   operatorDecideWithdrawal,
   type OperatorWithdrawal,
   operatorWalletApi,
+  WALLET_LIMIT_FIELDS,
+  WALLET_LIMIT_LABELS,
   WALLET_MESSAGES,
+  type WalletLimitField,
+  type WalletLimitSettings,
+  WalletLimitSettingsInputSchema,
+  WECHAT_PERSON_DAY_MAX_FEN,
   type WithdrawalState,
   yuanOf,
 } from '@/services/wallet'
+import { yuanToFen } from '@/utils/money'
 import { reasonProblem } from './reason'
-import { useRowAction } from './use-operator'
+import { act, useRowAction } from './use-operator'
 
 /*
  * 提现审核 in 运营后台 (issue 22): withdrawals by state with counts, 通过 / 驳回 (with the reason
  * the expert reads) for those waiting for 审核, the reconciliation of the provider's daily statement
  * with the ledger, and the quarterly income report per expert (CSV). The server decides each
- * withdrawal once: the loser of two operators gets 409 and the list is loaded again.
+ * withdrawal once: the loser of two operators gets 409 and the list is loaded again. 提现限额: the
+ * wallet's limits (an operator's settings), read and changed here; a change applies to withdrawals
+ * made afterwards only.
  */
 
 const PAGE_SIZE = 20
@@ -155,4 +165,99 @@ export function useIncomeReport() {
     }
   }
   return { busy, download }
+}
+
+// --- 提现限额 --------------------------------------------------------------------------------------
+
+/** The words of 提现限额 that are not the contract's (its rules' messages are WALLET_MESSAGES). */
+export const WALLET_LIMITS_TEXTS = {
+  title: '提现限额',
+  edit: '修改',
+  save: '保存',
+  cancel: '取消',
+  saved: '提现限额已保存',
+  confirmTitle: '修改提现限额',
+  newOnly:
+    '只影响之后申请的新提现；已在审核中或打款中的提现不受影响，今日已提现的金额仍计入今日限额。',
+  hints: {
+    perTransferFen: '一笔提现最多多少；商户平台的单笔限额须不低于此值',
+    perDayFen: `每位专家每天（北京时间）最多提现多少，至多 ¥${yuanOf(WECHAT_PERSON_DAY_MAX_FEN)}：微信支付商家转账给同一用户每日最多 20,000 元，不可提升`,
+    platformPerDayFen: '所有专家每天合计最多提现多少；须不高于商户平台的商户每日额度',
+    reviewAboveFen: '单笔超过此金额需运营审核后打款；不低于单笔限额时不需审核',
+  } satisfies Record<WalletLimitField, string>,
+  /** What the threshold means with this per-transfer limit. */
+  review: (limits: Pick<WalletLimitSettings, 'perTransferFen' | 'reviewAboveFen'>) =>
+    noReview(limits) ? '不需审核' : `超过 ¥${yuanOf(limits.reviewAboveFen)} 需审核`,
+} as const
+
+/** Every withdrawal is at most the per-transfer limit: a threshold at or above it sends none to 审核. */
+export const noReview = (limits: Pick<WalletLimitSettings, 'perTransferFen' | 'reviewAboveFen'>) =>
+  limits.reviewAboveFen >= limits.perTransferFen
+
+/** What the form shows for each limit: 元 with two decimals. */
+export type LimitsTyped = Record<WalletLimitField, string>
+
+export function limitsTyped(limits: WalletLimitSettings): LimitsTyped {
+  return Object.fromEntries(
+    WALLET_LIMIT_FIELDS.map((field) => [field, yuanOf(limits[field])]),
+  ) as LimitsTyped
+}
+
+const FIELD_MESSAGES: Record<WalletLimitField, string> = {
+  perTransferFen: WALLET_MESSAGES.limitPerTransfer,
+  perDayFen: WALLET_MESSAGES.limitPerDay,
+  platformPerDayFen: WALLET_MESSAGES.limitPlatformPerDay,
+  reviewAboveFen: WALLET_MESSAGES.limitReviewAbove,
+}
+
+export type LimitsProblem = { kind: 'problem'; field: WalletLimitField; message: string }
+export type LimitsCheck = { kind: 'ok'; limits: WalletLimitSettings } | LimitsProblem
+
+/**
+ * The typed 元 as integer fen (SPEC section 5's amount: two decimals at most, never rounded), then
+ * the contract's own rules (WalletLimitSettingsInputSchema) in its words: the first problem found,
+ * with the field it is about, before anything is sent.
+ */
+export function checkLimits(typed: LimitsTyped): LimitsCheck {
+  const fen: Partial<WalletLimitSettings> = {}
+  for (const field of WALLET_LIMIT_FIELDS) {
+    const value = yuanToFen(typed[field])
+    if (value === null) return { kind: 'problem', field, message: FIELD_MESSAGES[field] }
+    fen[field] = value
+  }
+  const result = z.safeParse(WalletLimitSettingsInputSchema, fen)
+  if (result.success) return { kind: 'ok', limits: result.data }
+  const issue = result.error.issues[0]!
+  const field = WALLET_LIMIT_FIELDS.find((name) => name === issue.path[0]) ?? 'perTransferFen'
+  return { kind: 'problem', field, message: issue.message }
+}
+
+/** 提现限额: the limits as they are, and saving new ones (checked, then confirmed). */
+export function useWalletLimits() {
+  const limits = useResource('operator-wallet-limits', () => operatorWalletApi.limits())
+  const [busy, setBusy] = useState(false)
+  /** Whether they were saved; a problem found before sending is the form's to show by its field. */
+  const save = async (typed: LimitsTyped): Promise<LimitsProblem | 'saved' | 'not-saved'> => {
+    const check = checkLimits(typed)
+    if (check.kind === 'problem') return check
+    const next = check.limits
+    const confirmed = await showModal({
+      title: WALLET_LIMITS_TEXTS.confirmTitle,
+      content: `${WALLET_LIMIT_FIELDS.map(
+        (field) => `${WALLET_LIMIT_LABELS[field]} ¥${yuanOf(next[field])}`,
+      ).join('，')}（${WALLET_LIMITS_TEXTS.review(next)}）。${WALLET_LIMITS_TEXTS.newOnly}`,
+      confirmText: WALLET_LIMITS_TEXTS.save,
+    })
+    if (!confirmed) return 'not-saved'
+    setBusy(true)
+    try {
+      const saved = await act(() => operatorWalletApi.setLimits(next), WALLET_LIMITS_TEXTS.saved)
+      if (saved === null) return 'not-saved'
+      limits.replace(saved)
+      return 'saved'
+    } finally {
+      setBusy(false)
+    }
+  }
+  return { limits, busy, save }
 }
