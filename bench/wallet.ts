@@ -7,7 +7,9 @@
  * (one entry: + 待结算) and a settlement (two: − 待结算, + 可提现), two completions to a settlement,
  * their times spread over the last 12 months. The money comes from a bench provider account instead of
  * each consultation's escrow (10,000 consultations would take the seed minutes and change nothing the
- * list reads); the ledger's check (checkLedger) holds before anything is measured and after.
+ * list reads); postTransfer writes the expert's statement lines with them (ledger_statement_lines, one
+ * per transfer: what the list pages); the ledger's check (checkLedger, which also compares those lines
+ * with the entries) holds before anything is measured and after.
  *
  * Measured (bench/list-load.ts): GET /main/wallet/trades (the first page, all kinds), the same
  * filtered by kind (收入结算) and by a month, at CLIENTS (50) concurrent clients, closed loop then an

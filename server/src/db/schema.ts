@@ -926,6 +926,7 @@ export interface Database {
   ledger_accounts: LedgerAccountsTable
   ledger_transfers: LedgerTransfersTable
   ledger_entries: LedgerEntriesTable
+  ledger_statement_lines: LedgerStatementLinesTable
   app_settings: AppSettingsTable
   withdrawals: WithdrawalsTable
   wallet_day_totals: WalletDayTotalsTable
@@ -1091,6 +1092,24 @@ export interface LedgerEntriesTable {
   account_id: string
   amount: number
   created_at: string
+}
+
+/**
+ * A statement line (0026): one per expert and per ledger transfer touching any of that expert's
+ * accounts, with the transfer's change to each; written with the entries, never changed (交易记录).
+ */
+export interface LedgerStatementLinesTable {
+  /** The expert: the owner of the expert-pending / expert-available / expert-withdrawing accounts. */
+  owner_id: string
+  transfer_id: string
+  /** The transfer's kind, time, consultation and withdrawal, as on ledger_transfers. */
+  kind: string
+  created_at: string
+  pending_change: number
+  available_change: number
+  withdrawing_change: number
+  consultation_id: string | null
+  withdrawal_id: string | null
 }
 
 export interface AppSettingsTable {

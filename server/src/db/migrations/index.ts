@@ -24,6 +24,7 @@ import { expertServices } from './0022-expert-services'
 import { hospitalRequests } from './0023-hospital-requests'
 import { consultations } from './0024-consultations'
 import { wallet } from './0025-wallet'
+import { statementLines } from './0026-statement-lines'
 
 /**
  * Every migration, in order. Names sort lexicographically (Kysely runs them in that order), so keep
@@ -55,6 +56,7 @@ export const migrations: Record<string, Migration> = {
   '0023-hospital-requests': hospitalRequests,
   '0024-consultations': consultations,
   '0025-wallet': wallet,
+  '0026-statement-lines': statementLines,
 }
 
 /** In-code provider: migrations travel with the bundle instead of being read from a folder at runtime. */

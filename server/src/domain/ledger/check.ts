@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely'
 import type { DB } from '../../db'
+import { STATEMENT_ACCOUNT_KINDS, type StatementChange } from './statement'
 
 /*
  * `npm run ledger:check` and the operators' 立即核对: the ledger's invariants, on any database.
@@ -11,6 +12,9 @@ import type { DB } from '../../db'
  * - the wallet (issue 22): a paid withdrawal's tax + net = gross, and the ledger paid exactly its net
  *   out and its tax to the tax payable; any other withdrawal paid nothing out; a finished
  *   withdrawal's hold (expert-withdrawing) is zero and an unfinished one's is its gross;
+ * - the statement lines (交易记录) are the entries: every expert's line of a transfer holds the sum
+ *   of that transfer's entries on each of the expert's accounts and what the transfer is (kind, time,
+ *   consultation, withdrawal); no entry on an expert account lacks its line, no line lacks entries;
  * - the last reconciliation of each day with the transfer provider found no difference.
  * Each problem is one line a person can read; none means the ledger holds.
  */
@@ -83,7 +87,11 @@ export async function checkLedger(db: DB, now: Date): Promise<LedgerCheck> {
   for (const row of overRefunded) {
     problems.push(`咨询 ${row.id} 退款 ${row.refunded} 分超过实付 ${row.price_fen} 分`)
   }
-  problems.push(...(await withdrawalProblems(db)), ...(await reconciliationProblems(db)))
+  problems.push(
+    ...(await statementProblems(db)),
+    ...(await withdrawalProblems(db)),
+    ...(await reconciliationProblems(db)),
+  )
   const [transfers, entries] = await Promise.all([
     db
       .selectFrom('ledger_transfers')
@@ -104,6 +112,107 @@ export async function checkLedger(db: DB, now: Date): Promise<LedgerCheck> {
       entries: Number(entries?.n ?? 0),
     },
   }
+}
+
+const STATEMENT_LABELS: Record<StatementChange, string> = {
+  pending_change: '待结算',
+  available_change: '可提现',
+  withdrawing_change: '提现中',
+}
+const STATEMENT_CHANGES = Object.keys(STATEMENT_LABELS) as StatementChange[]
+
+/** The statement lines against the entries on expert accounts, per expert and transfer. */
+async function statementProblems(db: DB): Promise<string[]> {
+  const problems: string[] = []
+  const change = (kind: string) =>
+    sql<number | string>`sum(case when a.kind = ${kind} then e.amount else 0 end)`
+  const fromEntries = db
+    .selectFrom('ledger_entries as e')
+    .innerJoin('ledger_accounts as a', 'a.id', 'e.account_id')
+    .select(['a.owner_id', 'e.transfer_id'])
+    .select(
+      Object.entries(STATEMENT_ACCOUNT_KINDS).map(([kind, column]) => change(kind).as(column)),
+    )
+    .where('a.kind', 'in', Object.keys(STATEMENT_ACCOUNT_KINDS))
+    .where('a.owner_id', 'is not', null)
+    .groupBy(['a.owner_id', 'e.transfer_id'])
+  const differ = (left: string, right: string) =>
+    sql<boolean>`${sql.ref(left)} <> ${sql.ref(right)}`
+  // Entries without their line, or a line whose changes are not its entries'.
+  const wrong = await db
+    .selectFrom(fromEntries.as('x'))
+    .leftJoin('ledger_statement_lines as l', (join) =>
+      join.onRef('l.owner_id', '=', 'x.owner_id').onRef('l.transfer_id', '=', 'x.transfer_id'),
+    )
+    .select([
+      'x.owner_id',
+      'x.transfer_id',
+      'x.pending_change',
+      'x.available_change',
+      'x.withdrawing_change',
+      'l.transfer_id as line',
+      'l.pending_change as line_pending',
+      'l.available_change as line_available',
+      'l.withdrawing_change as line_withdrawing',
+    ])
+    .where((eb) =>
+      eb.or([
+        eb('l.transfer_id', 'is', null),
+        differ('l.pending_change', 'x.pending_change'),
+        differ('l.available_change', 'x.available_change'),
+        differ('l.withdrawing_change', 'x.withdrawing_change'),
+      ]),
+    )
+    .limit(20)
+    .execute()
+  const figures = (values: Record<StatementChange, number | string | null>) =>
+    STATEMENT_CHANGES.map((name) => `${STATEMENT_LABELS[name]} ${Number(values[name])} 分`).join(
+      '、',
+    )
+  for (const row of wrong) {
+    if (row.line === null) {
+      problems.push(`转账 ${row.transfer_id} 动了专家 ${row.owner_id} 的账户，但缺少其交易记录行`)
+    } else {
+      const line = {
+        pending_change: row.line_pending,
+        available_change: row.line_available,
+        withdrawing_change: row.line_withdrawing,
+      }
+      problems.push(
+        `专家 ${row.owner_id} 转账 ${row.transfer_id} 的交易记录行（${figures(line)}）与分录合计（${figures(row)}）不符`,
+      )
+    }
+  }
+  // Lines without entries, or unlike their transfer.
+  const orphans = await db
+    .selectFrom('ledger_statement_lines as l')
+    .leftJoin(fromEntries.as('x'), (join) =>
+      join.onRef('x.owner_id', '=', 'l.owner_id').onRef('x.transfer_id', '=', 'l.transfer_id'),
+    )
+    .leftJoin('ledger_transfers as t', 't.id', 'l.transfer_id')
+    .select(['l.owner_id', 'l.transfer_id', 'x.transfer_id as entries', 't.id as transfer'])
+    .where((eb) =>
+      eb.or([
+        eb('x.transfer_id', 'is', null),
+        eb('t.id', 'is', null),
+        differ('l.kind', 't.kind'),
+        differ('l.created_at', 't.created_at'),
+        sql<boolean>`coalesce(l.consultation_id, '') <> coalesce(t.consultation_id, '')`,
+        sql<boolean>`coalesce(l.withdrawal_id, '') <> coalesce(t.withdrawal_id, '')`,
+      ]),
+    )
+    .limit(20)
+    .execute()
+  for (const row of orphans) {
+    problems.push(
+      row.transfer === null
+        ? `专家 ${row.owner_id} 的交易记录行指向不存在的转账 ${row.transfer_id}`
+        : row.entries === null
+          ? `专家 ${row.owner_id} 的交易记录行 ${row.transfer_id} 没有对应的分录`
+          : `专家 ${row.owner_id} 的交易记录行 ${row.transfer_id} 的类型、时间、咨询或提现与转账不符`,
+    )
+  }
+  return problems.slice(0, 20)
 }
 
 const WITHDRAWAL_FINAL = new Set(['paid', 'failed', 'cancelled'])

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import type { DB } from '../../db'
+import { statementLines } from './statement'
 
 /*
  * The ledger: integer fen, double-entry, append-only (README.md here). Every movement of money is
@@ -13,6 +14,9 @@ import type { DB } from '../../db'
  * check: the row update is atomic and locks the row). `ledger:check` proves the cache equals the
  * sum of the entries. Call postTransfer inside the transaction that makes the state change it pays
  * for, so both commit or neither does.
+ *
+ * With the entries it writes the transfer's statement lines (statement.ts): one per expert whose
+ * accounts it touches, with its change to each of them, for 交易记录. Append-only like the entries.
  */
 
 /** An account by its id and what kind of account it is (created on first use). */
@@ -181,6 +185,20 @@ export async function postTransfer(
         account_id: entry.account.id,
         amount: entry.amount,
         created_at: at,
+      })
+      .execute()
+  }
+  for (const line of statementLines(entries)) {
+    await trx
+      .insertInto('ledger_statement_lines')
+      .values({
+        owner_id: line.ownerId,
+        transfer_id: id,
+        kind: transfer.kind,
+        created_at: at,
+        ...line.changes,
+        consultation_id: transfer.consultationId ?? null,
+        withdrawal_id: transfer.withdrawalId ?? null,
       })
       .execute()
   }

@@ -8,17 +8,18 @@ import {
   type WalletTradeDetail,
 } from '@contract/main/wallet'
 import type { DB } from '../../db'
-import { type PageQuery, pageWindow } from '../../db/paging'
+import { page, type PageQuery } from '../../db/paging'
 import { notFound } from '../../http/errors'
 import { maskName } from '../../masking'
 import type { FieldCipher } from '../../crypto/field-cipher'
-import { ACCOUNTS } from '../ledger'
 import type { WalletContext } from './context'
 import { chinaRange, yuan } from './model'
 
 /*
  * 交易记录: the ledger transfers that touch the expert's accounts (待结算 expert-pending, 可提现
- * expert-available, 提现中 expert-withdrawing), newest first, one row per transfer.
+ * expert-available, 提现中 expert-withdrawing), newest first, one row per transfer. Read from the
+ * ledger's statement lines (domain/ledger/statement.ts: the transfer's change to each of the three,
+ * written with its entries), so a page is an index range, not every entry the expert ever had.
  *
  * A row's amount is what the movement did to 可提现 when it touched 可提现 (settlement +, a
  * withdrawal's hold −, its return +, a refund taken from settled income −), otherwise to the one
@@ -46,14 +47,6 @@ const KIND_OF = new Map(
 
 export const TRADE_NOT_FOUND = '交易记录不存在'
 
-function expertAccounts(expertId: string) {
-  return {
-    pending: ACCOUNTS.expertPending(expertId).id,
-    available: ACCOUNTS.expertAvailable(expertId).id,
-    withdrawing: ACCOUNTS.expertWithdrawing(expertId).id,
-  }
-}
-
 const ACCOUNT_LABELS = { pending: '待结算', available: '可提现', withdrawing: '提现中' } as const
 type AccountName = keyof typeof ACCOUNT_LABELS
 
@@ -77,27 +70,24 @@ function shownAmount(row: TradeRow): { amountFen: number; account: AccountName }
   return { amountFen: Number(row[account]), account }
 }
 
-/** The transfers touching the expert's accounts, with the change each made to each account. */
-function tradeQuery(db: DB, expertId: string) {
-  const accounts = expertAccounts(expertId)
-  const on = (id: string) =>
-    sql<number | string>`sum(case when e.account_id = ${id} then e.amount else 0 end)`
-  return db
-    .selectFrom('ledger_entries as e')
-    .innerJoin('ledger_transfers as t', 't.id', 'e.transfer_id')
-    .select([
-      't.id',
-      't.kind',
-      't.consultation_id',
-      't.withdrawal_id',
-      't.created_at',
-      on(accounts.pending).as('pending'),
-      on(accounts.available).as('available'),
-      on(accounts.withdrawing).as('withdrawing'),
-    ])
-    .where('e.account_id', 'in', Object.values(accounts))
-    .groupBy(['t.id', 't.kind', 't.consultation_id', 't.withdrawal_id', 't.created_at'])
+/**
+ * The expert's statement lines (ledger_statement_lines: one per transfer touching their accounts,
+ * with its change to each, written by the ledger with the entries), as the rows above.
+ */
+function lineQuery(db: DB, expertId: string) {
+  return db.selectFrom('ledger_statement_lines as l').where('l.owner_id', '=', expertId)
 }
+
+const LINE_COLUMNS = [
+  'l.transfer_id as id',
+  'l.kind',
+  'l.consultation_id',
+  'l.withdrawal_id',
+  'l.created_at',
+  'l.pending_change as pending',
+  'l.available_change as available',
+  'l.withdrawing_change as withdrawing',
+] as const
 
 interface Decorations {
   consultations: Map<
@@ -219,68 +209,26 @@ export async function listTrades(
   expertId: string,
   query: PageQuery & { kind?: TradeKind | undefined; month?: string | undefined },
 ) {
-  const accounts = expertAccounts(expertId)
-  const on = (id: string) =>
-    sql<number | string>`sum(case when e.account_id = ${id} then e.amount else 0 end)`
-  const { page, pageSize, offset } = pageWindow(query)
-  // The page is cut from the expert's entries alone (a covering index: account, time, transfer,
-  // amount), grouped per transfer; only the page's transfers are then read.
-  let grouped = ctx.db
-    .selectFrom('ledger_entries as e')
-    .select([
-      'e.transfer_id',
-      sql<string>`max(e.created_at)`.as('at'),
-      on(accounts.pending).as('pending'),
-      on(accounts.available).as('available'),
-      on(accounts.withdrawing).as('withdrawing'),
-      sql<number | string>`count(*) over ()`.as('total'),
-    ])
-    .where('e.account_id', 'in', Object.values(accounts))
-    .groupBy('e.transfer_id')
-  if (query.kind) {
-    grouped = grouped
-      .innerJoin('ledger_transfers as k', 'k.id', 'e.transfer_id')
-      .where('k.kind', 'in', [...TRADE_LEDGER_KINDS[query.kind]])
-  }
+  // A range of the lines' (owner, time) index, or (owner, kind, time) by kind; a China month bounds
+  // the time. The total is a count on the same index, in the same statement.
+  let lines = lineQuery(ctx.db, expertId)
+  if (query.kind) lines = lines.where('l.kind', 'in', [...TRADE_LEDGER_KINDS[query.kind]])
   if (query.month) {
     const range = chinaRange(query.month)
-    grouped = grouped.where('e.created_at', '>=', range.from).where('e.created_at', '<', range.to)
+    lines = lines.where('l.created_at', '>=', range.from).where('l.created_at', '<', range.to)
   }
-  const rows = await ctx.db
-    .selectFrom(
-      grouped
-        .orderBy(sql`max(e.created_at)`, 'desc')
-        .orderBy('e.transfer_id', 'desc')
-        .limit(pageSize)
-        .offset(offset)
-        .as('g'),
-    )
-    .innerJoin('ledger_transfers as t', 't.id', 'g.transfer_id')
-    .select([
-      't.id',
-      't.kind',
-      't.consultation_id',
-      't.withdrawal_id',
-      't.created_at',
-      'g.pending',
-      'g.available',
-      'g.withdrawing',
-      'g.total',
-    ])
-    .orderBy('g.at', 'desc')
-    .orderBy('g.transfer_id', 'desc')
-    .execute()
-  let total = rows[0] ? Number(rows[0].total) : 0
-  if (!rows[0] && offset > 0) {
-    // Past the last page: no row carries the total.
-    const counted = await ctx.db
-      .selectFrom(grouped.as('g'))
-      .select(sql<number | string>`count(*)`.as('n'))
-      .executeTakeFirst()
-    total = Number(counted?.n ?? 0)
-  }
-  const decorations = await decorate(ctx.db, ctx.cipher, rows)
-  return { items: rows.map((row) => toTrade(row, decorations)), total, page, pageSize }
+  const counted = lines.select(sql<number | string>`count(*)`.as('n'))
+  const found = await page(
+    query,
+    lines
+      .select([...LINE_COLUMNS, counted.as('total')])
+      .orderBy('l.created_at', 'desc')
+      .orderBy('l.transfer_id', 'desc'),
+    lines,
+    { totalOf: (row) => row.total ?? 0 },
+  )
+  const decorations = await decorate(ctx.db, ctx.cipher, found.items)
+  return { ...found, items: found.items.map((row) => toTrade(row, decorations)) }
 }
 
 export async function getTrade(
@@ -288,7 +236,10 @@ export async function getTrade(
   expertId: string,
   tradeId: string,
 ): Promise<WalletTradeDetail> {
-  const row = await tradeQuery(ctx.db, expertId).where('t.id', '=', tradeId).executeTakeFirst()
+  const row = await lineQuery(ctx.db, expertId)
+    .select(LINE_COLUMNS)
+    .where('l.transfer_id', '=', tradeId)
+    .executeTakeFirst()
   if (!row) throw notFound(TRADE_NOT_FOUND)
   const decorations = await decorate(ctx.db, ctx.cipher, [row])
   const trade = toTrade(row, decorations)
