@@ -34,7 +34,16 @@ import { loadConfig } from '../server/src/config'
 import { createDatabase } from '../server/src/db'
 import { checkLedger } from '../server/src/domain/ledger'
 import { type Person, seedConsultations, type SeededWorld } from './consultations-seed'
-import { agent, CLIENTS, type ListCase, measureList, printTable, rows, summary } from './list-load'
+import {
+  agent,
+  CLIENTS,
+  type ListCase,
+  measureList,
+  printTable,
+  rows,
+  settleDatabase,
+  summary,
+} from './list-load'
 import { openSocket, type RealtimeBenchServer, sleep, startServerGroup } from './realtime-servers'
 
 const MESSAGES = Number(process.env.MESSAGES ?? 2_000)
@@ -215,6 +224,7 @@ async function onPostgres(): Promise<void> {
   let sockets: Sockets | undefined
   try {
     const world = await seedAndReport(group.env, 8)
+    await settleDatabase(group.env)
     sockets = await openAllSockets(group.servers, world)
     // Warm-up, not counted: code paths compiled, pools opened.
     await sendMessages(group.servers, world, sockets, 200, 100, 0)

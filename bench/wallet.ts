@@ -23,7 +23,7 @@ import { loadConfig } from '../server/src/config'
 import { createDatabase } from '../server/src/db'
 import { ACCOUNTS, checkLedger, postTransfer } from '../server/src/domain/ledger'
 import { seedConsultations } from './consultations-seed'
-import { agent, type ListCase, measureList, printTable } from './list-load'
+import { agent, type ListCase, measureList, printTable, settleDatabase } from './list-load'
 import { startServerGroup } from './realtime-servers'
 
 const ENTRIES = Number(process.env.ENTRIES ?? 10_000)
@@ -130,6 +130,7 @@ async function run(label: string, options: Parameters<typeof startServerGroup>[1
   const group = await startServerGroup('wallet', options)
   try {
     const world = await seedWallet(group.env)
+    await settleDatabase(group.env)
     const setup = options?.database === 'sqlite' ? 'SQLite, 1 process' : 'PostgreSQL, 2 processes'
     for (const list of cases(world)) await measureList(group.servers, list, setup)
     const database = createDatabase(loadConfig(group.env).database)

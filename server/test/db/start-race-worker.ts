@@ -72,3 +72,6 @@ process.on('message', (request: StartRequest) => {
   void startOnce(request).then((answer) => process.send?.(answer))
 })
 process.send?.('loaded')
+// The test file's process gone (killed at its timeout): the IPC channel closes, so no worker outlives
+// it (they were found still running, holding connections, after a timed-out run).
+process.on('disconnect', () => process.exit(0))
