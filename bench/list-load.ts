@@ -5,6 +5,7 @@
  * showed room for it, an open loop of OPEN_RATE requests a second per client whose p99 is the goal's
  * figure. Rows collect in `rows`; printTable prints them with PASS / MISS against each goal.
  */
+import { readFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
 import { sql } from 'kysely'
 import { loadConfig } from '../server/src/config'
@@ -16,6 +17,12 @@ export { agent }
 
 export const LIST_SECONDS = Number(process.env.LIST_SECONDS ?? 10)
 export const CLIENTS = Number(process.env.CLIENTS ?? 50)
+/**
+ * BENCH_STALLS=1 prints the open loop's 40 slowest requests with when they were due and which server
+ * answered: stalls at the same moment on both servers point at the database or the machine, not one
+ * process (that is how the pool's idle timeout was found: every slow request came 10 s in).
+ */
+const SHOW_STALLS = Boolean(process.env.BENCH_STALLS)
 
 export interface Row {
   what: string
@@ -100,6 +107,7 @@ async function runClients(
   rate?: number,
 ): Promise<LoopResult> {
   const times: number[] = []
+  const stalls: [number, number, string][] = []
   let errors = 0
   const cpuBefore = servers.reduce((sum, server) => sum + cpuSeconds(server.pid), 0)
   const started = performance.now()
@@ -108,6 +116,7 @@ async function runClients(
     try {
       await get(url, token)
       times.push(performance.now() - due)
+      if (SHOW_STALLS && rate) stalls.push([due - started, performance.now() - due, url])
     } catch {
       errors += 1
     }
@@ -133,6 +142,20 @@ async function runClients(
     }),
   )
   const elapsed = performance.now() - started
+  if (SHOW_STALLS) {
+    const rss = servers.map((server) => {
+      const status = readFileSync(`/proc/${server.pid}/status`, 'utf8')
+      return `${new URL(server.url).port}: ${/VmRSS:\s+(\d+)/.exec(status)?.[1]} kB`
+    })
+    console.log(`  servers' resident memory: ${rss.join(', ')}`)
+  }
+  if (stalls.length) {
+    stalls.sort((a, b) => b[1] - a[1])
+    const worst = stalls
+      .slice(0, 40)
+      .map(([at, ms, url]) => `${at.toFixed(0)}:${ms.toFixed(0)}@${new URL(url).port}`)
+    console.log(`  slowest (ms into the loop:latency@server port): ${worst.join(' ')}`)
+  }
   const cpu = servers.reduce((sum, server) => sum + cpuSeconds(server.pid), 0) - cpuBefore
   return { times, errors, elapsed, cpu }
 }
