@@ -122,8 +122,9 @@ export async function renderPage(path: string, params?: Params): Promise<Rendere
       return page
     },
     // Longer than waitFor's 1 s: on a loaded 2-core machine a page's first render took more (the
-    // data-center test failed once so); a page that renders sooner is not waited for.
-    { timeout: 5_000 },
+    // data-center test failed once so, and again at 5 s with a server suite running beside Jest); a
+    // page that renders sooner is not waited for.
+    { timeout: 10_000 },
   )
   return { element, url }
 }

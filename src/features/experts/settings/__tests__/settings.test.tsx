@@ -203,6 +203,10 @@ describe('服务设置 (experts/services)', () => {
     fireEvent.click(screen.getByText('冠脉CTA'))
     fireEvent.click(screen.getByText('肺结节'))
     expect(screen.getByText('已选 3/8')).toBeTruthy()
+    // The 简介 field renders after the tags (it failed once on a loaded machine when read at once).
+    await waitFor(() =>
+      expect(field('介绍您的专业背景、擅长的检查和疾病，患者会在主页看到')).toBeTruthy(),
+    )
     fireEvent.input(field('介绍您的专业背景、擅长的检查和疾病，患者会在主页看到'), {
       target: { value: '  胸部影像诊断。 ' },
     })
