@@ -1161,6 +1161,14 @@ export interface WithdrawalsTable {
   finished_at: string | null
   reviewed_by: string | null
   reviewed_at: string | null
+  /**
+   * The payee as when it was made (0027): the ID card's holder and number, the field cipher's
+   * ciphertext copied from id_cards, and the expert's hospital. The income report's identity once
+   * the account is deleted; null when the expert had none (or was deleted before 0027).
+   */
+  payee_name_encrypted: string | null
+  payee_id_number_encrypted: string | null
+  payee_hospital_name: string | null
 }
 
 /** What was withdrawn per China day: `expert:<user>:<day>` and `platform:<day>` (0025). */

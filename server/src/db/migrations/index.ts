@@ -25,6 +25,7 @@ import { hospitalRequests } from './0023-hospital-requests'
 import { consultations } from './0024-consultations'
 import { wallet } from './0025-wallet'
 import { statementLines } from './0026-statement-lines'
+import { withdrawalPayee } from './0027-withdrawal-payee'
 
 /**
  * Every migration, in order. Names sort lexicographically (Kysely runs them in that order), so keep
@@ -57,6 +58,7 @@ export const migrations: Record<string, Migration> = {
   '0024-consultations': consultations,
   '0025-wallet': wallet,
   '0026-statement-lines': statementLines,
+  '0027-withdrawal-payee': withdrawalPayee,
 }
 
 /** In-code provider: migrations travel with the bundle instead of being read from a folder at runtime. */

@@ -10,9 +10,11 @@ import type { WalletContext } from './context'
  * identity and the income of the people who earned through the platform, in the categories the tax
  * bureau sets). One CSV line per expert with income or a payout in the quarter (China time).
  *
- * Identity: the certified real name and the FULL ID card number. The report exists for one
- * purpose, to be filed with the tax bureau, which identifies people by their number; a masked
- * number would make it useless. So it is protected where it is made instead: operators only, every
+ * Identity: the certified real name and the FULL ID card number, from the expert's ID card, or,
+ * once account deletion has removed it, from the payee kept with the expert's most recent
+ * withdrawal (migration 0027; the 执业机构 likewise, from the expert profile or the withdrawal).
+ * The report exists for one purpose, to be filed with the tax bureau, which identifies people by
+ * their number; a masked number would make it useless. So it is protected where it is made instead: operators only, every
  * download in the operators' audit log (who, which quarter, how many lines), `no-store`, and nothing
  * of it written to the server's logs.
  *
@@ -133,7 +135,60 @@ export async function incomeReportCsv(
           .where('u.id', 'in', ids)
           .execute()
       : []
-  const byId = new Map(people.map((person) => [person.id, person]))
+  // Account deletion removes the ID card and the expert profile; the payee kept with the expert's
+  // most recent withdrawal (migration 0027) stands in for what is gone.
+  const gone = people
+    .filter((person) => !person.holder_encrypted || !person.hospital_name)
+    .map((person) => person.id)
+  const kept = new Map<
+    string,
+    {
+      payee_name_encrypted: string | null
+      payee_id_number_encrypted: string | null
+      payee_hospital_name: string | null
+    }
+  >()
+  if (gone.length > 0) {
+    const snapshots = await ctx.db
+      .selectFrom('withdrawals')
+      .select([
+        'expert_user_id',
+        'payee_name_encrypted',
+        'payee_id_number_encrypted',
+        'payee_hospital_name',
+      ])
+      .where('expert_user_id', 'in', gone)
+      .where((eb) =>
+        eb.or([
+          eb('payee_name_encrypted', 'is not', null),
+          eb('payee_hospital_name', 'is not', null),
+        ]),
+      )
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute()
+    for (const row of snapshots)
+      if (!kept.has(row.expert_user_id)) kept.set(row.expert_user_id, row)
+  }
+  const byId = new Map(
+    people.map((person) => {
+      const snapshot = kept.get(person.id)
+      const live = person.holder_encrypted !== null
+      return [
+        person.id,
+        {
+          ...person,
+          holder_encrypted: live
+            ? person.holder_encrypted
+            : (snapshot?.payee_name_encrypted ?? null),
+          number_encrypted: live
+            ? person.number_encrypted
+            : (snapshot?.payee_id_number_encrypted ?? null),
+          hospital_name: person.hospital_name ?? snapshot?.payee_hospital_name ?? null,
+        },
+      ]
+    }),
+  )
   const decrypt = (value: string | null | undefined) => {
     if (!value) return ''
     try {

@@ -125,6 +125,28 @@ async function wechatOpenidOf(db: DB, userId: string): Promise<string | null> {
   return row?.wechat_openid ?? null
 }
 
+/**
+ * Who is paid, kept with the withdrawal (migration 0027): the ID card's holder and number as the
+ * field cipher's ciphertext, copied from id_cards (one key for both, nothing decrypted), and the
+ * expert's hospital. The quarterly income report names the payee from them once account deletion
+ * has removed the ID card and the expert profile (income-report.ts).
+ */
+async function payeeOf(db: DB, expertId: string) {
+  const row = await db
+    .selectFrom('users as u')
+    .leftJoin('id_cards as c', 'c.user_id', 'u.id')
+    .leftJoin('experts as x', 'x.user_id', 'u.id')
+    .leftJoin('hospitals as h', 'h.id', 'x.hospital_id')
+    .select(['c.holder_encrypted', 'c.number_encrypted', 'h.name as hospital_name'])
+    .where('u.id', '=', expertId)
+    .executeTakeFirst()
+  return {
+    payee_name_encrypted: row?.holder_encrypted ?? null,
+    payee_id_number_encrypted: row?.number_encrypted ?? null,
+    payee_hospital_name: row?.hospital_name ?? null,
+  }
+}
+
 const byClientId = (db: DB, expertId: string, clientId: string) =>
   db
     .selectFrom('withdrawals')
@@ -210,6 +232,7 @@ export async function placeWithdrawal(
   const month = chinaMonth(now)
   const outcome = await ctx.db.transaction().execute(async (trx) => {
     const id = randomUUID()
+    const payee = await payeeOf(trx, expertId)
     const inserted = await trx
       .insertInto('withdrawals')
       .values({
@@ -240,6 +263,7 @@ export async function placeWithdrawal(
         finished_at: null,
         reviewed_by: null,
         reviewed_at: null,
+        ...payee,
       })
       .onConflict((oc) => oc.doNothing())
       .returning('id')
