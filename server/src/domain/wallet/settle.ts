@@ -201,6 +201,19 @@ export async function applyTransferResult(
 }
 
 /**
+ * WeChat's bill query reaches back 30 days (商家转账 查询: "超过30天的单据可通过申请资金账单获取详情"):
+ * past that a bill that exists answers as none. So for a withdrawal first sent longer ago than
+ * this (a day's margin for clocks), "no bill" proves nothing: sending the same number again could
+ * pay twice, voiding the hold could give back money already paid. Such a withdrawal stays 打款中 with
+ * its hold, logged as an error for operators, who settle it from the provider's fund statement.
+ */
+export const PROVIDER_QUERY_WINDOW_MS = 29 * 24 * 3600_000
+
+function pastQueryWindow(ctx: WalletContext, sentAt: string | null): boolean {
+  return sentAt !== null && ctx.now().getTime() - Date.parse(sentAt) > PROVIDER_QUERY_WINDOW_MS
+}
+
+/**
  * The provider refused to create the bill (bad parameters, limits, no such user): nothing was paid,
  * so the hold goes back. If an earlier attempt's answer was unclear, the bill may exist after all:
  * then its state decides, never the refusal.
@@ -229,6 +242,18 @@ async function refused(
       return 'unclear'
     }
     if (existing) return applyTransferResult(ctx, existing)
+    const sent = await ctx.db
+      .selectFrom('withdrawals')
+      .select('sent_at')
+      .where('id', '=', withdrawalId)
+      .executeTakeFirstOrThrow()
+    if (pastQueryWindow(ctx, sent.sent_at)) {
+      ctx.log.error(
+        { withdrawalId, sentAt: sent.sent_at },
+        'transfer refused and its bill not found, but it was first sent before the provider’s query window: the hold stays; an operator must check the provider’s fund statement',
+      )
+      return 'unclear'
+    }
   }
   const now = ctx.now()
   const shown = refusalText(error)
@@ -378,6 +403,13 @@ export async function syncWithProvider(
   }
   if (result === null) {
     if (row.state !== 'paying') return 'unchanged'
+    if (pastQueryWindow(ctx, row.sent_at)) {
+      ctx.log.error(
+        { withdrawalId, sentAt: row.sent_at },
+        'transfer bill not found, but it was sent before the provider’s query window: not sent again, not voided; an operator must check the provider’s fund statement',
+      )
+      return 'unclear'
+    }
     return sendToProvider(ctx, withdrawalId)
   }
   const outcome = await applyTransferResult(ctx, result)
