@@ -1,6 +1,7 @@
 /**
  * End-to-end tests: starts the app as a newcomer would (`npm start`'s script, on a free port and a
- * throwaway database), then runs e2e/*.test.ts with node's test runner against it in Chromium.
+ * throwaway database), then runs e2e/*.test.ts (or those named by words after `--`) with node's test
+ * runner against it in Chromium.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
@@ -26,6 +27,7 @@ async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number
 }
 
 async function main(): Promise<number> {
+  const only = process.argv.slice(2)
   const port = await freePort()
   const dataDir = mkdtempSync(path.join(tmpdir(), 'yx-e2e-'))
   const baseUrl = `http://127.0.0.1:${port}`
@@ -46,6 +48,8 @@ async function main(): Promise<number> {
     await waitForHealth(baseUrl, server, 180_000)
     const files = readdirSync(path.join(ROOT, 'e2e'))
       .filter((file) => file.endsWith('.test.ts'))
+      // `npm run test:e2e -- wallet consult`: only the files whose names contain one of the words.
+      .filter((file) => only.length === 0 || only.some((word) => file.includes(word)))
       .map((file) => path.join('e2e', file))
       .sort()
     return await new Promise<number>((resolve) => {
