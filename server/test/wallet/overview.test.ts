@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { signUp } from '../domain/profile/support'
-import { EXPERT_PASSWORD, paidConsultation, patient } from '../consultations/support'
-import type { TestUser } from '../domain/profile/support'
-import { balances, walletExpert, walletWorld, type WalletWorld, withdraw } from './support'
+import { patient } from '../consultations/support'
+import { balances, walletExpert, walletWorld, withdraw, adoptedConsultation } from './support'
 
 /*
  * 我的钱包 and 交易记录 add up with the ledger, for an expert whose income comes from real
@@ -16,29 +15,13 @@ import { balances, walletExpert, walletWorld, type WalletWorld, withdraw } from 
 
 const HOUR = 3600_000
 
-async function completed(world: WalletWorld, asker: TestUser, doctor: TestUser) {
-  const id = await paidConsultation(world, asker, doctor)
-  assert.equal(
-    (await world.call(doctor, 'POST', `/main/expert/consultations/${id}/accept`)).status,
-    200,
-  )
-  const reply = await world.call(doctor, 'POST', `/main/expert/consultations/${id}/answer`, {
-    clientId: `answer-${id.slice(0, 8)}`,
-    opinion: '考虑良性可能大，建议定期复查',
-    password: EXPERT_PASSWORD,
-  })
-  assert.equal(reply.status, 200, reply.error ?? '')
-  assert.equal((await world.call(asker, 'POST', `/main/consultations/${id}/adopt`)).status, 200)
-  return id
-}
-
 test('balances, income and 交易记录 add up with the ledger for income from real consultations', async () => {
   const world = await walletWorld()
   const asker = await patient(world)
   const doctor = await walletExpert(world)
   const operator = await signUp(world.app.db, world.clock.now(), { role: 'operator' })
-  const a = await completed(world, asker, doctor)
-  const b = await completed(world, asker, doctor)
+  const a = await adoptedConsultation(world, asker, doctor)
+  const b = await adoptedConsultation(world, asker, doctor)
   // 投诉 after completion; the operator refunds 10 元 of b: 8 元 from the expert, 2 元 from the platform.
   assert.equal(
     (await world.call(asker, 'POST', `/main/consultations/${b}/complaint`, { text: '回答太简单' }))

@@ -3,7 +3,13 @@ import { test } from 'node:test'
 import { withdrawalPayee } from '../../src/db/migrations/0027-withdrawal-payee'
 import { INCOME_REPORT_PATH } from '../../src/routes/main/wallet'
 import { smsCode, type TestUser } from '../domain/profile/support'
-import { creditIncome, walletExpert, walletWorld, type WalletWorld, withdraw } from './support'
+import {
+  creditIncome,
+  walletExpert,
+  walletWorld,
+  type WalletWorld,
+  withdrawToTheEnd,
+} from './support'
 
 /*
  * The quarterly income report (国务院令第810号 art. 4) names everyone paid in the quarter. An expert
@@ -12,18 +18,6 @@ import { creditIncome, walletExpert, walletWorld, type WalletWorld, withdraw } f
  * the 执业机构, from the withdrawal made while they were there. Migration 0027 gives withdrawals made
  * before it the payee of the ID card and profile that still exist.
  */
-
-async function paidOut(world: WalletWorld, doctor: TestUser, amount: string) {
-  const made = await withdraw(world, doctor, amount)
-  assert.equal(made.status, 200, made.error ?? '')
-  await world.advance(2_500)
-  await world.call(doctor, 'POST', `/main/wallet/withdrawals/${made.data.id}/sync`)
-  await world.call(doctor, 'POST', `/main/wallet/withdrawals/${made.data.id}/confirm`)
-  await world.advance(3_500)
-  const done = await world.call(doctor, 'POST', `/main/wallet/withdrawals/${made.data.id}/sync`)
-  assert.equal(done.data.state, 'paid')
-  return done.data as { id: string; state: string }
-}
 
 async function idNumberOf(world: WalletWorld, userId: string) {
   const card = await world.app.db
@@ -57,8 +51,8 @@ test('an expert paid out, then deleted, is still in the quarter’s income repor
   const stays = await walletExpert(world, '李专家')
   await creditIncome(world, gone.user.id, 1_000_000)
   await creditIncome(world, stays.user.id, 300_000)
-  await paidOut(world, gone, '10000')
-  await paidOut(world, stays, '1000')
+  assert.equal((await withdrawToTheEnd(world, gone, '10000')).state, 'paid')
+  assert.equal((await withdrawToTheEnd(world, stays, '1000')).state, 'paid')
   const goneNumber = await idNumberOf(world, gone.user.id)
   const staysNumber = await idNumberOf(world, stays.user.id)
   const before = await reportLines(world, '2030Q2')
@@ -107,8 +101,9 @@ test('migration 0027 gives earlier withdrawals the payee of the ID card and prof
   const gone = await walletExpert(world, '王离职')
   await creditIncome(world, stays.user.id, 200_000)
   await creditIncome(world, gone.user.id, 100_000)
-  const stayed = await paidOut(world, stays, '2000')
-  const left = await paidOut(world, gone, '1000')
+  const stayed = await withdrawToTheEnd(world, stays, '2000')
+  const left = await withdrawToTheEnd(world, gone, '1000')
+  assert.deepEqual([stayed.state, left.state], ['paid', 'paid'])
   const card = await world.app.db
     .selectFrom('id_cards')
     .select(['holder_encrypted', 'number_encrypted'])

@@ -4,8 +4,7 @@ import { checkLedger } from '../../src/domain/ledger'
 import { csvField, quarterRange } from '../../src/domain/wallet/income-report'
 import type { DemoTransferProvider } from '../../src/providers/transfers'
 import { INCOME_REPORT_PATH } from '../../src/routes/main/wallet'
-import type { TestUser } from '../domain/profile/support'
-import { creditIncome, walletExpert, walletWorld, type WalletWorld, withdraw } from './support'
+import { creditIncome, walletExpert, walletWorld, withdrawToTheEnd } from './support'
 
 /*
  * 对账 and the quarterly income report. The demo provider's daily statement is compared with our
@@ -15,24 +14,13 @@ import { creditIncome, walletExpert, walletWorld, type WalletWorld, withdraw } f
  * line per expert with the full identity the tax report needs, audited.
  */
 
-async function paidOut(world: WalletWorld, doctor: TestUser, amount: string) {
-  const made = await withdraw(world, doctor, amount)
-  assert.equal(made.status, 200, made.error ?? '')
-  await world.advance(2_500)
-  await world.call(doctor, 'POST', `/main/wallet/withdrawals/${made.data.id}/sync`)
-  await world.call(doctor, 'POST', `/main/wallet/withdrawals/${made.data.id}/confirm`)
-  await world.advance(3_500)
-  const done = await world.call(doctor, 'POST', `/main/wallet/withdrawals/${made.data.id}/sync`)
-  return done.data as { id: string; state: string; billNo: string }
-}
-
 test('对账: no difference when both sides agree; differences listed, reported by ledger:check, cleared by a new run', async () => {
   const world = await walletWorld()
   const doctor = await walletExpert(world)
   await creditIncome(world, doctor.user.id, 100_000)
-  const paid = await paidOut(world, doctor, '100')
+  const paid = await withdrawToTheEnd(world, doctor, '100')
   assert.equal(paid.state, 'paid')
-  const failed = await paidOut(world, doctor, '20.44')
+  const failed = await withdrawToTheEnd(world, doctor, '20.44')
   assert.equal(failed.state, 'failed')
   const day = '2030-06-01' // the test clock's China day (16:00 there)
 
@@ -123,7 +111,7 @@ test('the quarterly income report: operators only, one line per expert with full
   await world.setLimits({ reviewAboveFen: 10_000_000 })
   const doctor = await walletExpert(world, '李专家')
   await creditIncome(world, doctor.user.id, 1_234_567)
-  const paid = await paidOut(world, doctor, '10000')
+  const paid = await withdrawToTheEnd(world, doctor, '10000')
   assert.equal(paid.state, 'paid')
   const idNumber = (
     await world.app.db

@@ -1,18 +1,19 @@
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { test } from 'node:test'
-import { sql } from 'kysely'
+import { type Selectable, sql } from 'kysely'
+import type { LedgerStatementLinesTable } from '../../src/db/schema'
 import { checkLedger } from '../../src/domain/ledger'
 import { TRADE_LEDGER_KINDS } from '../../src/domain/wallet/trades'
-import { EXPERT_PASSWORD, paidConsultation, patient } from '../consultations/support'
-import type { TestUser } from '../domain/profile/support'
+import { patient } from '../consultations/support'
 import {
   balances,
   creditIncome,
   walletExpert,
   walletWorld,
   type WalletWorld,
-  withdraw,
+  adoptedConsultation,
+  withdrawToTheEnd,
 } from './support'
 
 /*
@@ -26,45 +27,7 @@ import {
 
 const HOUR = 3600_000
 
-async function completed(world: WalletWorld, asker: TestUser, doctor: TestUser) {
-  const id = await paidConsultation(world, asker, doctor)
-  assert.equal(
-    (await world.call(doctor, 'POST', `/main/expert/consultations/${id}/accept`)).status,
-    200,
-  )
-  const reply = await world.call(doctor, 'POST', `/main/expert/consultations/${id}/answer`, {
-    clientId: `answer-${id.slice(0, 8)}`,
-    opinion: '考虑良性可能大，建议定期复查',
-    password: EXPERT_PASSWORD,
-  })
-  assert.equal(reply.status, 200, reply.error ?? '')
-  assert.equal((await world.call(asker, 'POST', `/main/consultations/${id}/adopt`)).status, 200)
-  return id
-}
-
-/** Withdraws through the 演示提现 provider to its end (paid, or failed for an amount ending in .44). */
-async function withdrawToTheEnd(world: WalletWorld, doctor: TestUser, amount: string) {
-  const made = await withdraw(world, doctor, amount)
-  assert.equal(made.status, 200, made.error ?? '')
-  await world.advance(2_500)
-  await world.call(doctor, 'POST', `/main/wallet/withdrawals/${made.data.id}/sync`)
-  await world.call(doctor, 'POST', `/main/wallet/withdrawals/${made.data.id}/confirm`)
-  await world.advance(3_500)
-  const ended = await world.call(doctor, 'POST', `/main/wallet/withdrawals/${made.data.id}/sync`)
-  return ended.data as { id: string; state: string; taxFen: number }
-}
-
-interface Line {
-  owner_id: string
-  transfer_id: string
-  kind: string
-  created_at: string
-  pending_change: number
-  available_change: number
-  withdrawing_change: number
-  consultation_id: string | null
-  withdrawal_id: string | null
-}
+type Line = Selectable<LedgerStatementLinesTable>
 
 /** What the lines must be, from the entries on expert accounts (the former 交易记录 query). */
 async function linesFromEntries(world: WalletWorld): Promise<Line[]> {
@@ -130,9 +93,9 @@ async function realFlows() {
   const doctor = await walletExpert(world)
   const other = await walletExpert(world, '赵专家')
   await world.setLimits({ reviewAboveFen: 2_000_000 })
-  await completed(world, asker, doctor)
-  const refunded = await completed(world, asker, doctor)
-  await completed(world, asker, other)
+  await adoptedConsultation(world, asker, doctor)
+  const refunded = await adoptedConsultation(world, asker, doctor)
+  await adoptedConsultation(world, asker, other)
   assert.equal(
     (
       await world.call(asker, 'POST', `/main/consultations/${refunded}/complaint`, {

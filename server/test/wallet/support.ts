@@ -7,7 +7,13 @@ import type { WalletContext } from '../../src/domain/wallet'
 import type { TransferProvider } from '../../src/providers/transfers'
 import { walletContext } from '../../src/wallet-context'
 import { signUp, type TestUser, validIdNumber } from '../domain/profile/support'
-import { type ConsultWorld, consultWorld, EXPERT_PASSWORD, expert } from '../consultations/support'
+import {
+  type ConsultWorld,
+  consultWorld,
+  EXPERT_PASSWORD,
+  expert,
+  paidConsultation,
+} from '../consultations/support'
 
 /** Shared by the wallet tests (not a test file). */
 
@@ -151,4 +157,36 @@ export async function balances(world: ConsultWorld, user: TestUser) {
     yearTaxFen: number
     limits: { leftTodayFen: number }
   }
+}
+
+/** A consultation paid, accepted, answered (signed) and adopted: the expert's income is pending. */
+export async function adoptedConsultation(world: WalletWorld, asker: TestUser, doctor: TestUser) {
+  const id = await paidConsultation(world, asker, doctor)
+  assert.equal(
+    (await world.call(doctor, 'POST', `/main/expert/consultations/${id}/accept`)).status,
+    200,
+  )
+  const reply = await world.call(doctor, 'POST', `/main/expert/consultations/${id}/answer`, {
+    clientId: `answer-${id.slice(0, 8)}`,
+    opinion: '考虑良性可能大，建议定期复查',
+    password: EXPERT_PASSWORD,
+  })
+  assert.equal(reply.status, 200, reply.error ?? '')
+  assert.equal((await world.call(asker, 'POST', `/main/consultations/${id}/adopt`)).status, 200)
+  return id
+}
+
+/**
+ * Withdraws through the 演示提现 provider to its end, as the expert's app does (刷新, 确认收款, 刷新):
+ * paid, or failed for an amount ending in .44.
+ */
+export async function withdrawToTheEnd(world: WalletWorld, doctor: TestUser, amount: string) {
+  const made = await withdraw(world, doctor, amount)
+  assert.equal(made.status, 200, made.error ?? '')
+  await world.advance(2_500)
+  await world.call(doctor, 'POST', `/main/wallet/withdrawals/${made.data.id}/sync`)
+  await world.call(doctor, 'POST', `/main/wallet/withdrawals/${made.data.id}/confirm`)
+  await world.advance(3_500)
+  const ended = await world.call(doctor, 'POST', `/main/wallet/withdrawals/${made.data.id}/sync`)
+  return ended.data as { id: string; state: string; taxFen: number; billNo: string }
 }
