@@ -227,7 +227,7 @@ async function refused(
   if (sentBefore) {
     const row = await ctx.db
       .selectFrom('withdrawals')
-      .select('out_bill_no')
+      .select(['out_bill_no', 'sent_at'])
       .where('id', '=', withdrawalId)
       .executeTakeFirstOrThrow()
     let existing: TransferResult | null
@@ -242,14 +242,9 @@ async function refused(
       return 'unclear'
     }
     if (existing) return applyTransferResult(ctx, existing)
-    const sent = await ctx.db
-      .selectFrom('withdrawals')
-      .select('sent_at')
-      .where('id', '=', withdrawalId)
-      .executeTakeFirstOrThrow()
-    if (pastQueryWindow(ctx, sent.sent_at)) {
+    if (pastQueryWindow(ctx, row.sent_at)) {
       ctx.log.error(
-        { withdrawalId, sentAt: sent.sent_at },
+        { withdrawalId, sentAt: row.sent_at },
         'transfer refused and its bill not found, but it was first sent before the provider’s query window: the hold stays; an operator must check the provider’s fund statement',
       )
       return 'unclear'
