@@ -301,7 +301,7 @@ describe('an expert’s whole way: apply, be reviewed, be found, be collected, p
     await row.locator('textarea').fill(SUSPEND_REASON)
     await row.locator('.nut-button', { hasText: '确认暂停' }).click()
     await confirmModal(page, '暂停')
-    await row.getByText('已暂停').waitFor()
+    await row.locator('.expert-status', { hasText: '已暂停' }).waitFor()
     await quietScreenshot(page, 'journey-suspended')
 
     const other = patient.page
