@@ -397,6 +397,8 @@ export const ConsultAnswerSchema = z.object({
   findings: z.string(),
   opinion: z.string(),
   advice: z.string(),
+  /** Signed from a report template (contract/main/opinions.ts): the 会诊报告's id. */
+  reportId: z.optional(z.string()),
 })
 export type ConsultAnswer = z.infer<typeof ConsultAnswerSchema>
 

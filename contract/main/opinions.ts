@@ -1,4 +1,6 @@
 import { z } from 'zod/mini'
+import { IdSchema, OkSchema } from '../common'
+import { defineEndpoint } from '../endpoint'
 
 /*
  * The expert's written opinion of an 影像会诊 (issue 23): structured report templates (the spec's
@@ -142,3 +144,269 @@ export const AiDraftSchema = z.object({
   createdAt: z.string(),
 })
 export type AiDraft = z.infer<typeof AiDraftSchema>
+
+// --- Messages ------------------------------------------------------------------------------------
+
+/** Longest text of one field, and of a variant's name. */
+export const OPINION_FIELD_MAX = 2000
+export const VARIANT_NAME_MAX = 20
+/** An expert's own variants (a shelf, not a library). */
+export const VARIANTS_MAX = 30
+/** Pins on one opinion. */
+export const PINS_MAX = 30
+
+export const OPINION_MESSAGES = {
+  templateUnknown: '模板不存在或已停用，请重新选择模板',
+  fieldUnknown: '报告中有模板没有的项目，请刷新后重试',
+  required: (label: string) => `请填写「${label}」`,
+  tooLong: (label: string) => `「${label}」最多 ${OPINION_FIELD_MAX} 字`,
+  notAnOption: (label: string) => `「${label}」请从选项中选择`,
+  notANumber: (label: string) => `「${label}」请输入数字`,
+  unsafe: (label: string) => `「${label}」含有无法显示的字符，请删除后重试`,
+  pinField: '附图所在的项目不存在，请重新附图',
+  pinExam: '附图的检查不在本次会诊共享的资料中',
+  tooManyPins: `每份报告最多附 ${PINS_MAX} 张图`,
+  notImaging: '只有影像会诊使用会诊报告模板',
+  signed: '会诊报告已签署，不能修改；如需补充，请在会诊对话中写补充说明',
+  notAnswering: '当前状态不能撰写会诊报告',
+  variantName: `请输入模板名称（1–${VARIANT_NAME_MAX} 字）`,
+  variantExists: '已有同名模板，请换一个名称',
+  tooManyVariants: `最多保存 ${VARIANTS_MAX} 个自己的模板，请先删除不用的`,
+  variantGone: '该模板已删除',
+  aiUnknown: 'AI 草稿不存在或不属于本次会诊，请重新填入',
+  notFound: '会诊报告不存在或您无权查看',
+  verifyNotFound: '未找到该验证码对应的会诊报告，请核对后重试',
+  pdfNoFont: '服务器未安装中文字体，暂时无法生成 PDF，请稍后再试或联系客服',
+} as const
+
+// --- Templates (report model service) ------------------------------------------------------------
+
+export const ReportTemplateSchema = z.object({
+  id: z.string(),
+  version: z.number(),
+  title: z.string(),
+  modality: z.string(),
+  bodyPart: z.string(),
+  /** The public template it follows (RSNA RadReport, by name). */
+  source: z.string(),
+  sections: z.array(TemplateSectionSchema),
+  /** The expert's own variant of it (its default values differ), else null. */
+  variant: z.nullable(z.object({ id: z.string(), name: z.string() })),
+})
+export type ReportTemplate = z.infer<typeof ReportTemplateSchema>
+
+export const listReportTemplates = defineEndpoint({
+  service: 'main',
+  method: 'GET',
+  path: '/report-models',
+  input: z.object({}),
+  /** The built-in templates, then the caller's own variants. */
+  output: z.object({ templates: z.array(ReportTemplateSchema) }),
+  auth: true,
+  role: 'expert',
+  summary: '会诊报告模板（内置模板与我的模板）',
+})
+
+const VariantNameSchema = z
+  .string({ error: OPINION_MESSAGES.variantName })
+  .check(
+    z.trim(),
+    z.minLength(1, OPINION_MESSAGES.variantName),
+    z.maxLength(VARIANT_NAME_MAX, OPINION_MESSAGES.variantName),
+  )
+
+export const saveTemplateVariant = defineEndpoint({
+  service: 'main',
+  method: 'POST',
+  path: '/report-models/variants',
+  /** The current values become the variant's default text (the same name replaces it). */
+  input: z.object({
+    templateId: z.string().check(z.maxLength(64)),
+    name: VariantNameSchema,
+    values: OpinionValuesSchema,
+  }),
+  output: ReportTemplateSchema,
+  auth: true,
+  role: 'expert',
+  summary: '保存为我的模板',
+})
+
+export const deleteTemplateVariant = defineEndpoint({
+  service: 'main',
+  method: 'DELETE',
+  path: '/report-models/variants/:variantId',
+  input: z.object({ variantId: IdSchema }),
+  output: OkSchema,
+  auth: true,
+  role: 'expert',
+  summary: '删除我的模板',
+})
+
+// --- Writing and signing -------------------------------------------------------------------------
+
+/** Field id → the AI analysis (AiDraft.analysisId) its text began from. */
+export const AiFieldsSchema = z.record(z.string(), z.string().check(z.maxLength(64)))
+
+export const OpinionDraftSchema = z.object({
+  templateId: z.string(),
+  variantId: z.nullable(z.string()),
+  values: OpinionValuesSchema,
+  pins: z.array(ImagePinSchema),
+  aiFields: AiFieldsSchema,
+  updatedAt: z.string(),
+})
+export type OpinionDraft = z.infer<typeof OpinionDraftSchema>
+
+/** One sentence of a signed opinion: a field, as the patient reads it. */
+export const OpinionSentenceSchema = z.object({
+  part: z.enum(OPINION_PARTS),
+  sectionTitle: z.string(),
+  fieldId: z.string(),
+  label: z.string(),
+  text: z.string(),
+  /** Began as an AI draft (the provider is the opinion's `ai.provider`). */
+  fromAi: z.boolean(),
+})
+export type OpinionSentence = z.infer<typeof OpinionSentenceSchema>
+
+export const SignerSchema = z.object({
+  name: z.string(),
+  titleLabel: z.string(),
+  hospitalName: z.string(),
+  department: z.string(),
+})
+
+/** A signed opinion, as the patient and the expert read it (never changed; addenda follow). */
+export const SignedOpinionSchema = z.object({
+  id: z.string(),
+  consultationId: z.string(),
+  template: z.object({ id: z.string(), version: z.number(), title: z.string(), source: z.string() }),
+  sentences: z.array(OpinionSentenceSchema),
+  pins: z.array(ImagePinSchema),
+  /** Which parts began as an AI draft, and whose; null when none did. */
+  ai: z.nullable(z.object({ provider: AiProviderSchema, fieldIds: z.array(z.string()) })),
+  signer: SignerSchema,
+  /** 张** 女 45岁 (masked, as the consultation shows the person). */
+  patientLabel: z.string(),
+  signedAt: z.string(),
+  /** Printed on the PDF; anyone checks it at verifyOpinion. */
+  verifyCode: z.string(),
+  /** SHA-256 of the signed content (hex). */
+  contentHash: z.string(),
+  addenda: z.array(z.object({ text: z.string(), signedAt: z.string() })),
+  /** Who reads it: the patient's side or the signing expert. */
+  role: z.enum(['patient', 'expert']),
+})
+export type SignedOpinion = z.infer<typeof SignedOpinionSchema>
+
+export const SharedExamSchema = z.object({
+  examId: z.string(),
+  title: z.string(),
+  modality: z.string(),
+})
+
+export const getOpinionWorkspace = defineEndpoint({
+  service: 'main',
+  method: 'GET',
+  path: '/expert/consultations/:consultationId/opinion',
+  input: z.object({ consultationId: IdSchema }),
+  output: z.object({
+    consultationId: z.string(),
+    /** The consultation's grant: the viewer opens the exams through it. */
+    grantId: z.string(),
+    patientLabel: z.string(),
+    chiefComplaint: z.string(),
+    /** null: the expert may write and sign now; else why not. */
+    blocked: z.nullable(z.string()),
+    /** The exams shared in the consultation (a pin's examId is one of them). */
+    exams: z.array(SharedExamSchema),
+    draft: z.nullable(OpinionDraftSchema),
+    signed: z.nullable(SignedOpinionSchema),
+  }),
+  auth: true,
+  role: 'expert',
+  summary: '撰写会诊报告：草稿、共享的检查、已签署的报告',
+})
+
+const OpinionBodySchema = z.object({
+  consultationId: IdSchema,
+  templateId: z.string().check(z.maxLength(64)),
+  variantId: z.optional(z.nullable(z.string().check(z.maxLength(64)))),
+  values: OpinionValuesSchema,
+  pins: z.array(ImagePinSchema).check(z.maxLength(PINS_MAX, OPINION_MESSAGES.tooManyPins)),
+  aiFields: AiFieldsSchema,
+})
+
+export const saveOpinionDraft = defineEndpoint({
+  service: 'main',
+  method: 'PUT',
+  path: '/expert/consultations/:consultationId/opinion/draft',
+  /** Saved as the expert types; incomplete is fine, malformed is not. */
+  input: OpinionBodySchema,
+  output: OpinionDraftSchema,
+  auth: true,
+  role: 'expert',
+  summary: '保存会诊报告草稿',
+})
+
+export const signOpinion = defineEndpoint({
+  service: 'main',
+  method: 'POST',
+  path: '/expert/consultations/:consultationId/opinion/sign',
+  /**
+   * Signs the opinion (password or SMS code) and sends it as the consultation's answer: 影像所见,
+   * 会诊意见 and 建议 are its sentences. Once signed it never changes.
+   */
+  input: z.extend(OpinionBodySchema, {
+    clientId: z.string().check(z.minLength(8), z.maxLength(64)),
+    password: z.optional(z.string().check(z.maxLength(64))),
+    smsCode: z.optional(z.string().check(z.maxLength(6))),
+  }),
+  output: SignedOpinionSchema,
+  auth: true,
+  role: 'expert',
+  summary: '签署会诊报告',
+})
+
+// --- Reading -------------------------------------------------------------------------------------
+
+export const getOpinion = defineEndpoint({
+  service: 'main',
+  method: 'GET',
+  path: '/opinions/:opinionId',
+  input: z.object({ opinionId: IdSchema }),
+  output: SignedOpinionSchema,
+  auth: true,
+  summary: '会诊报告（患者与签署专家）',
+})
+
+/** The PDF's address (bearer-authorised, not an envelope): GET returns application/pdf. */
+export const OPINION_PDF_PATH = (opinionId: string) =>
+  `/main/opinions/${encodeURIComponent(opinionId)}/pdf`
+
+export const VerifyCodeSchema = z
+  .string({ error: '请输入验证码' })
+  .check(
+    z.trim(),
+    z.toUpperCase(),
+    z.regex(/^[A-Z2-9]{5}-?[A-Z2-9]{5}$/, '验证码为 10 位字母与数字，如 AB3CD-EF4GH'),
+  )
+
+export const verifyOpinion = defineEndpoint({
+  service: 'main',
+  method: 'GET',
+  path: '/opinions/verify/:code',
+  input: z.object({ code: VerifyCodeSchema }),
+  /** What a doctor holding the PDF may check: who signed what, when, and its hash. */
+  output: z.object({
+    verifyCode: z.string(),
+    templateTitle: z.string(),
+    signer: SignerSchema,
+    patientLabel: z.string(),
+    signedAt: z.string(),
+    contentHash: z.string(),
+    addenda: z.number(),
+  }),
+  auth: false,
+  summary: '核验会诊报告（报告上的验证码）',
+})

@@ -1,5 +1,5 @@
 import { createHash, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { isIP } from 'node:net'
 import path from 'node:path'
 import { z } from 'zod'
@@ -72,6 +72,12 @@ export interface Config {
    * (providers/geo.ts). null: places say 本机 / 局域网 / 未知位置, never a guess.
    */
   geoipXdb: string | null
+  /**
+   * A font with Chinese glyphs for the opinions' PDF (PDF_FONT; .ttf, .otf or .ttc). Unset: the first
+   * of the usual system fonts found (Noto Sans CJK, WenQuanYi, PingFang). null: none here, and the PDF
+   * says so (domain/opinions/pdf.ts).
+   */
+  pdfFont: string | null
   /**
    * WeChat Pay APIv3 (WECHATPAY_*): all set, or none. null: no merchant configured, so payments are
    * 演示支付 in demo mode and 支付未配置 otherwise (providers/payments).
@@ -185,6 +191,7 @@ const EnvSchema = z.object({
     })
     .optional(),
   GEOIP_XDB: z.string().min(1).optional(),
+  PDF_FONT: z.string().min(1).optional(),
   TRUST_PROXY: z
     .string()
     .transform((value, ctx) => parseTrustProxy(value, ctx))
@@ -362,8 +369,22 @@ export function loadConfig(env: Env = process.env): Config {
     uploadQuotaBytes: values.UPLOAD_QUOTA_MB * 1024 * 1024,
     publicUrl: values.PUBLIC_URL ?? null,
     geoipXdb: values.GEOIP_XDB ? path.resolve(REPO_ROOT, values.GEOIP_XDB) : null,
+    pdfFont: values.PDF_FONT ? path.resolve(REPO_ROOT, values.PDF_FONT) : findPdfFont(),
     wechatpay: parseWechatPay(present),
   }
+}
+
+/** Where Debian/Ubuntu (fonts-noto-cjk, fonts-wqy-*) and macOS keep a font with Chinese glyphs. */
+export const PDF_FONT_CANDIDATES = [
+  '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc',
+  '/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc',
+  '/usr/share/fonts/truetype/wqy/wqy-microhei.ttc',
+  '/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc',
+  '/System/Library/Fonts/PingFang.ttc',
+]
+
+function findPdfFont(): string | null {
+  return PDF_FONT_CANDIDATES.find((candidate) => existsSync(candidate)) ?? null
 }
 
 // --- WeChat Pay (WECHATPAY_*) ------------------------------------------------------------------

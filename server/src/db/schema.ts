@@ -929,6 +929,9 @@ export interface Database {
   ledger_statement_lines: LedgerStatementLinesTable
   app_settings: AppSettingsTable
   withdrawals: WithdrawalsTable
+  opinion_template_variants: OpinionTemplateVariantsTable
+  opinion_drafts: OpinionDraftsTable
+  opinions: OpinionsTable
   wallet_day_totals: WalletDayTotalsTable
   wallet_reconciliations: WalletReconciliationsTable
   demo_transfer_bills: DemoTransferBillsTable
@@ -1198,6 +1201,51 @@ export interface DemoTransferBillsTable {
   created_at: string
   confirmed_at: string | null
   cancelled_at: string | null
+}
+
+/** An expert's own variant of a built-in report template (0028): its name and default values. */
+export interface OpinionTemplateVariantsTable {
+  id: string
+  expert_user_id: string
+  template_id: string
+  name: string
+  values_json: string
+  created_at: string
+  updated_at: string
+}
+
+/** The opinion an expert is writing, one per consultation (0028); deleted when it is signed. */
+export interface OpinionDraftsTable {
+  consultation_id: string
+  expert_user_id: string
+  template_id: string
+  variant_id: string | null
+  values_json: string
+  pins_json: string
+  /** Field id → the AI analysis its text began from. */
+  ai_json: string
+  updated_at: string
+}
+
+/** A signed opinion (0028): never updated (a trigger refuses it); domain/opinions. */
+export interface OpinionsTable {
+  id: string
+  consultation_id: string
+  message_id: string
+  expert_user_id: string
+  template_id: string
+  template_version: number
+  template_title: string
+  values_json: string
+  sentences_json: string
+  pins_json: string
+  /** `{ provider, fieldIds }` or null: which fields began as an AI draft, and whose. */
+  ai_json: string
+  signer_json: string
+  patient_label: string
+  verify_code: string
+  content_hash: string
+  signed_at: string
 }
 
 export type DB = Kysely<Database>

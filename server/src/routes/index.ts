@@ -26,6 +26,7 @@ import mainRealtimeRoutes from './main/realtime'
 import mainRecordsRoutes from './main/records'
 import mainUploadRoutes from './main/upload'
 import mainWalletRoutes from './main/wallet'
+import mainOpinionsRoutes from './main/opinions'
 import scanCodesRoutes from './scan/codes'
 import ssoAuthRoutes from './sso/auth'
 import ssoDirectoryRoutes from './sso/directory'
@@ -63,6 +64,7 @@ export default async function routes(app: FastifyInstance): Promise<void> {
   await app.register(mainFeedbackRoutes)
   await app.register(mainConsultationsRoutes)
   await app.register(mainWalletRoutes)
+  await app.register(mainOpinionsRoutes)
   await app.register(mainAppsRoutes)
   await app.register(mainOperatorRoutes)
   await app.register(mainExpertsRoutes)

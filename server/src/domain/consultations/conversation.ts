@@ -307,11 +307,26 @@ export async function answer(
     smsCode?: string | undefined
   },
   ip?: string,
+  /**
+   * A structured opinion signed with this answer (domain/opinions): its id is kept in the answer's
+   * fields (the conversation links to it) and `write` stores it in the answer's own transaction, so
+   * the answer and the opinion exist together or not at all.
+   */
+  opinion?: {
+    id: string
+    /** `first`: this is the consultation's answer (not an addendum). Throwing rolls it all back. */
+    write: (trx: DB, message: { id: string; signedAt: string; first: boolean }) => Promise<void>
+  },
 ) {
   const { row } = await consultationFor(ctx.db, expertId, input.consultationId, 'expert')
   const again = await existingByClientId(ctx.db, row.id, expertId, input.clientId)
   if (again) return asMessage(ctx, expertId, row.id, again)
-  if (row.service === 'imaging' && (!input.findings?.trim() || !input.advice?.trim()))
+  // The first answer of an 影像会诊 has all three parts; an addendum (补充说明) is one text.
+  if (
+    row.service === 'imaging' &&
+    row.state === 'in-progress' &&
+    (!input.findings?.trim() || !input.advice?.trim())
+  )
     throw badRequest(CONSULT_MESSAGES.answerRequired)
   if (row.state !== 'in-progress' && row.state !== 'answered')
     throw conflict(CONSULT_MESSAGES.notAnswering)
@@ -328,6 +343,7 @@ export async function answer(
     findings: input.findings?.trim() ?? '',
     opinion: input.opinion.trim(),
     advice: input.advice?.trim() ?? '',
+    ...(opinion ? { reportId: opinion.id } : {}),
   })
   await ctx.db.transaction().execute(async (trx) => {
     const locked = (await lockConsultation(trx, row.id))!
@@ -341,10 +357,11 @@ export async function answer(
       throw conflict(CONSULT_MESSAGES.notAnswering)
     const first = locked.state === 'in-progress'
     const seq = await nextSeq(trx, row.id)
+    const messageId = randomUUID()
     await trx
       .insertInto('consultation_messages')
       .values({
-        id: randomUUID(),
+        id: messageId,
         consultation_id: row.id,
         seq,
         sender: 'expert',
@@ -365,6 +382,7 @@ export async function answer(
       .set({ expert_read_seq: seq })
       .where('id', '=', row.id)
       .execute()
+    if (opinion) await opinion.write(trx, { id: messageId, signedAt: now.toISOString(), first })
     effects.signals.push({
       userIds: [row.patient_user_id, row.expert_user_id],
       signal: { kind: 'consultation.message', consultationId: row.id, cursor: seq },

@@ -1,0 +1,13 @@
+export {
+  type AiDraftSource,
+  formatVerifyCode,
+  type OpinionContext,
+  readOpinion,
+  saveDraft,
+  sign,
+  verify,
+  workspace,
+} from './opinions'
+export { opinionPdf } from './pdf'
+export { BUILT_IN_TEMPLATES, checkValues, sentencesOf, templateById } from './templates'
+export { deleteVariant, listTemplates, saveVariant } from './variants'
