@@ -172,7 +172,7 @@ const TABLE = [
     title: '登录记录',
     notInSpec: 'issue 6: the user reads their own security events under 我的 → 设置',
   },
-  { name: 'report', path: 'pages/report/report', title: '报告', issue: LATER },
+  { name: 'report', path: 'pages/report/report', title: '会诊报告' },
   { name: 'reportNew', path: 'pages/report/reportNew', title: '检查申请单', issue: LATER },
   { name: 'reportIn', path: 'pages/report/reportIn', title: '院内报告', issue: LATER },
   { name: 'barCode', path: 'components/bar-code/bar-code', title: '条形码' },

@@ -368,6 +368,49 @@ export const signOpinion = defineEndpoint({
   summary: '签署会诊报告',
 })
 
+// --- One rendering, for the server's signature and the app's preview ----------------------------
+
+function isEmptyValue(value: FieldValue | undefined): boolean {
+  return value === undefined || (Array.isArray(value) ? value.length === 0 : value.trim() === '')
+}
+
+/** What a new opinion on this template starts with: each field's default value. */
+export function templateDefaults(template: ReportTemplate): OpinionValues {
+  const values: OpinionValues = {}
+  for (const section of template.sections) {
+    for (const field of section.fields) {
+      if (field.defaultValue !== undefined) values[field.id] = field.defaultValue
+    }
+  }
+  return values
+}
+
+function valueText(field: TemplateField, value: FieldValue): string {
+  if (Array.isArray(value)) return value.join('、')
+  const text = value.trim()
+  return field.type === 'number' && field.unit ? `${text} ${field.unit}` : text
+}
+
+/** The filled fields as the patient reads them, in the template's order (empty ones left out). */
+export function opinionSentences(
+  template: ReportTemplate,
+  values: OpinionValues,
+  aiFieldIds: ReadonlySet<string>,
+): OpinionSentence[] {
+  return template.sections.flatMap((section) =>
+    section.fields
+      .filter((field) => !isEmptyValue(values[field.id]))
+      .map((field) => ({
+        part: section.part,
+        sectionTitle: section.title,
+        fieldId: field.id,
+        label: field.label,
+        text: valueText(field, values[field.id]!),
+        fromAi: aiFieldIds.has(field.id),
+      })),
+  )
+}
+
 // --- Reading -------------------------------------------------------------------------------------
 
 export const getOpinion = defineEndpoint({
@@ -380,9 +423,12 @@ export const getOpinion = defineEndpoint({
   summary: '会诊报告（患者与签署专家）',
 })
 
-/** The PDF's address (bearer-authorised, not an envelope): GET returns application/pdf. */
+/**
+ * The PDF's address inside the main service (bearer-authorised, not an envelope): GET answers
+ * application/pdf.
+ */
 export const OPINION_PDF_PATH = (opinionId: string) =>
-  `/main/opinions/${encodeURIComponent(opinionId)}/pdf`
+  `/opinions/${encodeURIComponent(opinionId)}/pdf`
 
 export const VerifyCodeSchema = z
   .string({ error: '请输入验证码' })

@@ -36,6 +36,11 @@ export interface RouteParams {
   consult: { expertId: string; service: 'text' | 'imaging' }
   /** 咨询详情: the consultation's id. */
   question: { id: string }
+  /**
+   * 会诊报告: `consultationId` the expert writes (or reads) that consultation's opinion; `id` a signed
+   * opinion; `verify` checks a PDF's verification code (no login needed).
+   */
+  report: { consultationId?: string; id?: string; verify?: string }
   /** 消息详情: one consultation's conversation (patient or expert). */
   myMessageDetail: { consultationId: string }
   /** 交易详情: one row of 交易记录 (the ledger transfer's id). */

@@ -2,10 +2,12 @@ import {
   type FieldValue,
   OPINION_FIELD_MAX,
   OPINION_MESSAGES,
+  opinionSentences,
   type OpinionSentence,
   type OpinionValues,
   type ReportTemplate,
   type TemplateField,
+  templateDefaults,
 } from '@contract/main/opinions'
 import { isSafeDisplayText } from '@contract/text'
 import { badRequest } from '../../../http/errors'
@@ -26,14 +28,8 @@ export function fieldsOf(template: ReportTemplate): Map<string, TemplateField> {
   return new Map(template.sections.flatMap((section) => section.fields.map((f) => [f.id, f])))
 }
 
-/** What a new opinion on this template starts with: each field's default value. */
-export function defaultValues(template: ReportTemplate): OpinionValues {
-  const values: OpinionValues = {}
-  for (const [id, field] of fieldsOf(template)) {
-    if (field.defaultValue !== undefined) values[id] = field.defaultValue
-  }
-  return values
-}
+/** What a new opinion on this template starts with (the contract's, shared with the app). */
+export const defaultValues = templateDefaults
 
 function isEmpty(value: FieldValue | undefined): boolean {
   return value === undefined || (Array.isArray(value) ? value.length === 0 : value.trim() === '')
@@ -79,31 +75,8 @@ export function checkValues(
   }
 }
 
-function valueText(field: TemplateField, value: FieldValue): string {
-  if (Array.isArray(value)) return value.join('、')
-  const text = value.trim()
-  return field.type === 'number' && field.unit ? `${text} ${field.unit}` : text
-}
-
-/** The filled fields as the patient reads them, in the template's order (empty ones left out). */
-export function sentencesOf(
-  template: ReportTemplate,
-  values: OpinionValues,
-  aiFieldIds: ReadonlySet<string>,
-): OpinionSentence[] {
-  return template.sections.flatMap((section) =>
-    section.fields
-      .filter((field) => !isEmpty(values[field.id]))
-      .map((field) => ({
-        part: section.part,
-        sectionTitle: section.title,
-        fieldId: field.id,
-        label: field.label,
-        text: valueText(field, values[field.id]!),
-        fromAi: aiFieldIds.has(field.id),
-      })),
-  )
-}
+/** The sentences the patient reads (the contract's, so the app's preview is the same text). */
+export const sentencesOf = opinionSentences
 
 /**
  * The conversation's answer fields (影像所见, 会诊意见, 建议) from the sentences: what the chat
