@@ -280,7 +280,12 @@ export const SignerSchema = z.object({
 export const SignedOpinionSchema = z.object({
   id: z.string(),
   consultationId: z.string(),
-  template: z.object({ id: z.string(), version: z.number(), title: z.string(), source: z.string() }),
+  template: z.object({
+    id: z.string(),
+    version: z.number(),
+    title: z.string(),
+    source: z.string(),
+  }),
   sentences: z.array(OpinionSentenceSchema),
   pins: z.array(ImagePinSchema),
   /** Which parts began as an AI draft, and whose; null when none did. */

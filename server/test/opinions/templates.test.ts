@@ -40,10 +40,18 @@ test('the catalogue: the studies the issue names, each a valid template with sta
     assert.equal(new Set(ids).size, ids.length, `${template.id}: duplicate field id`)
     assert.match(template.source, /RadReport/)
     // Every template ends with a required 会诊意见 and 建议 and has something to find.
-    assert.ok(template.sections.some((one) => one.part === 'findings'), template.id)
+    assert.ok(
+      template.sections.some((one) => one.part === 'findings'),
+      template.id,
+    )
     for (const part of ['impression', 'advice'] as const) {
-      const fields = template.sections.filter((one) => one.part === part).flatMap((one) => one.fields)
-      assert.ok(fields.some((field) => field.required), `${template.id}: ${part}`)
+      const fields = template.sections
+        .filter((one) => one.part === part)
+        .flatMap((one) => one.fields)
+      assert.ok(
+        fields.some((field) => field.required),
+        `${template.id}: ${part}`,
+      )
     }
     for (const field of template.sections.flatMap((one) => one.fields)) {
       if (field.type === 'choice' || field.type === 'multi') {
@@ -65,8 +73,14 @@ test('the catalogue: the studies the issue names, each a valid template with sta
 test('checkValues: types, pick-lists, lengths and unsafe text refused with the field named; signing asks for the required ones', () => {
   const chest = templateById('chest-ct')
   const base = defaultValues(chest)
-  assert.match(refusal(() => templateById('no-such')), /模板不存在/)
-  assert.match(refusal(() => checkValues(chest, { ...base, nope: 'x' }, 'draft')), /模板没有的项目/)
+  assert.match(
+    refusal(() => templateById('no-such')),
+    /模板不存在/,
+  )
+  assert.match(
+    refusal(() => checkValues(chest, { ...base, nope: 'x' }, 'draft')),
+    /模板没有的项目/,
+  )
   assert.equal(
     refusal(() => checkValues(chest, { ...base, airways: '随便写' }, 'draft')),
     '「气道」请从选项中选择',
@@ -80,7 +94,9 @@ test('checkValues: types, pick-lists, lengths and unsafe text refused with the f
     '「胸膜与胸腔」请从选项中选择',
   )
   assert.equal(
-    refusal(() => checkValues(chest, { ...base, lungs: 'x'.repeat(OPINION_FIELD_MAX + 1) }, 'draft')),
+    refusal(() =>
+      checkValues(chest, { ...base, lungs: 'x'.repeat(OPINION_FIELD_MAX + 1) }, 'draft'),
+    ),
     `「肺实质」最多 ${OPINION_FIELD_MAX} 字`,
   )
   assert.match(
@@ -89,7 +105,10 @@ test('checkValues: types, pick-lists, lengths and unsafe text refused with the f
   )
   // A draft may be incomplete; a signature may not.
   checkValues(chest, base, 'draft')
-  assert.equal(refusal(() => checkValues(chest, base, 'sign')), '请填写「会诊意见」')
+  assert.equal(
+    refusal(() => checkValues(chest, base, 'sign')),
+    '请填写「会诊意见」',
+  )
   checkValues(chest, { ...base, impression: '良性可能大', advice: '12 个月后复查' }, 'sign')
 
   const nodule = templateById('lung-nodule-followup')
@@ -144,7 +163,11 @@ test('sentences and answer texts: the template order, empty fields left out, uni
 
   // A variant keeps the template's fields and takes the expert's defaults.
   const chest = templateById('chest-ct')
-  const variant = asVariant(chest, { id: 'v1', name: '我的胸部 CT', values: { lungs: '双肺清晰。' } })
+  const variant = asVariant(chest, {
+    id: 'v1',
+    name: '我的胸部 CT',
+    values: { lungs: '双肺清晰。' },
+  })
   assert.deepEqual(variant.variant, { id: 'v1', name: '我的胸部 CT' })
   assert.equal(defaultValues(variant).lungs, '双肺清晰。')
   assert.equal(defaultValues(variant).nodules, undefined)

@@ -21,7 +21,8 @@ export const OPINION_TEXTS = {
   variantSaved: '已存为我的模板',
   sign: '签署并发送',
   signTitle: '签署会诊报告',
-  signText: '签署后报告将发送给患者，不能再修改；如需补充，可在会诊对话中写补充说明。请验证身份以签署。',
+  signText:
+    '签署后报告将发送给患者，不能再修改；如需补充，可在会诊对话中写补充说明。请验证身份以签署。',
   signing: '正在签署…',
   signed: '报告已签署并发送给患者',
   pin: '附图',

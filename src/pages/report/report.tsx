@@ -24,7 +24,8 @@ function WriteContent({ consultationId }: { consultationId: string }) {
   if (editor.status === 'error' || !editor.space)
     return <PageState status="error" message={editor.error ?? undefined} onRetry={editor.retry} />
   const space = editor.space
-  const openPin = (pin: Parameters<typeof openPinnedImage>[0]) => openPinnedImage(pin, space.grantId)
+  const openPin = (pin: Parameters<typeof openPinnedImage>[0]) =>
+    openPinnedImage(pin, space.grantId)
   if (editor.signed) {
     const signed = editor.signed
     return (

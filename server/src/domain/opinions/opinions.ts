@@ -146,7 +146,11 @@ export async function workspace(ctx: OpinionContext, expertId: string, consultat
       .selectAll()
       .where('consultation_id', '=', detail.id)
       .executeTakeFirst(),
-    ctx.db.selectFrom('opinions').selectAll().where('consultation_id', '=', detail.id).executeTakeFirst(),
+    ctx.db
+      .selectFrom('opinions')
+      .selectAll()
+      .where('consultation_id', '=', detail.id)
+      .executeTakeFirst(),
   ])
   return {
     consultationId: detail.id,
@@ -241,9 +245,7 @@ export async function sign(
   const texts = answerTexts(sentences)
   if (!texts.findings) throw badRequest('请至少填写一项影像所见')
   const usedDrafts = drafts.filter((one) => Object.values(body.aiFields).includes(one.analysisId))
-  const ai = usedDrafts[0]
-    ? { provider: usedDrafts[0].provider, fieldIds: [...aiFieldIds] }
-    : null
+  const ai = usedDrafts[0] ? { provider: usedDrafts[0].provider, fieldIds: [...aiFieldIds] } : null
   const signer = {
     name: detail.expert.name,
     titleLabel: detail.expert.titleLabel,
@@ -396,7 +398,8 @@ export async function readOpinion(
   try {
     detail = await readDetail(ctx, userId, row.consultation_id)
   } catch (error) {
-    if (error instanceof ApiError && error.statusCode === 404) throw notFound(OPINION_MESSAGES.notFound)
+    if (error instanceof ApiError && error.statusCode === 404)
+      throw notFound(OPINION_MESSAGES.notFound)
     throw error
   }
   return describe(ctx.db, row, detail.role)

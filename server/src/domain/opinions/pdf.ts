@@ -1,7 +1,7 @@
 import path from 'node:path'
-import { OPINION_PART_LABELS, OPINION_PARTS, type SignedOpinion } from '@contract/main/opinions'
 import PDFDocument from 'pdfkit'
 import QRCode from 'qrcode'
+import { OPINION_PART_LABELS, OPINION_PARTS, type SignedOpinion } from '@contract/main/opinions'
 import { chinaTime } from '../security-notices'
 
 /*

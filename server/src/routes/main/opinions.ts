@@ -93,10 +93,7 @@ export default async function mainOpinionsRoutes(app: FastifyInstance): Promise<
       return reply
         .header('content-type', 'application/pdf')
         .header('content-length', String(pdf.length))
-        .header(
-          'content-disposition',
-          `attachment; filename="opinion-${opinion.verifyCode}.pdf"`,
-        )
+        .header('content-disposition', `attachment; filename="opinion-${opinion.verifyCode}.pdf"`)
         .header('cache-control', 'private, no-store')
         .send(pdf)
     },

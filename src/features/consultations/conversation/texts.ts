@@ -17,6 +17,11 @@ export const CONVERSATION_TEXTS = {
   answerBadge: '专家回复',
   addendumBadge: '补充说明',
   signed: (at: string) => `已签署 ${at}`,
+  openReport: '查看会诊报告（附图与 PDF）',
+  writeReportTitle: '撰写会诊报告',
+  writeReportText:
+    '影像会诊用结构化报告模板撰写：逐项填写、在影像上测量并附图，预览后签署发送给患者。草稿自动保存。',
+  writeReport: '撰写会诊报告',
   findings: '影像所见',
   opinion: '会诊意见',
   textOpinion: '回复意见',

@@ -159,7 +159,10 @@ export function OpinionEditorView({
   if (!space) return null
 
   const pick = async (template: ReportTemplate) => {
-    if (draft && (draft.template.id !== template.id || draft.template.variant?.id !== template.variant?.id)) {
+    if (
+      draft &&
+      (draft.template.id !== template.id || draft.template.variant?.id !== template.variant?.id)
+    ) {
       const sure = await showModal({ title: T.switchConfirmTitle, content: T.switchConfirm })
       if (!sure) return
     }
@@ -179,7 +182,12 @@ export function OpinionEditorView({
           <Text className="opinion-editor__ai-text">
             {T.aiBanner(`${ai.provider.name}（${ai.provider.notice}）`)}
           </Text>
-          <Button size="small" type="primary" fill="outline" onClick={() => editor.applyAiDraft(ai)}>
+          <Button
+            size="small"
+            type="primary"
+            fill="outline"
+            onClick={() => editor.applyAiDraft(ai)}
+          >
             {T.aiApply}
           </Button>
         </View>
@@ -200,11 +208,7 @@ export function OpinionEditorView({
                 {SAVE_TEXT[editor.save]}
               </Text>
             </View>
-            <View
-              className="opinion-editor__change"
-              role="button"
-              onClick={() => setPicking(true)}
-            >
+            <View className="opinion-editor__change" role="button" onClick={() => setPicking(true)}>
               <Text>{T.changeTemplate}</Text>
             </View>
           </View>
@@ -258,7 +262,10 @@ export function OpinionEditorView({
                     new Set(Object.keys(draft.aiFields)),
                   ),
                   pins: draft.pins,
-                  ai: ai && Object.keys(draft.aiFields).length ? { provider: ai.provider, fieldIds: Object.keys(draft.aiFields) } : null,
+                  ai:
+                    ai && Object.keys(draft.aiFields).length
+                      ? { provider: ai.provider, fieldIds: Object.keys(draft.aiFields) }
+                      : null,
                   patientLabel: space.patientLabel,
                 }}
               />
@@ -323,7 +330,10 @@ export function ExamChooser({
   onChoose: (examId: string) => void
   onClose: () => void
 }) {
-  const options = exams.map((exam) => ({ name: `${exam.title}（${exam.modality}）`, examId: exam.examId }))
+  const options = exams.map((exam) => ({
+    name: `${exam.title}（${exam.modality}）`,
+    examId: exam.examId,
+  }))
   return (
     <ActionSheet
       visible={visible}

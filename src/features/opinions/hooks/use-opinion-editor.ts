@@ -214,7 +214,11 @@ export function useOpinionEditor(consultationId: string, loadAiDrafts: AiDraftLo
     setBusy(true)
     setSignError(null)
     try {
-      const opinion = await signOpinion({ ...bodyOf(current), clientId: clientId.current, ...proof })
+      const opinion = await signOpinion({
+        ...bodyOf(current),
+        clientId: clientId.current,
+        ...proof,
+      })
       setSigned(opinion)
       setSigning(false)
       showToast(T.signed)

@@ -34,11 +34,17 @@ const chestCt: ReportTemplate = {
       }),
       text('nodules', '肺结节', {
         default: '未见明确肺结节。',
-        placeholder: '位置（肺叶、肺段）、类型（实性 / 部分实性 / 磨玻璃）、大小（mm）、边缘、与既往对比',
+        placeholder:
+          '位置（肺叶、肺段）、类型（实性 / 部分实性 / 磨玻璃）、大小（mm）、边缘、与既往对比',
       }),
-      choice('airways', '气道', ['气管及各级支气管通畅', '支气管壁增厚', '支气管扩张', '管腔狭窄或阻塞'], {
-        default: '气管及各级支气管通畅',
-      }),
+      choice(
+        'airways',
+        '气道',
+        ['气管及各级支气管通畅', '支气管壁增厚', '支气管扩张', '管腔狭窄或阻塞'],
+        {
+          default: '气管及各级支气管通畅',
+        },
+      ),
     ]),
     section('mediastinum', '纵隔与心脏', 'findings', [
       text('mediastinum', '纵隔与淋巴结', {
@@ -49,9 +55,14 @@ const chestCt: ReportTemplate = {
       }),
     ]),
     section('pleura', '胸膜', 'findings', [
-      multi('pleura', '胸膜与胸腔', ['未见胸腔积液', '少量胸腔积液', '胸膜增厚', '胸膜钙化', '气胸'], {
-        default: ['未见胸腔积液'],
-      }),
+      multi(
+        'pleura',
+        '胸膜与胸腔',
+        ['未见胸腔积液', '少量胸腔积液', '胸膜增厚', '胸膜钙化', '气胸'],
+        {
+          default: ['未见胸腔积液'],
+        },
+      ),
     ]),
     section('others', '骨骼与其他', 'findings', [
       text('bones-soft-tissue', '胸壁、骨骼及扫描范围内上腹部', {
@@ -83,21 +94,36 @@ const lungNodule: ReportTemplate = {
       choice('nodule-type', '类型', ['实性结节', '部分实性结节', '磨玻璃结节'], { required: true }),
       number('nodule-size', '平均直径', 'mm', { required: true }),
       number('nodule-solid', '实性成分直径（部分实性时）', 'mm'),
-      multi('nodule-features', '形态特征', ['边缘光整', '分叶', '毛刺', '胸膜牵拉', '空泡征', '钙化', '空洞'], {
-        default: ['边缘光整'],
-      }),
-      choice('nodule-change', '与既往相比', ['首次发现', '大小稳定', '增大', '缩小', '实性成分增加', '吸收消失'], {
-        required: true,
-      }),
+      multi(
+        'nodule-features',
+        '形态特征',
+        ['边缘光整', '分叶', '毛刺', '胸膜牵拉', '空泡征', '钙化', '空洞'],
+        {
+          default: ['边缘光整'],
+        },
+      ),
+      choice(
+        'nodule-change',
+        '与既往相比',
+        ['首次发现', '大小稳定', '增大', '缩小', '实性成分增加', '吸收消失'],
+        {
+          required: true,
+        },
+      ),
     ]),
     section('other-nodules', '其他结节与所见', 'findings', [
       text('other-nodules', '其他结节', { default: '余肺未见新发结节。' }),
       text('other-findings', '其他所见', { default: '无其他需特别说明的所见。' }),
     ]),
     section('category', '分类', 'impression', [
-      choice('lung-rads', 'Lung-RADS 分类（筛查时）', ['不适用（非筛查）', '1', '2', '3', '4A', '4B', '4X'], {
-        default: '不适用（非筛查）',
-      }),
+      choice(
+        'lung-rads',
+        'Lung-RADS 分类（筛查时）',
+        ['不适用（非筛查）', '1', '2', '3', '4A', '4B', '4X'],
+        {
+          default: '不适用（非筛查）',
+        },
+      ),
     ]),
     ...closing('结节的性质倾向（良性可能大 / 需随访 / 可疑恶性）及依据'),
   ],
@@ -119,9 +145,14 @@ const headCt: ReportTemplate = {
       text('parenchyma', '脑实质', {
         default: '脑实质密度均匀，灰白质分界清楚，未见明确出血、梗死或占位。',
       }),
-      multi('hemorrhage', '出血', ['未见颅内出血', '脑实质内出血', '蛛网膜下腔出血', '硬膜下血肿', '硬膜外血肿'], {
-        default: ['未见颅内出血'],
-      }),
+      multi(
+        'hemorrhage',
+        '出血',
+        ['未见颅内出血', '脑实质内出血', '蛛网膜下腔出血', '硬膜下血肿', '硬膜外血肿'],
+        {
+          default: ['未见颅内出血'],
+        },
+      ),
     ]),
     section('csf', '脑室与脑池', 'findings', [
       choice('ventricles', '脑室系统', ['大小形态正常', '轻度扩大', '明显扩大', '受压变形'], {
@@ -188,16 +219,25 @@ const abdomenCt: ReportTemplate = {
     ]),
     section('solid-organs', '实质脏器', 'findings', [
       text('liver', '肝脏', { default: '肝脏大小形态正常，实质密度均匀，未见明确占位。' }),
-      text('gallbladder', '胆囊与胆管', { default: '胆囊不大，壁不厚，腔内未见异常密度；肝内外胆管未见扩张。' }),
+      text('gallbladder', '胆囊与胆管', {
+        default: '胆囊不大，壁不厚，腔内未见异常密度；肝内外胆管未见扩张。',
+      }),
       text('pancreas', '胰腺', { default: '胰腺大小形态正常，胰管未见扩张。' }),
       text('spleen', '脾脏', { default: '脾脏大小正常，密度均匀。' }),
-      text('kidneys', '肾脏与肾上腺', { default: '双肾及肾上腺形态正常，未见结石及占位，肾盂未见积水。' }),
+      text('kidneys', '肾脏与肾上腺', {
+        default: '双肾及肾上腺形态正常，未见结石及占位，肾盂未见积水。',
+      }),
     ]),
     section('hollow', '胃肠与腹腔', 'findings', [
       text('bowel', '胃肠道', { default: '所见胃肠道未见明确管壁增厚及梗阻征象。' }),
-      multi('peritoneum', '腹腔与腹膜后', ['未见腹水', '少量腹水', '腹膜后淋巴结肿大', '游离气体'], {
-        default: ['未见腹水'],
-      }),
+      multi(
+        'peritoneum',
+        '腹腔与腹膜后',
+        ['未见腹水', '少量腹水', '腹膜后淋巴结肿大', '游离气体'],
+        {
+          default: ['未见腹水'],
+        },
+      ),
     ]),
     section('others', '血管、骨骼与其他', 'findings', [
       text('vessels', '腹主动脉', { default: '腹主动脉管径正常。' }),
@@ -213,16 +253,22 @@ const spineMr: ReportTemplate = {
   title: '脊柱 MR',
   modality: 'MR',
   bodyPart: '脊柱',
-  source: 'RSNA RadReport「MR Lumbar Spine」（radreport.org，IHE MRRT）中文改写，适用于颈、胸、腰椎',
+  source:
+    'RSNA RadReport「MR Lumbar Spine」（radreport.org，IHE MRRT）中文改写，适用于颈、胸、腰椎',
   variant: null,
   sections: [
     section('technique', '检查技术', 'findings', [
       choice('segment', '检查节段', ['颈椎', '胸椎', '腰椎'], { default: '腰椎', required: true }),
     ]),
     section('alignment', '序列与椎体', 'findings', [
-      choice('alignment', '生理曲度与序列', ['曲度及序列正常', '生理曲度变直', '侧弯', '椎体滑脱'], {
-        default: '曲度及序列正常',
-      }),
+      choice(
+        'alignment',
+        '生理曲度与序列',
+        ['曲度及序列正常', '生理曲度变直', '侧弯', '椎体滑脱'],
+        {
+          default: '曲度及序列正常',
+        },
+      ),
       text('vertebrae', '椎体', { default: '椎体形态及信号未见明确异常，未见骨折。' }),
     ]),
     section('discs', '椎间盘', 'findings', [
@@ -259,7 +305,9 @@ const kneeMr: ReportTemplate = {
       text('lateral-meniscus', '外侧半月板', { default: '外侧半月板形态及信号未见明确异常。' }),
     ]),
     section('ligaments', '韧带', 'findings', [
-      choice('acl', '前交叉韧带', ['完整', '部分撕裂', '完全撕裂', '术后改变'], { default: '完整' }),
+      choice('acl', '前交叉韧带', ['完整', '部分撕裂', '完全撕裂', '术后改变'], {
+        default: '完整',
+      }),
       choice('pcl', '后交叉韧带', ['完整', '部分撕裂', '完全撕裂'], { default: '完整' }),
       text('collaterals', '内、外侧副韧带', { default: '内、外侧副韧带连续，信号未见异常。' }),
     ]),

@@ -55,7 +55,8 @@ export function checkValues(
   for (const field of fields.values()) {
     const value = values[field.id]
     if (isEmpty(value)) {
-      if (mode === 'sign' && field.required) throw badRequest(OPINION_MESSAGES.required(field.label))
+      if (mode === 'sign' && field.required)
+        throw badRequest(OPINION_MESSAGES.required(field.label))
       continue
     }
     const texts = Array.isArray(value) ? value : [value!]

@@ -185,9 +185,64 @@ describe('消息详情: sending', () => {
 })
 
 describe('消息详情: the expert signs the answer', () => {
-  it('asks 影像所见, 会诊意见, 建议, the password, then sends answerConsultation; after it, 补充说明', async () => {
+  it('影像会诊: 撰写会诊报告 opens the report page instead of the plain form', async () => {
+    const navigateTo = jest.spyOn(Taro, 'navigateTo').mockResolvedValue({ errMsg: 'ok' })
     jest.mocked(getConsultation).mockResolvedValue(
       imagingDetail({
+        role: 'expert',
+        actions: { ...imagingDetail().actions, send: true, answer: true },
+      }),
+    )
+    list.mockResolvedValue(page([message(1, { from: 'patient', text: '结节要紧吗' })]))
+    await renderPage('pages/myMessage/detail', { consultationId: 'c1' })
+    expect(
+      await screen.findByText(
+        '影像会诊用结构化报告模板撰写：逐项填写、在影像上测量并附图，预览后签署发送给患者。草稿自动保存。',
+      ),
+    ).toBeTruthy()
+    // No plain three-box form for an 影像会诊's first answer.
+    expect(screen.queryByText('描述所见的影像表现（部位、大小、形态、密度等）')).toBeNull()
+    const buttons = screen.getAllByText('撰写会诊报告')
+    fireEvent.click(buttons[buttons.length - 1]!)
+    await waitFor(() =>
+      expect(navigateTo).toHaveBeenCalledWith(
+        expect.objectContaining({ url: '/pages/report/report?consultationId=c1' }),
+      ),
+    )
+  })
+
+  it('影像会诊: the answer signed from a template opens its report for the patient', async () => {
+    const navigateTo = jest.spyOn(Taro, 'navigateTo').mockResolvedValue({ errMsg: 'ok' })
+    jest.mocked(getConsultation).mockResolvedValue(imagingDetail())
+    list.mockResolvedValue(
+      page([
+        message(2, {
+          kind: 'answer',
+          from: 'expert',
+          text: '良性可能大',
+          answer: {
+            findings: '肺结节：右肺上叶磨玻璃结节',
+            opinion: '良性可能大',
+            advice: '半年复查',
+            reportId: 'op-1',
+          },
+          signedAt: '2026-11-21T02:00:00.000Z',
+        }),
+      ]),
+    )
+    await renderPage('pages/myMessage/detail', { consultationId: 'c1' })
+    fireEvent.click(await screen.findByText('查看会诊报告（附图与 PDF）'))
+    await waitFor(() =>
+      expect(navigateTo).toHaveBeenCalledWith(
+        expect.objectContaining({ url: '/pages/report/report?id=op-1' }),
+      ),
+    )
+  })
+
+  it('图文咨询: asks 回复意见 and 建议, the password, then sends answerConsultation; after it, 补充说明', async () => {
+    jest.mocked(getConsultation).mockResolvedValue(
+      imagingDetail({
+        service: 'text',
         role: 'expert',
         actions: { ...imagingDetail().actions, send: true, answer: true },
       }),
@@ -198,7 +253,7 @@ describe('消息详情: the expert signs the answer', () => {
       from: 'expert',
       mine: true,
       text: '',
-      answer: { findings: '磨玻璃结节', opinion: '良性可能大', advice: '半年复查' },
+      answer: { findings: '', opinion: '良性可能大', advice: '半年复查' },
       signedAt: '2026-11-21T02:00:00.000Z',
     })
     jest.mocked(answerConsultation).mockResolvedValue(signed)
@@ -211,7 +266,6 @@ describe('消息详情: the expert signs the answer', () => {
     fireEvent.click(screen.getByText('签署并发送'))
     expect(answerConsultation).not.toHaveBeenCalled()
 
-    typeInto('描述所见的影像表现（部位、大小、形态、密度等）', '磨玻璃结节')
     typeInto('您对影像和病情的解读意见', '良性可能大')
     typeInto('下一步建议（复查时间、需补充的检查、线下就诊科室等）', '半年复查')
     fireEvent.click(screen.getByText('签署并发送'))
@@ -222,7 +276,6 @@ describe('消息详情: the expert signs the answer', () => {
       expect(answerConsultation).toHaveBeenCalledWith(
         expect.objectContaining({
           consultationId: 'c1',
-          findings: '磨玻璃结节',
           opinion: '良性可能大',
           advice: '半年复查',
           password: 'secret123',

@@ -5,6 +5,7 @@ import { MESSAGE_TEXT_MAX } from '@contract/main/consultations'
 import { PageState } from '@/components/page-state'
 import type { ConsultDetail, ConsultMessage } from '@/services/consultations'
 import type { GrantRecord } from '@/services/grants'
+import { navigate } from '@/services/navigate'
 import { useAnswerForm } from '../hooks/use-answer-form'
 import type { ConversationModel } from '../hooks/use-consult-conversation'
 import { CONVERSATION_TEXTS as T } from '../texts'
@@ -113,7 +114,29 @@ function Composer({ model, detail }: { model: ConversationModel; detail: Consult
   )
 }
 
+/** An 影像会诊's answer is a report from a template (pages/report/report); its addenda are here. */
+function WriteReportCard({ consultationId }: { consultationId: string }) {
+  return (
+    <View className="consult-answer-form" aria-label={T.writeReportTitle}>
+      <Text className="consult-answer-form__title">{T.writeReportTitle}</Text>
+      <Text className="consult-answer-form__rule">
+        {T.notice}；{T.noPrescription}。
+      </Text>
+      <Text className="consult-answer-form__hint">{T.writeReportText}</Text>
+      <Button type="primary" block onClick={() => void navigate('report', { consultationId })}>
+        {T.writeReport}
+      </Button>
+    </View>
+  )
+}
+
 function ExpertAnswer({ model, detail }: { model: ConversationModel; detail: ConsultDetail }) {
+  if (detail.service === 'imaging' && !hasAnswer(model.messages))
+    return <WriteReportCard consultationId={detail.id} />
+  return <ExpertAnswerForm model={model} detail={detail} />
+}
+
+function ExpertAnswerForm({ model, detail }: { model: ConversationModel; detail: ConsultDetail }) {
   const form = useAnswerForm({
     consultationId: detail.id,
     service: detail.service,

@@ -1,8 +1,10 @@
 import { Image, Text, View } from '@tarojs/components'
+import { Button } from '@nutui/nutui-react-taro'
 import Taro from '@tarojs/taro'
 import { useAuthorisedImage } from '@/components/authorised-image/use-authorised-image'
 import type { ConsultMessage, ConsultPicture } from '@/services/consultations'
 import type { GrantRecord } from '@/services/grants'
+import { navigate } from '@/services/navigate'
 import { timeFormat } from '@/utils/time'
 import type { PendingMessage } from '../merge'
 import { CONVERSATION_TEXTS as T } from '../texts'
@@ -81,6 +83,17 @@ export function AnswerCard({ message, imaging }: { message: ConsultMessage; imag
         <Text className="consult-chat__answer-signed">
           {T.signed(timeFormat(message.signedAt, 'yyyy-mm-dd hh:MM'))}
         </Text>
+      )}
+      {answer.reportId && (
+        <Button
+          className="consult-chat__answer-report"
+          size="small"
+          type="primary"
+          fill="outline"
+          onClick={() => void navigate('report', { id: answer.reportId })}
+        >
+          {T.openReport}
+        </Button>
       )}
     </View>
   )
