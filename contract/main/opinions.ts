@@ -1,5 +1,5 @@
 import { z } from 'zod/mini'
-import { IdSchema, OkSchema } from '../common'
+import { IdSchema } from '../common'
 import { defineEndpoint } from '../endpoint'
 
 /*
@@ -194,53 +194,6 @@ export const ReportTemplateSchema = z.object({
   variant: z.nullable(z.object({ id: z.string(), name: z.string() })),
 })
 export type ReportTemplate = z.infer<typeof ReportTemplateSchema>
-
-export const listReportTemplates = defineEndpoint({
-  service: 'main',
-  method: 'GET',
-  path: '/report-models',
-  input: z.object({}),
-  /** The built-in templates, then the caller's own variants. */
-  output: z.object({ templates: z.array(ReportTemplateSchema) }),
-  auth: true,
-  role: 'expert',
-  summary: '会诊报告模板（内置模板与我的模板）',
-})
-
-const VariantNameSchema = z
-  .string({ error: OPINION_MESSAGES.variantName })
-  .check(
-    z.trim(),
-    z.minLength(1, OPINION_MESSAGES.variantName),
-    z.maxLength(VARIANT_NAME_MAX, OPINION_MESSAGES.variantName),
-  )
-
-export const saveTemplateVariant = defineEndpoint({
-  service: 'main',
-  method: 'POST',
-  path: '/report-models/variants',
-  /** The current values become the variant's default text (the same name replaces it). */
-  input: z.object({
-    templateId: z.string().check(z.maxLength(64)),
-    name: VariantNameSchema,
-    values: OpinionValuesSchema,
-  }),
-  output: ReportTemplateSchema,
-  auth: true,
-  role: 'expert',
-  summary: '保存为我的模板',
-})
-
-export const deleteTemplateVariant = defineEndpoint({
-  service: 'main',
-  method: 'DELETE',
-  path: '/report-models/variants/:variantId',
-  input: z.object({ variantId: IdSchema }),
-  output: OkSchema,
-  auth: true,
-  role: 'expert',
-  summary: '删除我的模板',
-})
 
 // --- Writing and signing -------------------------------------------------------------------------
 

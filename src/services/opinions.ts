@@ -1,11 +1,8 @@
 import {
-  deleteTemplateVariant as deleteTemplateVariantEndpoint,
   getOpinion as getOpinionEndpoint,
   getOpinionWorkspace as getOpinionWorkspaceEndpoint,
-  listReportTemplates as listReportTemplatesEndpoint,
   OPINION_PDF_PATH,
   saveOpinionDraft as saveOpinionDraftEndpoint,
-  saveTemplateVariant as saveTemplateVariantEndpoint,
   signOpinion as signOpinionEndpoint,
   verifyOpinion as verifyOpinionEndpoint,
   type ImagePin,
@@ -14,6 +11,11 @@ import {
   type ReportTemplate,
   type SignedOpinion,
 } from '@contract/main/opinions'
+import {
+  deleteTemplateVariant as deleteTemplateVariantEndpoint,
+  listReportTemplates as listReportTemplatesEndpoint,
+  saveTemplateVariant as saveTemplateVariantEndpoint,
+} from '@contract/report-model/templates'
 import type { OutputOf } from '@contract/endpoint'
 import { callEndpoint, type CallOptions } from './api'
 import { http } from './http'

@@ -28,6 +28,7 @@ import mainUploadRoutes from './main/upload'
 import mainWalletRoutes from './main/wallet'
 import mainOpinionsRoutes from './main/opinions'
 import scanCodesRoutes from './scan/codes'
+import reportModelTemplatesRoutes from './report-model/templates'
 import ssoAuthRoutes from './sso/auth'
 import ssoDirectoryRoutes from './sso/directory'
 import ssoUserRoutes from './sso/user'
@@ -65,6 +66,7 @@ export default async function routes(app: FastifyInstance): Promise<void> {
   await app.register(mainConsultationsRoutes)
   await app.register(mainWalletRoutes)
   await app.register(mainOpinionsRoutes)
+  await app.register(reportModelTemplatesRoutes)
   await app.register(mainAppsRoutes)
   await app.register(mainOperatorRoutes)
   await app.register(mainExpertsRoutes)

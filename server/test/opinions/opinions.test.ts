@@ -64,10 +64,10 @@ test('an expert writes an 影像会诊 opinion from a template, signs it, and th
   assert.ok(space.grantId)
 
   // The report model service: the built-in templates.
-  const templates = await world.call(doctor, 'GET', '/main/report-models')
+  const templates = await world.call(doctor, 'GET', '/report-model/templates')
   assert.equal(templates.status, 200, templates.error ?? '')
   assert.ok(templates.data.templates.length >= 8)
-  assert.equal((await world.call(asker, 'GET', '/main/report-models')).status, 403)
+  assert.equal((await world.call(asker, 'GET', '/report-model/templates')).status, 403)
 
   // The draft: saved incomplete; what does not fit the template or the consultation is refused.
   const draftUrl = `/main/expert/consultations/${id}/opinion/draft`
@@ -292,7 +292,7 @@ test('two signatures at once: one opinion, the other refused; 40 variants saved 
 
   const saves = await Promise.all(
     Array.from({ length: 40 }, (_, n) =>
-      world.call(doctor, 'POST', '/main/report-models/variants', {
+      world.call(doctor, 'POST', '/report-model/templates/variants', {
         templateId: 'chest-ct',
         name: `模板 ${n}`,
         values: { lungs: `默认 ${n}` },
@@ -301,11 +301,11 @@ test('two signatures at once: one opinion, the other refused; 40 variants saved 
   )
   assert.equal(saves.filter((one) => one.status === 200).length, 30)
   assert.ok(saves.filter((one) => one.status !== 200).every((one) => one.status === 400))
-  const listed = await world.call(doctor, 'GET', '/main/report-models')
+  const listed = await world.call(doctor, 'GET', '/report-model/templates')
   const own = listed.data.templates.filter((one: { variant: unknown }) => one.variant)
   assert.equal(own.length, 30)
   // The same name replaces; delete removes; another expert cannot delete it.
-  const replaced = await world.call(doctor, 'POST', '/main/report-models/variants', {
+  const replaced = await world.call(doctor, 'POST', '/report-model/templates/variants', {
     templateId: 'chest-ct',
     name: '模板 0',
     values: { lungs: '替换后' },
@@ -314,11 +314,11 @@ test('two signatures at once: one opinion, the other refused; 40 variants saved 
   const variantId = replaced.data.variant.id as string
   const stranger = await expert(world, { name: '周专家' })
   assert.equal(
-    (await world.call(stranger, 'DELETE', `/main/report-models/variants/${variantId}`)).status,
+    (await world.call(stranger, 'DELETE', `/report-model/templates/variants/${variantId}`)).status,
     404,
   )
   assert.equal(
-    (await world.call(doctor, 'DELETE', `/main/report-models/variants/${variantId}`)).status,
+    (await world.call(doctor, 'DELETE', `/report-model/templates/variants/${variantId}`)).status,
     200,
   )
 })

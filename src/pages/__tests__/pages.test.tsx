@@ -24,8 +24,8 @@ describe('pages through the router', () => {
   })
 
   it('an unbuilt route shows its title and 即将上线, never pretend content', async () => {
-    const report = await renderPage('pages/report/report')
-    expect(report.element.querySelector('.under-construction__title')?.textContent).toBe('报告')
+    const report = await renderPage('pages/report/reportIn')
+    expect(report.element.querySelector('.under-construction__title')?.textContent).toBe('院内报告')
     expect(report.element.textContent).toContain('即将上线')
   })
 

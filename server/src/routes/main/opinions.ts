@@ -2,13 +2,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod/mini'
 import { ErrorEnvelopeSchema } from '@contract/envelope'
 import {
-  deleteTemplateVariant,
   getOpinion,
   getOpinionWorkspace,
-  listReportTemplates,
   OPINION_MESSAGES,
   saveOpinionDraft,
-  saveTemplateVariant,
   signOpinion,
   verifyOpinion,
 } from '@contract/main/opinions'
@@ -19,9 +16,9 @@ import { ApiError } from '../../http/errors'
 import { route } from '../../http/route'
 
 /**
- * Main service: the expert's written opinion (contract/main/opinions.ts, issue 23): the report
- * model service (templates and the expert's own), the draft and its signature, the signed opinion
- * for the patient, its PDF, and the public verification of a PDF's code.
+ * Main service: the expert's written opinion (contract/main/opinions.ts, issue 23): the draft and
+ * its signature, the signed opinion for the patient, its PDF, and the public verification of a
+ * PDF's code. The templates are the report model service's (routes/report-model).
  */
 export default async function mainOpinionsRoutes(app: FastifyInstance): Promise<void> {
   const ctx = (): opinions.OpinionContext => ({
@@ -30,17 +27,6 @@ export default async function mainOpinionsRoutes(app: FastifyInstance): Promise<
     aiDrafts: async () => [],
   })
   const me = (request: FastifyRequest) => currentUser(request).id
-
-  route(app, listReportTemplates, async (_input, { request }) => ({
-    templates: await opinions.listTemplates(app.db, me(request)),
-  }))
-  route(app, saveTemplateVariant, async (input, { request }) =>
-    opinions.saveVariant(app.db, me(request), input, app.now()),
-  )
-  route(app, deleteTemplateVariant, async ({ variantId }, { request }) => {
-    await opinions.deleteVariant(app.db, me(request), variantId)
-    return { ok: true as const }
-  })
 
   route(app, getOpinionWorkspace, async ({ consultationId }, { request }) =>
     opinions.workspace(ctx(), me(request), consultationId),
