@@ -63,9 +63,14 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (error instanceof ApiError) {
       // Expected outcomes, not faults: no stack, and no request data in the log.
       request.log.info({ statusCode: error.statusCode, code: error.name }, 'request rejected')
-      return reply
-        .code(error.statusCode)
-        .send(failure(error.statusCode, error.userMessage, { reason: error.reason }))
+      return reply.code(error.statusCode).send(
+        failure(error.statusCode, error.userMessage, {
+          reason: error.reason,
+          // A 5xx of ours says what is wrong (支付未配置, 短信服务未配置) in the message the app
+          // toasts (SPEC section 8), not the status's generic words.
+          ...(error.statusCode >= 500 ? { message: error.userMessage } : {}),
+        }),
+      )
     }
     if (isStorageFull(error)) {
       // The operator's alarm, once per request: which storage is full, never the key or the body.

@@ -333,3 +333,28 @@ test('verification is limited per network: the 31st lookup in 10 minutes waits',
   assert.deepEqual(statuses.slice(0, 30), Array(30).fill(404))
   assert.equal(statuses[30], 429)
 })
+
+test('without a Chinese font the PDF says so (503), and the opinion itself still reads', async () => {
+  const world = await consultWorld({ config: { pdfFont: null } })
+  const asker = await patient(world)
+  const doctor = await expert(world)
+  const { id } = await imagingInProgress(world, asker, doctor)
+  const signed = await world.call(doctor, 'POST', `/main/expert/consultations/${id}/opinion/sign`, {
+    templateId: 'chest-ct',
+    values: VALUES,
+    pins: [],
+    aiFields: {},
+    clientId: 'sign-nofont',
+    password: EXPERT_PASSWORD,
+  })
+  assert.equal(signed.status, 200, signed.error ?? '')
+  const pdf = await world.app.inject({
+    method: 'GET',
+    url: `/main/opinions/${signed.data.id}/pdf`,
+    headers: { authorization: `Bearer ${asker.token}` },
+  })
+  assert.equal(pdf.statusCode, 503)
+  // A 5xx's text is the envelope's message (the app toasts it).
+  assert.equal(pdf.json().message, '服务器未安装中文字体，暂时无法生成 PDF，请稍后再试或联系客服')
+  assert.equal((await world.call(asker, 'GET', `/main/opinions/${signed.data.id}`)).status, 200)
+})
