@@ -31,6 +31,7 @@ export interface StageContext extends ImageDataContext {
   stroke(): void
   fill(): void
   fillText(text: string, x: number, y: number): void
+  measureText(text: string): { width: number }
   fillStyle: unknown
   strokeStyle: unknown
   lineWidth: number
@@ -39,7 +40,13 @@ export interface StageContext extends ImageDataContext {
 
 /** A measurement already mapped to the screen: a polyline with a label at its end. */
 export interface ScreenShape {
+  /** The polyline (an ellipse: its outline, closed). */
   points: ScreenPoint[]
+  /** Where the dots go; default every point (a line's ends, an angle's three). */
+  handles?: ScreenPoint[]
+  /** Where the label starts; default the last point. */
+  labelAt?: ScreenPoint
+  /** Lines separated by \n. */
   label: string | null
   active: boolean
 }
@@ -122,12 +129,16 @@ export async function createPainter(
       overlay.setTransform(1, 0, 0, 1, 0, 0)
       overlay.clearRect(0, 0, overlayNode.canvas.width, overlayNode.canvas.height)
       overlay.setTransform(ratio, 0, 0, ratio, 0, 0)
-      for (const shape of shapes) drawShape(overlay, shape)
+      for (const shape of shapes) drawShape(overlay, shape, view)
     },
   }
 }
 
-function drawShape(context: StageContext, shape: ScreenShape): void {
+const LABEL_FONT_PX = 14
+const LABEL_LINE_PX = 18
+const LABEL_MARGIN_PX = 4
+
+function drawShape(context: StageContext, shape: ScreenShape, view: Size): void {
   const colour = shape.active ? ACTIVE : ACCENT
   context.strokeStyle = colour
   context.fillStyle = colour
@@ -135,14 +146,22 @@ function drawShape(context: StageContext, shape: ScreenShape): void {
   context.beginPath()
   shape.points.forEach((p, i) => (i === 0 ? context.moveTo(p.x, p.y) : context.lineTo(p.x, p.y)))
   context.stroke()
-  for (const p of shape.points) {
+  for (const p of shape.handles ?? shape.points) {
     context.beginPath()
     context.arc(p.x, p.y, 4, 0, Math.PI * 2)
     context.fill()
   }
-  const end = shape.points[shape.points.length - 1]
-  if (shape.label && end) {
-    context.font = '14px sans-serif'
-    context.fillText(shape.label, end.x + 8, end.y - 8)
+  const at = shape.labelAt ?? shape.points[shape.points.length - 1]
+  if (shape.label && at) {
+    context.font = `${LABEL_FONT_PX}px sans-serif`
+    const lines = shape.label.split('\n')
+    const width = Math.max(...lines.map((line) => context.measureText(line).width))
+    // Beside the shape, but kept on the stage: a label cut off at the edge cannot be read.
+    const x = Math.max(LABEL_MARGIN_PX, Math.min(at.x + 8, view.width - width - LABEL_MARGIN_PX))
+    const top = Math.max(
+      LABEL_FONT_PX,
+      Math.min(at.y - 8, view.height - LABEL_MARGIN_PX - (lines.length - 1) * LABEL_LINE_PX),
+    )
+    lines.forEach((line, i) => context.fillText(line, x, top + i * LABEL_LINE_PX))
   }
 }

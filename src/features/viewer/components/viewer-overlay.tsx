@@ -106,9 +106,13 @@ export function ViewerOverlay(props: ViewerOverlayProps) {
         <View className="image-viewer__measures">
           {shapes.map((shape, i) =>
             shape.label ? (
-              <Text key={i} className="image-viewer__measure" data-testid="viewer-measure">
-                {shape.label}
-              </Text>
+              <View key={i} className="image-viewer__measure" data-testid="viewer-measure">
+                {shape.label.split('\n').map((line) => (
+                  <Text key={line} className="image-viewer__measure-line">
+                    {line}
+                  </Text>
+                ))}
+              </View>
             ) : null,
           )}
         </View>

@@ -103,6 +103,7 @@ function fakeCanvas() {
     stroke: jest.fn(),
     fill: jest.fn(),
     fillText: jest.fn(),
+    measureText: (text: string) => ({ width: text.length * 8 }),
   }
   jest
     .spyOn(HTMLCanvasElement.prototype, 'getContext')
