@@ -12,6 +12,7 @@ import {
   onPinHandedOver,
   OPINION_PIN_EVENT,
   pinViewerParams,
+  type MeasureParam,
   type PinSource,
 } from '../pin'
 import type { Measurement } from '../view-state'
@@ -49,14 +50,31 @@ function source(measurements: Measurement[], pixels: Uint16Array | null = halves
 
 describe('the measure param', () => {
   it('round-trips every kind, to 0.1 pixel', () => {
-    for (const m of [
-      { kind: 'ellipse' as const, points: [[120.5, 88] as [number, number], [140, 102.25]] },
+    const cases: MeasureParam[] = [
       {
-        kind: 'angle' as const,
-        points: [[1, 2] as [number, number], [3.04, 4], [-5, 6]],
+        kind: 'ellipse',
+        points: [
+          [120.5, 88],
+          [140, 102.25],
+        ],
       },
-      { kind: 'distance' as const, points: [[0, 0] as [number, number], [511.96, 511.94]] },
-    ]) {
+      {
+        kind: 'angle',
+        points: [
+          [1, 2],
+          [3.04, 4],
+          [-5, 6],
+        ],
+      },
+      {
+        kind: 'distance',
+        points: [
+          [0, 0],
+          [511.96, 511.94],
+        ],
+      },
+    ]
+    for (const m of cases) {
       const text = encodeMeasureParam(m)
       const back = decodeMeasureParam(text)
       expect(back?.kind).toBe(m.kind)
