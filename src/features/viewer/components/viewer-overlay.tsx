@@ -103,7 +103,9 @@ export function ViewerOverlay(props: ViewerOverlayProps) {
         </>
       )}
       {shapes.some((shape) => shape.label) && (
-        <View className="image-viewer__measures">
+        <View
+          className={`image-viewer__measures${showInfo ? ' image-viewer__measures--below-info' : ''}`}
+        >
           {shapes.map((shape, i) =>
             shape.label ? (
               <View key={i} className="image-viewer__measure" data-testid="viewer-measure">
