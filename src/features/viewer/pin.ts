@@ -164,11 +164,11 @@ export function pinViewerParams(pin: ImagePin): PinViewerParams {
 }
 
 /**
- * Back to the page that asked for the pin: past the viewer and the 影像详情 it was opened from
- * (the expert's path through a grant is opinion → shareExam → viewer), else one page back.
+ * Back to the page that asked for the pin: past the viewer and the shared 影像详情 it was opened
+ * from (the expert's path through a grant is opinion → shareExam → viewer), else one page back.
  */
 export async function backToOpinion(): Promise<void> {
-  const openers = new Set([routeByName('shareExam').path, routeByName('imageDetail').path])
+  const openers = new Set([routeByName('shareExam').path])
   let pages: { route?: string; path?: string }[] = []
   try {
     pages = Taro.getCurrentPages() as { route?: string; path?: string }[]
