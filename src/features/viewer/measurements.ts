@@ -74,6 +74,9 @@ export function measurementLabel(
   }
 }
 
+/** Between an ellipse and its label, CSS pixels. */
+const LABEL_GAP_PX = 8
+
 /** Segments of a drawn ellipse: smooth at any zoom a phone shows. */
 const ELLIPSE_SEGMENTS = 64
 
@@ -114,9 +117,16 @@ export function measurementShapes(
       return { points: m.points.map(toScreen), label, active: m === draft }
     }
     const outline = ellipseOutline(m.points[0]!, m.points[1]!).map(toScreen)
-    // The label beside the ellipse's rightmost point on the screen (whatever the turn).
-    const right = outline.reduce((best, p) => (p.x > best.x ? p : best), outline[0]!)
-    return { points: outline, handles: [], labelAt: right, label, active: m === draft }
+    // The label under the ellipse as it is on the screen (whatever the turn), clear of what it
+    // measures; above it when there is no room below.
+    const xs = outline.map((p) => p.x)
+    const ys = outline.map((p) => p.y)
+    const labelPlace = {
+      left: Math.min(...xs),
+      below: Math.max(...ys) + LABEL_GAP_PX,
+      above: Math.min(...ys) - LABEL_GAP_PX,
+    }
+    return { points: outline, handles: [], labelPlace, label, active: m === draft }
   })
 }
 

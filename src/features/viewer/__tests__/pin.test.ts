@@ -185,12 +185,17 @@ describe('the ellipse label', () => {
     expect(ellipseLabel(ctInfo(1), null, points)).toMatch(/^面积 \d+\.\d mm²$/)
   })
 
-  it('draws the outline closed, with no handles, its label beside its rightmost point', () => {
+  it('draws the outline closed, with no handles, its label under it (or above)', () => {
     const state = { ...viewOf(slices, 33), measurements: [on('ellipse', [20, 30], [60, 70])] }
     const [shape] = measurementShapes(state, slice, halves())
     expect(shape!.points[0]).toEqual(shape!.points[shape!.points.length - 1])
     expect(shape!.handles).toEqual([])
-    expect(shape!.labelAt!.x).toBe(Math.max(...shape!.points.map((p) => p.x)))
+    const ys = shape!.points.map((p) => p.y)
+    expect(shape!.labelPlace).toEqual({
+      left: Math.min(...shape!.points.map((p) => p.x)),
+      below: Math.max(...ys) + 8,
+      above: Math.min(...ys) - 8,
+    })
   })
 })
 

@@ -31,6 +31,7 @@ export interface StageContext extends ImageDataContext {
   stroke(): void
   fill(): void
   fillText(text: string, x: number, y: number): void
+  fillRect(x: number, y: number, width: number, height: number): void
   measureText(text: string): { width: number }
   fillStyle: unknown
   strokeStyle: unknown
@@ -44,8 +45,11 @@ export interface ScreenShape {
   points: ScreenPoint[]
   /** Where the dots go; default every point (a line's ends, an angle's three). */
   handles?: ScreenPoint[]
-  /** Where the label starts; default the last point. */
-  labelAt?: ScreenPoint
+  /**
+   * Where the label goes: its left edge, and its top at `below` (under the shape) or, when that
+   * would leave the stage, its bottom at `above`. Default: beside the last point.
+   */
+  labelPlace?: { left: number; below: number; above: number }
   /** Lines separated by \n. */
   label: string | null
   active: boolean
@@ -137,6 +141,12 @@ export async function createPainter(
 const LABEL_FONT_PX = 14
 const LABEL_LINE_PX = 18
 const LABEL_MARGIN_PX = 4
+const LABEL_PAD_PX = 4
+const LABEL_BACKING = 'rgba(0, 0, 0, 0.6)'
+
+function clamp(value: number, low: number, high: number): number {
+  return Math.max(low, Math.min(value, high))
+}
 
 function drawShape(context: StageContext, shape: ScreenShape, view: Size): void {
   const colour = shape.active ? ACTIVE : ACCENT
@@ -151,17 +161,34 @@ function drawShape(context: StageContext, shape: ScreenShape, view: Size): void 
     context.arc(p.x, p.y, 4, 0, Math.PI * 2)
     context.fill()
   }
-  const at = shape.labelAt ?? shape.points[shape.points.length - 1]
-  if (shape.label && at) {
-    context.font = `${LABEL_FONT_PX}px sans-serif`
-    const lines = shape.label.split('\n')
-    const width = Math.max(...lines.map((line) => context.measureText(line).width))
-    // Beside the shape, but kept on the stage: a label cut off at the edge cannot be read.
-    const x = Math.max(LABEL_MARGIN_PX, Math.min(at.x + 8, view.width - width - LABEL_MARGIN_PX))
-    const top = Math.max(
-      LABEL_FONT_PX,
-      Math.min(at.y - 8, view.height - LABEL_MARGIN_PX - (lines.length - 1) * LABEL_LINE_PX),
-    )
-    lines.forEach((line, i) => context.fillText(line, x, top + i * LABEL_LINE_PX))
-  }
+  const end = shape.points[shape.points.length - 1]
+  if (!shape.label || !end) return
+  context.font = `${LABEL_FONT_PX}px sans-serif`
+  const lines = shape.label.split('\n')
+  const width = Math.max(...lines.map((line) => context.measureText(line).width))
+  const height = lines.length * LABEL_LINE_PX
+  const place = shape.labelPlace
+  const wanted = place
+    ? {
+        left: place.left,
+        top:
+          place.below + height <= view.height - LABEL_MARGIN_PX
+            ? place.below
+            : place.above - height,
+      }
+    : { left: end.x + 8, top: end.y - 8 - LABEL_FONT_PX }
+  // Kept on the stage: a label cut off at the edge cannot be read.
+  const inset = LABEL_MARGIN_PX + LABEL_PAD_PX
+  const left = clamp(wanted.left, inset, view.width - width - inset)
+  const top = clamp(wanted.top, inset, view.height - height - inset)
+  // A dark backing, as the overlay texts' outline: readable on bone and on a lung window alike.
+  context.fillStyle = LABEL_BACKING
+  context.fillRect(
+    left - LABEL_PAD_PX,
+    top - LABEL_PAD_PX,
+    width + 2 * LABEL_PAD_PX,
+    height + LABEL_PAD_PX,
+  )
+  context.fillStyle = colour
+  lines.forEach((line, i) => context.fillText(line, left, top + LABEL_FONT_PX + i * LABEL_LINE_PX))
 }
