@@ -18,17 +18,16 @@ import type { Measurement } from './view-state'
  *
  * Pin mode (the expert attaches a slice or a measurement to a sentence). Open the viewer with
  * `pin=<fieldId>` besides its usual params:
- *   navigate('imageViewer', { examId, pin: fieldId })                      // the expert's own exam
- *   navigate('imageViewer', { examId, grantId, pin: fieldId })             // through a grant
- *   navigate('shareExam', { grantId, examId, pin: fieldId })               // 影像详情 first: the
- *                                                                          // series it opens keeps `pin`
+ *   navigate('imageViewer', { examId, pin: fieldId })            // an exam of the signed-in user
+ *   navigate('imageViewer', { examId, grantId, pin: fieldId })   // through a grant
+ *   navigate('shareExam', { grantId, examId, pin: fieldId })     // via 影像详情: its series keep `pin`
  * Listen first, then navigate: `const stop = onPinHandedOver((pin) => { ...; stop() })`. The viewer
- * shows 附到意见; tapping it hands the `ImagePin` over (`handOverPin`) and goes back. A pin is the
+ * shows 附到意见; tapping it hands the `ImagePin` over and goes back (`attachToOpinion`). A pin is the
  * shown slice and the latest measurement drawn on it, if any.
  *
  * Show mode (the patient taps a pinned sentence):
- *   navigate('imageViewer', pinViewerParams(pin))                           // the patient's own exam
- *   navigate('imageViewer', { ...pinViewerParams(pin), grantId })           // through a grant
+ *   navigate('imageViewer', pinViewerParams(pin))                // the patient's own exam
+ *   navigate('imageViewer', { ...pinViewerParams(pin), grantId }) // through a grant
  * The viewer opens on the pin's slice with its measurement drawn and its values recomputed from
  * the pixels by the same code the expert's viewer used (measurements.ts), so they read the same.
  */
@@ -133,6 +132,14 @@ export function buildPin(source: PinSource): ImagePin {
       : null,
     label: label.slice(0, LABEL_MAX),
   }
+}
+
+/** 附到意见: the pin handed over to the opinion page, then back to it. Answers the pin. */
+export function attachToOpinion(source: PinSource): ImagePin {
+  const pin = buildPin(source)
+  handOverPin(pin)
+  void backToOpinion()
+  return pin
 }
 
 /** The viewer's params for a pin (show mode); add `grantId` when the exam is seen through a grant. */

@@ -18,13 +18,7 @@ import {
   useAuthorisedImageSrc,
   useViewerData,
 } from '../../features/viewer/hooks/use-viewer-data'
-import {
-  backToOpinion,
-  buildPin,
-  decodeMeasureParam,
-  handOverPin,
-  type MeasureParam,
-} from '../../features/viewer/pin'
+import { attachToOpinion, decodeMeasureParam, type MeasureParam } from '../../features/viewer/pin'
 
 interface Target {
   seriesUid?: string
@@ -126,18 +120,17 @@ function ViewerContent({
   const start = data.slices[data.startIndex]!
   const onAskedSlice =
     target.sop === start.info.sopInstanceUid && (target.frame ?? 1) === start.frame
-  const attach = (shown: ShownView) => {
-    handOverPin(
-      buildPin({
-        ...shown,
-        fieldId: pinField!,
-        examId,
-        studyUid: data.studyUid,
-        seriesUid: data.series.seriesUid,
-      }),
-    )
-    void backToOpinion()
-  }
+  const { studyUid, series } = data
+  const attach = pinField
+    ? (shown: ShownView) =>
+        attachToOpinion({
+          ...shown,
+          fieldId: pinField,
+          examId,
+          studyUid,
+          seriesUid: series.seriesUid,
+        })
+    : undefined
   return (
     <ImageViewer
       key={data.series.seriesUid}
@@ -151,7 +144,7 @@ function ViewerContent({
       cache={cache}
       bookmarks={!grantId}
       shown={onAskedSlice ? measure : null}
-      {...(pinField ? { onAttach: attach } : {})}
+      {...(attach ? { onAttach: attach } : {})}
       // Another series: the handed-over study and thumbnail were this one's, so they go.
       onSwitchSeries={(seriesUid, sop, frame) => setTarget({ seriesUid, sop, frame })}
     />
