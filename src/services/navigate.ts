@@ -80,6 +80,10 @@ export interface RouteParams {
     thumb?: string
     /** Through a grant (issue 9): the exam from getSharedExam, frames with its share token. */
     grantId?: string
+    /** Pin mode (issue 23): the opinion sentence (template field id) 附到意见 attaches to. */
+    pin?: string
+    /** Show mode (issue 23): one measurement drawn on the slice (features/viewer/pin.ts). */
+    measure?: string
   }
 }
 

@@ -1,6 +1,6 @@
 import { valueAt, type PixelData } from './core'
 import type { GestureAction, TouchPoint } from './hooks/gestures'
-import { imageSize, shownSlice, type ViewAction, type ViewState } from './view-state'
+import { imageSize, isDragTool, shownSlice, type ViewAction, type ViewState } from './view-state'
 import { clientToStage, pixelAt, type ScreenPoint, type StageBox } from './viewport'
 
 /**
@@ -8,7 +8,7 @@ import { clientToStage, pixelAt, type ScreenPoint, type StageBox } from './viewp
  * (hooks/gestures.ts) or a mouse wheel step, read against the current view state, becomes view
  * actions (view-state.ts). hooks/use-stage-input.ts feeds them the platform's events.
  *
- * - one finger dragged: window/level, or the line being measured while 测距 is on
+ * - one finger dragged: window/level, or the line (测距) or ellipse (椭圆) being measured
  * - a tap: the next point of an angle while 测角 is on
  * - the edge strip swiped or the wheel turned: the next slices
  * - two fingers: zoom about their midpoint and pan; a double tap fits; ctrl+wheel zooms
@@ -35,13 +35,13 @@ export function gestureActions(
   if (!viewport || !view) return []
   switch (action.type) {
     case 'dragStart':
-      return tool === 'distance' ? [{ type: 'measureStart', at: action }] : []
+      return isDragTool(tool) ? [{ type: 'measureStart', at: action }] : []
     case 'drag':
-      if (tool === 'distance' && state.draft) return [{ type: 'measureMove', at: action }]
+      if (isDragTool(tool) && state.draft) return [{ type: 'measureMove', at: action }]
       if (tool !== 'none' || !state.window) return []
       return [{ type: 'windowDrag', dx: action.dx, dy: action.dy }]
     case 'dragEnd':
-      return tool === 'distance' && state.draft ? [{ type: 'measureEnd' }] : []
+      return isDragTool(tool) && state.draft ? [{ type: 'measureEnd' }] : []
     case 'tap':
       return tool === 'angle' ? [{ type: 'anglePoint', at: action }] : []
     case 'slices':

@@ -1,3 +1,4 @@
+import type { MeasurementKind } from '@contract/main/opinions'
 import type { ImageInfo, Point, WindowLevel } from './core'
 import { sliceKey, type Slice } from './hooks/frame-loader'
 import {
@@ -20,13 +21,21 @@ import {
  * as well, so a second input event before React renders starts from the first one's result.
  */
 
-export type Tool = 'none' | 'distance' | 'angle'
+export type Tool = 'none' | MeasurementKind
+
+/** The tools drawn by one finger's drag (测距, 椭圆); 测角 is three taps. */
+export function isDragTool(tool: Tool): tool is 'distance' | 'ellipse' {
+  return tool === 'distance' || tool === 'ellipse'
+}
 
 export interface Measurement {
   /** The slice it was drawn on (sliceKey); '' while it is being drawn. */
   sliceKey: string
-  kind: 'distance' | 'angle'
-  /** Image coordinates (column, row). */
+  kind: MeasurementKind
+  /**
+   * Image coordinates (column, row): a line's two ends, an angle's three points (vertex in the
+   * middle), an ellipse's two opposite bounding-box corners.
+   */
   points: Point[]
 }
 
@@ -55,8 +64,11 @@ export interface ViewState {
 }
 
 export type ViewAction =
-  /** Another stack (or the same again): back to its start slice, its own window, no lines. */
-  | { type: 'series'; slices: Slice[]; startIndex: number }
+  /**
+   * Another stack (or the same again): back to its start slice, its own window, no lines but
+   * `measurements` (a pinned finding shown on its slice).
+   */
+  | { type: 'series'; slices: Slice[]; startIndex: number; measurements?: Measurement[] }
   /** A painter was made for a stage of this size: the image is fitted, keeping turn and flip. */
   | { type: 'stage'; view: Size }
   | { type: 'goTo'; index: number }
@@ -84,7 +96,11 @@ export type ViewAction =
 /** Window change per screen pixel dragged, as a share of the current width: same feel at any depth. */
 export const WL_SENSITIVITY = 1 / 300
 
-export function initialViewState(slices: Slice[], startIndex: number): ViewState {
+export function initialViewState(
+  slices: Slice[],
+  startIndex: number,
+  measurements: Measurement[] = [],
+): ViewState {
   return {
     slices,
     index: startIndex,
@@ -93,7 +109,7 @@ export function initialViewState(slices: Slice[], startIndex: number): ViewState
     view: null,
     viewport: null,
     tool: 'none',
-    measurements: [],
+    measurements,
     draft: null,
     probe: null,
     showInfo: true,
@@ -125,12 +141,20 @@ function withViewport(state: ViewState, change: (viewport: Viewport, view: Size)
   return { ...state, viewport: change(state.viewport, state.view) }
 }
 
+function sameMeasurements(a: Measurement[], b: Measurement[]): boolean {
+  return a.length === b.length && a.every((m, i) => m === b[i])
+}
+
+/** 0.1 image pixel: what a pin stores and a link carries (pin.ts), so all three read the same. */
+const tenth = (n: number) => Math.round(n * 10) / 10
+
 function commit(state: ViewState, measurement: Measurement): ViewState {
+  const points = measurement.points.map((p) => ({ x: tenth(p.x), y: tenth(p.y) }))
   return {
     ...state,
     measurements: [
       ...state.measurements,
-      { ...measurement, sliceKey: sliceKey(shownSlice(state)) },
+      { ...measurement, points, sliceKey: sliceKey(shownSlice(state)) },
     ],
     draft: null,
   }
@@ -138,12 +162,13 @@ function commit(state: ViewState, measurement: Measurement): ViewState {
 
 export function reduceView(state: ViewState, action: ViewAction): ViewState {
   switch (action.type) {
-    case 'series':
+    case 'series': {
+      const measurements = action.measurements ?? []
       if (
         state.slices === action.slices &&
         state.index === action.startIndex &&
         state.window === null &&
-        state.measurements.length === 0 &&
+        sameMeasurements(state.measurements, measurements) &&
         state.draft === null
       )
         return state
@@ -152,9 +177,10 @@ export function reduceView(state: ViewState, action: ViewAction): ViewState {
         slices: action.slices,
         index: action.startIndex,
         window: null,
-        measurements: [],
+        measurements,
         draft: null,
       }
+    }
     case 'stage': {
       const image = imageSize(shownSlice(state))
       return {
@@ -214,17 +240,27 @@ export function reduceView(state: ViewState, action: ViewAction): ViewState {
     case 'tool':
       return { ...state, draft: null, tool: state.tool === action.tool ? 'none' : action.tool }
     case 'measureStart': {
-      const p = state.tool === 'distance' ? toImage(state, action.at) : null
-      return p ? { ...state, draft: { sliceKey: '', kind: 'distance', points: [p, p] } } : state
+      const { tool } = state
+      const p = isDragTool(tool) ? toImage(state, action.at) : null
+      return p && isDragTool(tool)
+        ? { ...state, draft: { sliceKey: '', kind: tool, points: [p, p] } }
+        : state
     }
     case 'measureMove': {
-      const p = state.tool === 'distance' && state.draft ? toImage(state, action.at) : null
+      const p = isDragTool(state.tool) && state.draft ? toImage(state, action.at) : null
       return p && state.draft
         ? { ...state, draft: { ...state.draft, points: [state.draft.points[0]!, p] } }
         : state
     }
-    case 'measureEnd':
-      return state.tool === 'distance' && state.draft ? commit(state, state.draft) : state
+    case 'measureEnd': {
+      const { draft } = state
+      if (!isDragTool(state.tool) || !draft) return state
+      // An ellipse with no width or height (a tap) holds no pixels: nothing to keep.
+      const [a, b] = draft.points
+      if (draft.kind === 'ellipse' && (a!.x === b!.x || a!.y === b!.y))
+        return { ...state, draft: null }
+      return commit(state, draft)
+    }
     case 'anglePoint': {
       const p = state.tool === 'angle' ? toImage(state, action.at) : null
       if (!p) return state

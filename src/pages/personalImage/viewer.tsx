@@ -7,13 +7,18 @@ import {
   SharedViewerFrame,
   sharedExamLoader,
 } from '../../features/sharing/holder/components/shared-viewer-frame'
-import { createFrameCache, ImageViewer } from '../../features/viewer/components/image-viewer'
+import {
+  createFrameCache,
+  ImageViewer,
+  type ShownView,
+} from '../../features/viewer/components/image-viewer'
 import { recordFirstPixels, tapOnTimeline, timelineNow } from '../../features/viewer/hooks/timing'
 import {
   handedOverThumbnail,
   useAuthorisedImageSrc,
   useViewerData,
 } from '../../features/viewer/hooks/use-viewer-data'
+import { attachToOpinion, decodeMeasureParam, type MeasureParam } from '../../features/viewer/pin'
 
 interface Target {
   seriesUid?: string
@@ -53,12 +58,18 @@ function ViewerContent({
   initial,
   tapAt,
   grantId,
+  measure,
+  pinField,
 }: {
   examId: string
   initial: Target
   tapAt?: number
   /** Opened through a grant (issue 9): the exam from getSharedExam, frames with its token. */
   grantId?: string
+  /** Show mode (issue 23): drawn on the asked slice (only there). */
+  measure?: MeasureParam | null
+  /** Pin mode (issue 23): the opinion sentence 附到意见 attaches to. */
+  pinField?: string
 }) {
   const [target, setTarget] = useState<Target>(initial)
   const [attempt, setAttempt] = useState(0)
@@ -105,6 +116,21 @@ function ViewerContent({
       </View>
     )
   }
+  // The measurement belongs to the asked image: not drawn on another (a stale link, another series).
+  const start = data.slices[data.startIndex]!
+  const onAskedSlice =
+    target.sop === start.info.sopInstanceUid && (target.frame ?? 1) === start.frame
+  const { studyUid, series } = data
+  const attach = pinField
+    ? (shown: ShownView) =>
+        attachToOpinion({
+          ...shown,
+          fieldId: pinField,
+          examId,
+          studyUid,
+          seriesUid: series.seriesUid,
+        })
+    : undefined
   return (
     <ImageViewer
       key={data.series.seriesUid}
@@ -117,6 +143,8 @@ function ViewerContent({
       firstPixelsFrom={firstPixelsFrom}
       cache={cache}
       bookmarks={!grantId}
+      shown={onAskedSlice ? measure : null}
+      {...(attach ? { onAttach: attach } : {})}
       // Another series: the handed-over study and thumbnail were this one's, so they go.
       onSwitchSeries={(seriesUid, sop, frame) => setTarget({ seriesUid, sop, frame })}
     />
@@ -125,7 +153,9 @@ function ViewerContent({
 
 /** 影像查看: the DICOM viewer of one exam's series (issue 8; not in SPEC's route table). */
 export default function ImageViewerPage() {
-  const { examId, seriesUid, sop, frame, t, studyUid, thumb, grantId } = useParams()
+  const { examId, seriesUid, sop, frame, t, studyUid, thumb, grantId, measure, pin } = useParams()
+  // Decoded once: a new object each render would be a new measurement, reset on every render.
+  const shown = useMemo(() => decodeMeasureParam(measure), [measure])
   const content = examId ? (
     <ViewerContent
       examId={examId}
@@ -138,6 +168,8 @@ export default function ImageViewerPage() {
       }}
       tapAt={positive(t)}
       {...(grantId ? { grantId } : {})}
+      measure={shown}
+      {...(pin ? { pinField: pin } : {})}
     />
   ) : (
     <PageState status="empty" message="缺少检查编号，请从影像详情进入" />

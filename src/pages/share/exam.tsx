@@ -9,7 +9,16 @@ import { useSharedExam } from '../../features/sharing/holder/hooks/use-shared'
 import { Watermark } from '../../features/sharing/watermark'
 import { navigate } from '../../services/navigate'
 
-function SharedExamContent({ grantId, examId }: { grantId: string; examId: string }) {
+function SharedExamContent({
+  grantId,
+  examId,
+  pin,
+}: {
+  grantId: string
+  examId: string
+  /** An expert attaching a finding to an opinion (issue 23): the viewer it opens pins for it. */
+  pin?: string
+}) {
   const shared = useSharedExam(grantId, examId)
   return (
     <SharedState
@@ -27,6 +36,7 @@ function SharedExamContent({ grantId, examId }: { grantId: string; examId: strin
                 seriesUid: series.seriesUid,
                 t: Date.now(),
                 ...(exam.studyUid ? { studyUid: exam.studyUid } : {}),
+                ...(pin ? { pin } : {}),
               })
             }
             onOpenReport={(reportId) => void navigate('shareReport', { grantId, reportId })}
@@ -49,9 +59,9 @@ function SharedExamContent({ grantId, examId }: { grantId: string; examId: strin
 
 /** 影像详情 through a grant (issue 9): the exam and its series, watermarked. */
 export default function SharedExamPage() {
-  const { grantId, examId } = useParams()
+  const { grantId, examId, pin } = useParams()
   if (!grantId || !examId) {
     return <PageState status="empty" message="链接不完整，请重新打开分享链接" />
   }
-  return <SharedExamContent grantId={grantId} examId={examId} />
+  return <SharedExamContent grantId={grantId} examId={examId} {...(pin ? { pin } : {})} />
 }

@@ -100,6 +100,34 @@ describe('input: gestures to view actions', () => {
     expect(b!.x).toBeCloseTo(120)
   })
 
+  it('with 椭圆 a drag draws an ellipse by its bounding box in image pixels', () => {
+    const state = viewOf(
+      slices,
+      1,
+      { type: 'window', window: CT_WINDOW },
+      { type: 'tool', tool: 'ellipse' },
+    )
+    const at = (x: number, y: number) => imageToScreen(state.viewport!, VIEW, IMAGE, { x, y })
+    const hand = feel(state, ctFrame())
+    const from = at(40, 20)
+    const to = at(80, 60)
+    hand.start(t(from.x, from.y))
+    hand.move(t((from.x + to.x) / 2, (from.y + to.y) / 2))
+    hand.move(t(to.x, to.y))
+    expect(hand.state.draft).toMatchObject({ kind: 'ellipse' })
+    hand.end()
+    // The window stays: the drag was the ellipse's.
+    expect(hand.state.window).toEqual(CT_WINDOW)
+    expect(hand.state.measurements.map((m) => m.kind)).toEqual(['ellipse'])
+    const [a, b] = hand.state.measurements[0]!.points
+    expect(a!.x).toBeCloseTo(40, 0)
+    expect(a!.y).toBeCloseTo(20, 0)
+    expect(b!.x).toBeCloseTo(80, 0)
+    expect(b!.y).toBeCloseTo(60, 0)
+    // A tap while 椭圆 is on adds nothing.
+    expect(gestureActions({ type: 'tap', x: from.x, y: from.y }, hand.state, null)).toEqual([])
+  })
+
   it('with 测角 three taps make an angle', () => {
     const hand = feel(viewOf(slices, 0, { type: 'tool', tool: 'angle' }))
     for (const [x, y] of [

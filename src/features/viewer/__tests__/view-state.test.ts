@@ -162,6 +162,54 @@ describe('view state (reduceView)', () => {
     expect(reduceView(state, { type: 'clearMeasurements' }).measurements).toEqual([])
   })
 
+  it('an ellipse is dragged by its bounding box, kept to 0.1 pixel; a tap draws none', () => {
+    const state = viewOf(slices, 2, { type: 'tool', tool: 'ellipse' })
+    const done = [
+      { type: 'measureStart', at: onScreen(state, 20.123, 30.456) },
+      { type: 'measureMove', at: onScreen(state, 40, 40) },
+      { type: 'measureMove', at: onScreen(state, 60.04, 70.26) },
+      { type: 'measureEnd' },
+    ].reduce<ViewState>((s, action) => reduceView(s, action as never), state)
+    expect(done.draft).toBeNull()
+    expect(done.measurements).toEqual([
+      {
+        kind: 'ellipse',
+        sliceKey: sliceKey(slices[2]!),
+        points: [
+          { x: 20.1, y: 30.5 },
+          { x: 60, y: 70.3 },
+        ],
+      },
+    ])
+    const tap = [
+      { type: 'measureStart', at: onScreen(state, 20, 30) },
+      { type: 'measureEnd' },
+    ].reduce<ViewState>((s, action) => reduceView(s, action as never), state)
+    expect(tap).toMatchObject({ measurements: [], draft: null })
+  })
+
+  it('a stack may start with a measurement shown (a pinned finding); the same one is no change', () => {
+    const pinned = {
+      sliceKey: sliceKey(slices[1]!),
+      kind: 'ellipse' as const,
+      points: [
+        { x: 10, y: 10 },
+        { x: 30, y: 20 },
+      ],
+    }
+    const measurements = [pinned]
+    expect(initialViewState(slices, 1, measurements).measurements).toBe(measurements)
+    const next = reduceView(viewOf(slices), {
+      type: 'series',
+      slices,
+      startIndex: 1,
+      measurements,
+    })
+    expect(next.measurements).toEqual([pinned])
+    expect(reduceView(next, { type: 'series', slices, startIndex: 1, measurements })).toBe(next)
+    expect(reduceView(next, { type: 'series', slices, startIndex: 1 }).measurements).toEqual([])
+  })
+
   it('another stack starts again at its start slice with its own window and no lines', () => {
     const used = viewOf(
       slices,

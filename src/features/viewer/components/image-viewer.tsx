@@ -13,7 +13,8 @@ import { useViewState } from '../hooks/use-view-state'
 import { recordFirstPixels } from '../hooks/timing'
 import { gestureActions, wheelActions } from '../input'
 import { measurementShapes } from '../measurements'
-import { isGrey, shownSlice, type ViewAction } from '../view-state'
+import { measurementOf, type MeasureParam } from '../pin'
+import { isGrey, shownSlice, type Measurement, type ViewAction } from '../view-state'
 import { BookmarkPanel } from './bookmark-panel'
 import { imageStyle } from './painter'
 import { CANVAS_ID, OVERLAY_ID, STAGE_ID } from './stage'
@@ -39,6 +40,18 @@ export interface ImageViewerProps {
   cache: FrameCache<PixelData>
   /** false through a grant (issue 9): bookmarks are the owner's, and a link visitor has no login. */
   bookmarks?: boolean
+  /** Show mode (issue 23): a pinned measurement, drawn on the start slice. */
+  shown?: MeasureParam | null
+  /** Pin mode (issue 23): 附到意见 is offered and hands over what is shown. */
+  onAttach?: (shown: ShownView) => void
+}
+
+/** What 附到意见 pins: the shown slice, its pixels and the measurements (pin.ts buildPin). */
+export interface ShownView {
+  slice: Slice
+  index: number
+  pixels: PixelData | null
+  measurements: Measurement[]
 }
 
 /**
@@ -48,8 +61,13 @@ export interface ImageViewerProps {
  */
 export function ImageViewer(props: ImageViewerProps) {
   const { exam, series, studyUid, slices, startIndex, previewSrc, cache, bookmarks = true } = props
-  const { onSwitchSeries, firstPixelsFrom } = props
-  const { state, latest, dispatch } = useViewState(slices, startIndex)
+  const { onSwitchSeries, firstPixelsFrom, shown, onAttach } = props
+  // Memoised: the series action keeps it only when it is the same list (view-state.ts).
+  const startMeasurements = useMemo(
+    () => (shown ? [measurementOf(shown, slices[startIndex]!)] : []),
+    [shown, slices, startIndex],
+  )
+  const { state, latest, dispatch } = useViewState(slices, startIndex, startMeasurements)
   const { index, window, invert, viewport, view } = state
   const slice = slices[Math.min(index, slices.length - 1)]!
   const info = slice.info
@@ -67,14 +85,15 @@ export function ImageViewer(props: ImageViewerProps) {
     startIndex,
     cache,
     index,
-    onSeries: () => dispatch([{ type: 'series', slices, startIndex }]),
+    onSeries: () =>
+      dispatch([{ type: 'series', slices, startIndex, measurements: startMeasurements }]),
   })
   const { pixels, loader } = frames
   const fullscreen = useFullscreen(() => latest.current.view)
   const { measurements, draft } = state
   const shapes = useMemo(
-    () => measurementShapes({ measurements, draft, viewport, view }, slice),
-    [measurements, draft, viewport, view, slice],
+    () => measurementShapes({ measurements, draft, viewport, view }, slice, pixels),
+    [measurements, draft, viewport, view, slice, pixels],
   )
   const painter = useFramePainter({
     image,
@@ -199,6 +218,23 @@ export function ImageViewer(props: ImageViewerProps) {
 
       {total > 1 && <SliceSlider index={index} total={total} onGoTo={goTo} />}
 
+      {!full && onAttach && (
+        <View
+          className="image-viewer__attach"
+          data-testid="viewer-attach"
+          onClick={() => {
+            const now = latest.current
+            onAttach({
+              slice: shownSlice(now),
+              index: now.index,
+              pixels: pixelsNow(),
+              measurements: now.measurements,
+            })
+          }}
+        >
+          <Text>附到意见</Text>
+        </View>
+      )}
       {!full && (
         <ViewerToolbar
           state={state}

@@ -31,6 +31,8 @@ export interface StageContext extends ImageDataContext {
   stroke(): void
   fill(): void
   fillText(text: string, x: number, y: number): void
+  fillRect(x: number, y: number, width: number, height: number): void
+  measureText(text: string): { width: number }
   fillStyle: unknown
   strokeStyle: unknown
   lineWidth: number
@@ -39,7 +41,16 @@ export interface StageContext extends ImageDataContext {
 
 /** A measurement already mapped to the screen: a polyline with a label at its end. */
 export interface ScreenShape {
+  /** The polyline (an ellipse: its outline, closed). */
   points: ScreenPoint[]
+  /** Where the dots go; default every point (a line's ends, an angle's three). */
+  handles?: ScreenPoint[]
+  /**
+   * Where the label goes: its left edge, and its top at `below` (under the shape) or, when that
+   * would leave the stage, its bottom at `above`. Default: beside the last point.
+   */
+  labelPlace?: { left: number; below: number; above: number }
+  /** Lines separated by \n. */
   label: string | null
   active: boolean
 }
@@ -122,12 +133,22 @@ export async function createPainter(
       overlay.setTransform(1, 0, 0, 1, 0, 0)
       overlay.clearRect(0, 0, overlayNode.canvas.width, overlayNode.canvas.height)
       overlay.setTransform(ratio, 0, 0, ratio, 0, 0)
-      for (const shape of shapes) drawShape(overlay, shape)
+      for (const shape of shapes) drawShape(overlay, shape, view)
     },
   }
 }
 
-function drawShape(context: StageContext, shape: ScreenShape): void {
+const LABEL_FONT_PX = 14
+const LABEL_LINE_PX = 18
+const LABEL_MARGIN_PX = 4
+const LABEL_PAD_PX = 4
+const LABEL_BACKING = 'rgba(0, 0, 0, 0.6)'
+
+function clamp(value: number, low: number, high: number): number {
+  return Math.max(low, Math.min(value, high))
+}
+
+function drawShape(context: StageContext, shape: ScreenShape, view: Size): void {
   const colour = shape.active ? ACTIVE : ACCENT
   context.strokeStyle = colour
   context.fillStyle = colour
@@ -135,14 +156,39 @@ function drawShape(context: StageContext, shape: ScreenShape): void {
   context.beginPath()
   shape.points.forEach((p, i) => (i === 0 ? context.moveTo(p.x, p.y) : context.lineTo(p.x, p.y)))
   context.stroke()
-  for (const p of shape.points) {
+  for (const p of shape.handles ?? shape.points) {
     context.beginPath()
     context.arc(p.x, p.y, 4, 0, Math.PI * 2)
     context.fill()
   }
   const end = shape.points[shape.points.length - 1]
-  if (shape.label && end) {
-    context.font = '14px sans-serif'
-    context.fillText(shape.label, end.x + 8, end.y - 8)
-  }
+  if (!shape.label || !end) return
+  context.font = `${LABEL_FONT_PX}px sans-serif`
+  const lines = shape.label.split('\n')
+  const width = Math.max(...lines.map((line) => context.measureText(line).width))
+  const height = lines.length * LABEL_LINE_PX
+  const place = shape.labelPlace
+  const wanted = place
+    ? {
+        left: place.left,
+        top:
+          place.below + height <= view.height - LABEL_MARGIN_PX
+            ? place.below
+            : place.above - height,
+      }
+    : { left: end.x + 8, top: end.y - 8 - LABEL_FONT_PX }
+  // Kept on the stage: a label cut off at the edge cannot be read.
+  const inset = LABEL_MARGIN_PX + LABEL_PAD_PX
+  const left = clamp(wanted.left, inset, view.width - width - inset)
+  const top = clamp(wanted.top, inset, view.height - height - inset)
+  // A dark backing, as the overlay texts' outline: readable on bone and on a lung window alike.
+  context.fillStyle = LABEL_BACKING
+  context.fillRect(
+    left - LABEL_PAD_PX,
+    top - LABEL_PAD_PX,
+    width + 2 * LABEL_PAD_PX,
+    height + LABEL_PAD_PX,
+  )
+  context.fillStyle = colour
+  lines.forEach((line, i) => context.fillText(line, left, top + LABEL_FONT_PX + i * LABEL_LINE_PX))
 }

@@ -103,12 +103,18 @@ export function ViewerOverlay(props: ViewerOverlayProps) {
         </>
       )}
       {shapes.some((shape) => shape.label) && (
-        <View className="image-viewer__measures">
+        <View
+          className={`image-viewer__measures${showInfo ? ' image-viewer__measures--below-info' : ''}`}
+        >
           {shapes.map((shape, i) =>
             shape.label ? (
-              <Text key={i} className="image-viewer__measure" data-testid="viewer-measure">
-                {shape.label}
-              </Text>
+              <View key={i} className="image-viewer__measure" data-testid="viewer-measure">
+                {shape.label.split('\n').map((line) => (
+                  <Text key={line} className="image-viewer__measure-line">
+                    {line}
+                  </Text>
+                ))}
+              </View>
             ) : null,
           )}
         </View>

@@ -74,7 +74,13 @@ export interface ViewerToolbarProps {
   onBookmarks: () => void
 }
 
-/** The tools under the image (outside full screen): presets, view tools, cine, measuring, series. */
+const TOOL_HINTS: Record<Exclude<ViewState['tool'], 'none'>, string> = {
+  distance: '在图像上拖动画线测量距离',
+  angle: '依次点击三点（顶点在中间）测量角度',
+  ellipse: '在图像上拖动画出椭圆，显示区域内的均值、标准差、最小最大值和面积',
+}
+
+/** The tools under the image (outside full screen): presets, view tools, cine, measuring (测距 测角 椭圆), series. */
 export function ViewerToolbar(props: ViewerToolbarProps) {
   const { state, info, total, playback, onAction } = props
   const presets = presetsFor(info)
@@ -123,6 +129,12 @@ export function ViewerToolbar(props: ViewerToolbarProps) {
           onClick={() => onAction({ type: 'tool', tool: 'angle' })}
           active={tool === 'angle'}
         />
+        <ToolButton
+          label="椭圆"
+          onClick={() => onAction({ type: 'tool', tool: 'ellipse' })}
+          active={tool === 'ellipse'}
+          testId="viewer-tool-ellipse"
+        />
         {state.measurements.length > 0 && (
           <ToolButton label="清除测量" onClick={() => onAction({ type: 'clearMeasurements' })} />
         )}
@@ -135,8 +147,8 @@ export function ViewerToolbar(props: ViewerToolbarProps) {
       </ToolRow>
       {tool !== 'none' && (
         <Text className="image-viewer__hint">
-          {tool === 'distance' ? '在图像上拖动画线测量距离' : '依次点击三点（顶点在中间）测量角度'}
-          {info.pixelSpacing === null && tool === 'distance'
+          {TOOL_HINTS[tool]}
+          {info.pixelSpacing === null && tool !== 'angle'
             ? '（该图像没有像素间距，无法换算为毫米）'
             : ''}
         </Text>

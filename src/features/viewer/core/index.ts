@@ -21,6 +21,12 @@ export { framePixels, frameByteLength } from './pixels'
 export { createRenderer, rendererKey, RendererPool, voiLinear, type Renderer } from './render'
 export { autoWindow, defaultWindow, presetsFor, presetWindow, type Preset } from './window'
 export { lutWindow, modalityValue, voiValue } from './lut'
-export { measureAngle, measureDistance, valueAt } from './measure'
+export {
+  measureAngle,
+  measureDistance,
+  measureEllipse,
+  valueAt,
+  type EllipseStats,
+} from './measure'
 export { FRAME_CACHE_BYTES, FrameCache, prefetchOrder } from './frame-cache'
 export { imageFor, paintRgba, type ImageDataContext } from './paint'

@@ -1,5 +1,11 @@
 import { useCallback, useRef, useState } from 'react'
-import { initialViewState, reduceView, type ViewAction, type ViewState } from '../view-state'
+import {
+  initialViewState,
+  reduceView,
+  type Measurement,
+  type ViewAction,
+  type ViewState,
+} from '../view-state'
 import type { Slice } from './frame-loader'
 
 /** Called with the state before and after the actions, before React is told of the change. */
@@ -21,8 +27,13 @@ export interface ViewStore {
  * frame before React is told (a state update in a browser event may render synchronously, and a
  * render of the viewer costs more than the drawing).
  */
-export function useViewState(slices: Slice[], startIndex: number): ViewStore {
-  const [state, setState] = useState(() => initialViewState(slices, startIndex))
+export function useViewState(
+  slices: Slice[],
+  startIndex: number,
+  /** Shown from the start (a pinned finding). */
+  measurements: Measurement[] = [],
+): ViewStore {
+  const [state, setState] = useState(() => initialViewState(slices, startIndex, measurements))
   const latest = useRef(state)
   const dispatch = useCallback((actions: ViewAction[], beforeRender?: BeforeRender) => {
     const before = latest.current

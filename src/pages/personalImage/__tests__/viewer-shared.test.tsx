@@ -100,6 +100,21 @@ describe('影像查看 through a grant', () => {
     await waitFor(() => expect(screen.getAllByText(/^李\* \d{4}-/).length).toBeGreaterThan(4))
   })
 
+  it('pin mode works through a grant too: 附到意见 is offered', async () => {
+    jest
+      .mocked(getSharedExam)
+      .mockResolvedValue(
+        examDetail({ id: 'x1', studyUid: '1.2.3', series: [series(1, { instanceCount: 2 })] }),
+      )
+    const page = await renderPage('pages/personalImage/viewer', {
+      examId: 'x1',
+      grantId: 'g1',
+      pin: 'f1',
+    })
+    await waitFor(() => expect(page.element.textContent).toContain('图像 1/2'))
+    expect(screen.getByTestId('viewer-attach').textContent).toBe('附到意见')
+  })
+
   it('an ended grant says 授权已失效, not that there is no image', async () => {
     jest.mocked(getSharedExam).mockRejectedValue(
       new HttpError(

@@ -1,4 +1,6 @@
 import { act, createEvent, fireEvent, screen, waitFor } from '@testing-library/react'
+import Taro from '@tarojs/taro'
+import { ImagePinSchema, type ImagePin } from '@contract/main/opinions'
 import { profile } from '@/services/__tests__/account-fixtures'
 import { downloadAuthorisedImage, getExamDetail } from '@/services/records'
 import { fetchFrame, fetchSeriesMetadata } from '@/services/viewer'
@@ -6,6 +8,7 @@ import { useAppStore } from '@/stores/app-store'
 import { resetStores } from '@/stores/reset-stores'
 import { useSessionStore } from '@/stores/session-store'
 import { examDetail, series } from '../../../features/records/__tests__/fixtures'
+import { onPinHandedOver } from '../../../features/viewer/pin'
 import { renderPage } from '../../../../jest/taro-render'
 
 jest.mock('@/services/records', () => ({
@@ -103,6 +106,7 @@ function fakeCanvas() {
     stroke: jest.fn(),
     fill: jest.fn(),
     fillText: jest.fn(),
+    measureText: (text: string) => ({ width: text.length * 8 }),
   }
   jest
     .spyOn(HTMLCanvasElement.prototype, 'getContext')
@@ -224,6 +228,97 @@ describe('影像查看 (personalImage/viewer)', () => {
     fireEvent.touchEnd(stage, { touches: [] })
     const result = await screen.findByTestId('viewer-measure')
     expect(result.textContent).toBe('1.0 mm')
+  })
+
+  it('measures an ellipse dragged with 椭圆: mean ± SD in HU over the pixel centres inside', async () => {
+    const canvas = fakeCanvas()
+    const page = await openViewer()
+    await waitFor(() => expect(canvas.puts.length).toBeGreaterThan(0))
+    fireEvent.click(screen.getByText('椭圆'))
+    expect(screen.getByText(/拖动画出椭圆/)).toBeTruthy()
+    // The 4×4 image fills the 390 px width (97.5 px a pixel) from y = 55: the whole image's box.
+    // Its corners' centres are outside the circle, the bright top-left pixel with them.
+    const stage = page.element.querySelector('#image-viewer-stage')!
+    const at = (x: number, y: number) => ({ touches: [{ identifier: 0, clientX: x, clientY: y }] })
+    fireEvent.touchStart(stage, at(0, 55))
+    for (const x of [100, 200, 300, 390]) fireEvent.touchMove(stage, at(x, 55 + x))
+    fireEvent.touchEnd(stage, { touches: [] })
+    await waitFor(() =>
+      expect(screen.getByTestId('viewer-measure').textContent).toBe(
+        `均值 40.0 ± 0.0 HU最小 40 最大 40 HU · 面积 ${Math.PI.toFixed(1)} mm²`,
+      ),
+    )
+  })
+
+  it('show mode: opens on the pinned slice with its measurement drawn and its values', async () => {
+    const canvas = fakeCanvas()
+    await openViewer({
+      seriesUid: '1.2.3.4.1',
+      sop: '1.2.9.3',
+      frame: 1,
+      measure: 'ellipse:0,0;1,1',
+    })
+    expect(screen.getByText('图像 3/3')).toBeTruthy()
+    await waitFor(() => expect(canvas.puts.length).toBeGreaterThan(0))
+    // Only the bright pixel's centre (0.5, 0.5) is inside: 2000 − 1024 HU.
+    await waitFor(() =>
+      expect(screen.getByTestId('viewer-measure').textContent).toBe(
+        `均值 976.0 ± 0.0 HU最小 976 最大 976 HU · 面积 ${(Math.PI * 0.25 * 0.25).toFixed(1)} mm²`,
+      ),
+    )
+    // Another slice does not show it; back on its own it is there again.
+    fireEvent.click(screen.getByTestId('viewer-prev'))
+    await waitFor(() => expect(screen.queryByTestId('viewer-measure')).toBeNull())
+    fireEvent.click(screen.getByTestId('viewer-next'))
+    await waitFor(() => expect(screen.getByTestId('viewer-measure')).toBeTruthy())
+  })
+
+  it('show mode: a measure for an image not in the series, or a broken one, is not drawn', async () => {
+    fakeCanvas()
+    await openViewer({ seriesUid: '1.2.3.4.1', sop: '9.9.9', measure: 'ellipse:0,0;2,2' })
+    await act(async () => new Promise((resolve) => setTimeout(resolve, 50)))
+    expect(screen.queryByTestId('viewer-measure')).toBeNull()
+    await openViewer({ seriesUid: '1.2.3.4.1', sop: '1.2.9.3', measure: 'ellipse:0,0' })
+    await act(async () => new Promise((resolve) => setTimeout(resolve, 50)))
+    expect(screen.queryByTestId('viewer-measure')).toBeNull()
+  })
+
+  it('pin mode: 附到意见 hands over the shown slice and its measurement, then goes back', async () => {
+    const canvas = fakeCanvas()
+    const back = jest.spyOn(Taro, 'navigateBack').mockResolvedValue(undefined as never)
+    jest.spyOn(Taro, 'getCurrentPages').mockReturnValue([{}, {}] as never)
+    const pins: ImagePin[] = []
+    const stop = onPinHandedOver((pin) => pins.push(pin))
+    const page = await openViewer({ pin: 'nodule' })
+    await waitFor(() => expect(canvas.puts.length).toBeGreaterThan(0))
+    fireEvent.click(screen.getByText('测距'))
+    const stage = page.element.querySelector('#image-viewer-stage')!
+    const at = (x: number) => ({ touches: [{ identifier: 0, clientX: x, clientY: 250 }] })
+    fireEvent.touchStart(stage, at(50))
+    for (const x of [100, 150, 200, 245]) fireEvent.touchMove(stage, at(x))
+    fireEvent.touchEnd(stage, { touches: [] })
+    await screen.findByTestId('viewer-measure')
+    fireEvent.click(screen.getByTestId('viewer-attach'))
+    stop()
+    expect(pins).toHaveLength(1)
+    const [pin] = pins
+    expect(ImagePinSchema.safeParse(pin).success).toBe(true)
+    expect(pin).toMatchObject({
+      fieldId: 'nodule',
+      examId: 'x1',
+      studyUid: '1.2.3',
+      seriesUid: '1.2.3.4.1',
+      sop: '1.2.9.2',
+      frame: 1,
+      label: '第 2 层 · 1.0 mm',
+      measurement: { kind: 'distance', values: { lengthMm: 1 } },
+    })
+    await waitFor(() => expect(back).toHaveBeenCalled())
+  })
+
+  it('offers 附到意见 only in pin mode', async () => {
+    await openViewer()
+    expect(screen.queryByText('附到意见')).toBeNull()
   })
 
   it("does not paint the shown slice's pixels as the next slice while that one loads", async () => {

@@ -226,6 +226,15 @@ describe('shared records, exam and report', () => {
     )
   })
 
+  it('exam: an expert pinning a finding (pin) opens the viewer in pin mode through the grant', async () => {
+    grantOf.mockResolvedValue(grant())
+    examOf.mockResolvedValue(examDetail({ id: 'x1' }))
+    const page = await renderPage('pages/share/exam', { grantId: 'g1', examId: 'x1', pin: 'f1' })
+    await flush()
+    fireEvent.click(page.element.querySelector('.series-grid__tile')!)
+    expect(navigateTo.mock.calls[0]![0].url).toMatch(/[?&]grantId=g1&.*[?&]pin=f1(&|$)/)
+  })
+
   it('exam: the owner’s 未读 and 隐私 checks are not the holder’s; an unshared report is said so', async () => {
     grantOf.mockResolvedValue(grant())
     const sharer = { personId: 'u-owner', relation: 'grant' as const, label: '张* 分享' }
