@@ -3,6 +3,7 @@ import { Button } from '@nutui/nutui-react-taro'
 import { View } from '@tarojs/components'
 import { useParams } from '@/hooks/use-params'
 import { showToast } from '@/platform/ui'
+import type { ImagePin } from '@contract/main/opinions'
 import { PageState } from '../../components/page-state'
 import { RequireLogin } from '../../components/require-login'
 import { ConsultNotice } from '../../features/consultations/shared/consult-parts'
@@ -11,9 +12,36 @@ import { OpinionView } from '../../features/opinions/components/opinion-view'
 import { VerifyView } from '../../features/opinions/components/verify-view'
 import { useOpinionEditor } from '../../features/opinions/hooks/use-opinion-editor'
 import { useOpinionPdf, useSignedOpinion } from '../../features/opinions/hooks/use-signed-opinion'
-import { openPinnedImage, pickPinInViewer } from '../../features/opinions/pins'
 import { OPINION_TEXTS as T } from '../../features/opinions/texts'
+import { onPinHandedOver, pinViewerParams } from '../../features/viewer/pin'
 import { navigate } from '../../services/navigate'
+
+/**
+ * Opens the viewer on a pinned slice with its measurement drawn (the viewer's show mode): the
+ * patient on their own exam, the expert through the consultation's grant.
+ */
+function openPinnedImage(pin: ImagePin, grantId?: string): void {
+  void navigate('imageViewer', { ...pinViewerParams(pin), ...(grantId ? { grantId } : {}) })
+}
+
+/**
+ * 附图: the viewer in pin mode for one field, through the grant; it hands the pin back as it closes
+ * (附到意见), once.
+ */
+function pickPinInViewer(
+  target: { examId: string; fieldId: string; grantId: string },
+  onPin: (pin: ImagePin) => void,
+): void {
+  const stop = onPinHandedOver((pin) => {
+    stop()
+    onPin(pin)
+  })
+  void navigate('imageViewer', {
+    examId: target.examId,
+    grantId: target.grantId,
+    pin: target.fieldId,
+  })
+}
 
 /** The expert's side: write the 影像会诊's opinion from a template, or read it once signed. */
 function WriteContent({ consultationId }: { consultationId: string }) {
