@@ -26,6 +26,7 @@ import { consultations } from './0024-consultations'
 import { wallet } from './0025-wallet'
 import { statementLines } from './0026-statement-lines'
 import { withdrawalPayee } from './0027-withdrawal-payee'
+import { aiAnalyses } from './0029-ai-analyses'
 
 /**
  * Every migration, in order. Names sort lexicographically (Kysely runs them in that order), so keep
@@ -59,6 +60,7 @@ export const migrations: Record<string, Migration> = {
   '0025-wallet': wallet,
   '0026-statement-lines': statementLines,
   '0027-withdrawal-payee': withdrawalPayee,
+  '0029-ai-analyses': aiAnalyses,
 }
 
 /** In-code provider: migrations travel with the bundle instead of being read from a folder at runtime. */
