@@ -89,8 +89,9 @@ export const applyAiAnalysis = defineEndpoint({
   path: '/exams/:examId/ai-analysis',
   /**
    * The owner of the exam or the family manager of its person. Idempotent: a request already
-   * queued, running or done for the exam is answered again. 503 未配置AI分析服务 without a provider;
-   * 400 for an exam it cannot analyse (AI_MESSAGES.notCt, notReady).
+   * queued, running or done for the exam is answered again. 400 未配置AI分析服务 without a provider
+   * (400 so the text reaches the person, as 未配置实名核验), 400 for an exam it cannot analyse
+   * (AI_MESSAGES.notCt, notReady). The app reads getAiAnalysis first and offers nothing then.
    */
   input: z.object({ examId: IdSchema }),
   output: AiAnalysisStatusSchema,

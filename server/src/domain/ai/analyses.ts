@@ -16,7 +16,7 @@ import { REASONS } from '@contract/reasons'
 import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
 import type { AiAnalysesTable, ExamsTable, IngestJobsTable } from '../../db/schema'
-import { ApiError, badRequest, forbidden, notFound } from '../../http/errors'
+import { badRequest, forbidden, notFound } from '../../http/errors'
 import { insertQueuedJob, type JobRunner } from '../../jobs/runner'
 import { type AiAnalysisProvider, AI_NOT_CONFIGURED } from '../../providers/ai'
 import { isUniqueViolation } from '../identity'
@@ -174,7 +174,9 @@ export async function applyAnalysis(
   const live = await latestFor(ctx.db, exam.id, true)
   if (live) return toStatus(live.row, live.job)
   const info = ctx.provider.info
-  if (!info) throw new ApiError(503, AI_NOT_CONFIGURED)
+  // 400, not 503, so the text reaches the person (a 5xx carries only its status's summary), as
+  // 未配置实名核验 does (providers/real-name.ts).
+  if (!info) throw badRequest(AI_NOT_CONFIGURED)
   const why = notApplicable(exam, ctx.provider)
   if (why) throw badRequest(why)
   const at = ctx.now().toISOString()
