@@ -78,10 +78,7 @@ test('what it cannot measure it refuses, with the reason', async () => {
   mr.series[0]!.modality = 'MR'
   assert.equal(await refused(mr), DEMO_AI_REASONS.noCt)
   assert.equal(await refused(boxStudy({ pixelSpacing: null })), DEMO_AI_REASONS.noSpacing)
-  assert.equal(
-    await refused(boxStudy({}, MIN_SLICES - 1)),
-    DEMO_AI_REASONS.tooFew(MIN_SLICES - 1),
-  )
+  assert.equal(await refused(boxStudy({}, MIN_SLICES - 1)), DEMO_AI_REASONS.tooFew(MIN_SLICES - 1))
   assert.equal(
     await refused(
       boxStudy({ imagePosition: null, sliceThickness: null, spacingBetweenSlices: null }),

@@ -24,7 +24,10 @@ test('a worker killed mid-analysis: the next server takes the job and finishes i
     : { kind: 'sqlite', file: path.join(scratch, 'app.sqlite') }
   const uploadDir = path.join(scratch, 'uploads')
   // This server takes no job: the request stays queued until a worker takes it.
-  const { world, asker, examId } = await aiWorld({ config: { database, uploadDir }, runJobs: false })
+  const { world, asker, examId } = await aiWorld({
+    config: { database, uploadDir },
+    runJobs: false,
+  })
   const applied = await world.call(asker, 'POST', `/main/exams/${examId}/ai-analysis`, {})
   assert.equal(applied.data.state, 'queued')
   const { job_id: jobId } = await world.app.db

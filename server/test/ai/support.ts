@@ -220,9 +220,7 @@ export async function waitForAnalysis(
 }
 
 /** A patient with the phantom CT, an expert, and a paid consultation sharing the CT. */
-export async function aiWorld(
-  options: Parameters<typeof consultWorld>[0] = {},
-): Promise<AiWorld> {
+export async function aiWorld(options: Parameters<typeof consultWorld>[0] = {}): Promise<AiWorld> {
   const world = await consultWorld({
     ...options,
     config: { aiProvider: 'demo', ...options.config },

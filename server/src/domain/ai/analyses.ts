@@ -129,7 +129,11 @@ async function latestFor(
   let query = db
     .selectFrom('ai_analyses')
     .leftJoin('ingest_jobs', 'ingest_jobs.id', 'ai_analyses.job_id')
-    .select([...STATUS_COLUMNS, 'ingest_jobs.status as job_status', 'ingest_jobs.message as job_message'])
+    .select([
+      ...STATUS_COLUMNS,
+      'ingest_jobs.status as job_status',
+      'ingest_jobs.message as job_message',
+    ])
     .where('ai_analyses.exam_id', '=', examId)
   if (liveOnly) query = query.where('ai_analyses.state', '<>', 'failed')
   const found = await query
@@ -319,4 +323,17 @@ export async function expertDrafts(
       },
     ]
   })
+}
+
+/**
+ * Account deletion (profile/account.ts eraseAccount): the analyses of the person's exams go (they
+ * are derived from their images); those they asked for a member keep the member's, without them.
+ */
+export async function forgetAiAnalysesOf(db: DB, userId: string): Promise<void> {
+  await db.deleteFrom('ai_analyses').where('person_user_id', '=', userId).execute()
+  await db
+    .updateTable('ai_analyses')
+    .set({ requested_by_user_id: null })
+    .where('requested_by_user_id', '=', userId)
+    .execute()
 }

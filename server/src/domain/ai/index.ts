@@ -6,6 +6,7 @@ export {
   analysisView,
   applyAnalysis,
   expertDrafts,
+  forgetAiAnalysesOf,
   reportHospitals,
 } from './analyses'
 export { AI_PROVIDER_CHANGED, aiAnalysisJob } from './job'

@@ -108,9 +108,7 @@ export async function loadStudy(db: DB, store: ObjectStore, examId: string): Pro
       imageOrientation: orientation.length === 6 ? orientation : null,
       sliceThickness: firstNumber(json, '00180050'),
       spacingBetweenSlices: firstNumber(json, '00180088'),
-      readPixels: readable
-        ? () => readFirstFrame(store, key, Number(frameBytes), format)
-        : null,
+      readPixels: readable ? () => readFirstFrame(store, key, Number(frameBytes), format) : null,
     }
     series.slices.push(slice)
   }

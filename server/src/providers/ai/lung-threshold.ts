@@ -125,8 +125,7 @@ export function sliceSpacing(
   }[],
 ): number | null {
   const orientation = slices[0]?.imageOrientation
-  const positioned =
-    orientation?.length === 6 && slices.every((s) => s.imagePosition?.length === 3)
+  const positioned = orientation?.length === 6 && slices.every((s) => s.imagePosition?.length === 3)
   if (positioned && slices.length > 1) {
     const [a, b, c, d, e, f] = orientation as [number, number, number, number, number, number]
     const normal = [b * f - c * e, c * d - a * f, a * e - b * d] as const
