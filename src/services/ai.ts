@@ -8,8 +8,10 @@ import {
   type AiService,
   aiReportHospitals as aiReportHospitalsEndpoint,
   applyAiAnalysis as applyAiAnalysisEndpoint,
+  expertAiDrafts as expertAiDraftsEndpoint,
   getAiAnalysis as getAiAnalysisEndpoint,
 } from '@contract/main/ai'
+import type { AiDraft } from '@contract/main/opinions'
 import { callEndpoint } from './api'
 
 /**
@@ -17,7 +19,14 @@ import { callEndpoint } from './api'
  * result (that is a draft for the consultation's expert only).
  */
 
-export type { AiAnalysisState, AiAnalysisStatus, AiAnalysisView, AiReportHospital, AiService }
+export type {
+  AiDraft,
+  AiAnalysisState,
+  AiAnalysisStatus,
+  AiAnalysisView,
+  AiReportHospital,
+  AiService,
+}
 export { AI_ANALYSIS_STATE_LABELS, AI_MESSAGES }
 
 export function getAiAnalysis(examId: string): Promise<AiAnalysisView> {
@@ -33,4 +42,13 @@ export function listAiReportHospitals(): Promise<{
   hospitals: AiReportHospital[]
 }> {
   return callEndpoint(aiReportHospitalsEndpoint, {}, { loading: false })
+}
+
+/**
+ * The expert's side: the AI drafts of a consultation (finished analyses of the exams its grant
+ * shares), for the 影像会诊 template on the expert's report page. 403 授权已失效 once the patient
+ * revoked the grant (errorReason: REASONS.grantEnded).
+ */
+export function getExpertAiDrafts(consultationId: string): Promise<AiDraft[]> {
+  return callEndpoint(expertAiDraftsEndpoint, { consultationId }, { loading: false })
 }

@@ -24,7 +24,7 @@ const DEMO = {
   notice: '演示算法，非医疗器械',
 }
 
-function status(state: AiAnalysisStatus['state'], message = AI_MESSAGES.draftOnly) {
+function status(state: AiAnalysisStatus['state'], message: string = AI_MESSAGES.draftOnly) {
   const labels = {
     queued: '已申请',
     running: '分析中',
