@@ -25,7 +25,9 @@ describe('申请AI分析 on 影像详情', () => {
   it('home → 个人影像 → the demo CT → 申请AI分析: explained, then its state only', async () => {
     const { page } = phone
     await page.goto(`${BASE_URL}/`)
-    await view(page).getByText('个人影像').first().click()
+    await page.getByText('您的影像与报告，随身可查').waitFor()
+    await screenshot(page, 'ai-apply-0-home')
+    await page.getByText('个人影像', { exact: true }).first().click()
     // The demo seed's studies arrive in the background on a fresh server.
     await view(page).getByText(CT_TITLE).first().waitFor({ timeout: 120_000 })
     await view(page).getByText(CT_TITLE).first().click()
@@ -40,7 +42,7 @@ describe('申请AI分析 on 影像详情', () => {
     await card.locator('.ai-analysis__button').click()
     await page.getByText(/分析结果不是诊断/).waitFor()
     await screenshot(page, 'ai-apply-2-confirm')
-    await page.getByText('确认申请').click()
+    await page.locator('.nut-dialog .nut-button', { hasText: '确认申请' }).click()
 
     await card
       .getByText(/已申请|分析中|分析完成/)

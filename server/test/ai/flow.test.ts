@@ -108,6 +108,8 @@ test('the family manager asks for a member’s exam; the same request either way
   assert.equal(byManager.status, 200, byManager.error ?? '')
   const byMember = await world.call(asker, 'POST', `/main/exams/${examId}/ai-analysis`, {})
   assert.equal(byMember.data.id, byManager.data.id)
+  const rowCount = await world.app.db.selectFrom('ai_analyses').select('id').execute()
+  assert.equal(rowCount.length, 1)
   const row = await world.app.db
     .selectFrom('ai_analyses')
     .select(['person_user_id', 'requested_by_user_id'])
@@ -154,4 +156,21 @@ test('AI report hospitals: the demo algorithm is listed as itself, not as a hosp
     notice: '演示算法，非医疗器械',
   })
   for (const hospital of answer.data.hospitals) assert.ok(!hospital.name.includes('演示算法'))
+})
+
+test('asked several times at once: one request', async () => {
+  const { world, asker, examId } = await aiWorld()
+  const answers = await Promise.all(
+    Array.from({ length: 4 }, () =>
+      world.call(asker, 'POST', `/main/exams/${examId}/ai-analysis`, {}),
+    ),
+  )
+  for (const answer of answers) assert.equal(answer.status, 200, answer.error ?? '')
+  assert.equal(new Set(answers.map((a) => a.data.id)).size, 1)
+  const jobs = await world.app.db
+    .selectFrom('ai_analyses')
+    .select('job_id')
+    .where('exam_id', '=', examId)
+    .execute()
+  assert.equal(jobs.length, 1)
 })
