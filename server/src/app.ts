@@ -190,6 +190,7 @@ export async function buildApp(
       appJobKinds(
         (log) => ({ ...consultContext(app), log }),
         (log) => ({ ...walletContext(app), log }),
+        () => app.providers.ai,
       ),
     store: app.store,
     cipher: app.personalCipher,

@@ -35,6 +35,11 @@ export interface Config {
    * added as new values with their adapter.
    */
   smsProvider?: 'outbox'
+  /**
+   * AI analysis (AI_PROVIDER, providers/ai): `demo` the 演示算法, `none` 未配置AI分析服务. Unset: the
+   * 演示算法 in demo mode, none otherwise. A vendor's service is added as a new value with its adapter.
+   */
+  aiProvider?: 'demo' | 'none'
   /** The product version (root package.json), shown by /health and /openapi.json. */
   version: string
   /** AES-256-GCM key (32 bytes) for ID card numbers and holder names (ID_CARD_KEY, base64). */
@@ -151,6 +156,7 @@ const EnvSchema = z.object({
   WEB_ROOT: z.string().default('dist/h5'),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `只能是 ${LOG_LEVELS.join('、')} 之一` }).default('info'),
   SMS_PROVIDER: z.enum(['outbox'], { error: '只能是 outbox（或不设置）' }).optional(),
+  AI_PROVIDER: z.enum(['demo', 'none'], { error: '只能是 demo 或 none（或不设置）' }).optional(),
   ID_CARD_KEY: z
     .string()
     .refine(
@@ -358,6 +364,7 @@ export function loadConfig(env: Env = process.env): Config {
     webRoot: path.resolve(REPO_ROOT, values.WEB_ROOT),
     logLevel: values.LOG_LEVEL,
     ...(values.SMS_PROVIDER ? { smsProvider: values.SMS_PROVIDER } : {}),
+    ...(values.AI_PROVIDER ? { aiProvider: values.AI_PROVIDER } : {}),
     production,
     version: readVersion(),
     idCardKey: idCardKey ?? DEVELOPMENT_ID_CARD_KEY,

@@ -1,8 +1,10 @@
+import { aiAnalysisJob } from './domain/ai'
 import { consultRefundJob, consultTimerJob, type ContextForJobs } from './domain/consultations'
 import { stowJob } from './domain/ingest'
 import { uploadJob } from './domain/uploads'
 import { walletTransferJob, type WalletContextForJobs } from './domain/wallet'
 import type { JobKind } from './jobs/runner'
+import type { AiAnalysisProvider } from './providers/ai'
 
 /**
  * Every kind of background job the app runs, in one table handed to the job runner at start
@@ -11,17 +13,19 @@ import type { JobKind } from './jobs/runner'
 export const JOB_KINDS: readonly JobKind[] = [stowJob, uploadJob]
 
 /**
- * The app's kinds: ingest, the consultations' timers and refunds, and the wallet's transfers (which
- * need the app's providers).
+ * The app's kinds: ingest, the consultations' timers and refunds, the wallet's transfers and AI
+ * analyses (which need the app's providers).
  */
 export function appJobKinds(
   consult: ContextForJobs,
   wallet: WalletContextForJobs,
+  ai: () => AiAnalysisProvider,
 ): readonly JobKind[] {
   return [
     ...JOB_KINDS,
     consultTimerJob(consult),
     consultRefundJob(consult),
     walletTransferJob(wallet),
+    aiAnalysisJob(ai),
   ]
 }

@@ -935,6 +935,7 @@ export interface Database {
   wallet_day_totals: WalletDayTotalsTable
   wallet_reconciliations: WalletReconciliationsTable
   demo_transfer_bills: DemoTransferBillsTable
+  ai_analyses: AiAnalysesTable
 }
 
 /** A consultation (0024): its order, application, state and the deadline of each state. */
@@ -1246,6 +1247,27 @@ export interface OpinionsTable {
   verify_code: string
   content_hash: string
   signed_at: string
+}
+
+/** An AI analysis an exam's person asked for (0029); its result is for a consultation's expert only. */
+export interface AiAnalysesTable {
+  id: string
+  exam_id: string
+  person_user_id: string
+  requested_by_user_id: string | null
+  provider_id: string
+  /** contract AiProvider as it was when asked */
+  provider_json: string
+  /** 'queued' | 'done' | 'failed' (running: the job's status) */
+  state: string
+  job_id: string
+  message: string | null
+  template_id: string | null
+  /** { values: OpinionValues, computed: [...] }: never served to the patient */
+  result_json: string | null
+  created_at: string
+  updated_at: string
+  finished_at: string | null
 }
 
 export type DB = Kysely<Database>

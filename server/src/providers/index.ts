@@ -15,6 +15,7 @@ import { type GeoLocator, loadGeoLocator } from './geo'
 import { unconfiguredWechatAuth, type WechatAuth } from './wechat'
 import { createPaymentProvider, type PaymentProvider } from './payments'
 import { createTransferProvider, type TransferProvider } from './transfers'
+import { type AiAnalysisProvider, createAiProvider } from './ai'
 
 /** Outside services behind interfaces; the app decorates itself with one set (app.providers). */
 export interface Providers {
@@ -38,6 +39,11 @@ export interface Providers {
    * in demo mode without it (no money moves), otherwise 提现未配置.
    */
   transfers: TransferProvider
+  /**
+   * AI analysis of a study (providers/ai): a draft for a consultation's expert, never shown to the
+   * patient. 演示算法 in demo mode (or AI_PROVIDER=demo), otherwise 未配置AI分析服务.
+   */
+  ai: AiAnalysisProvider
 }
 
 /**
@@ -64,5 +70,6 @@ export function createProviders(
     geo: loadGeoLocator(config.geoipXdb, log),
     payments: createPaymentProvider(config, log, now),
     transfers: createTransferProvider(config, log, now, db),
+    ai: createAiProvider(config),
   }
 }

@@ -18,6 +18,7 @@ import mainExpertsRoutes from './main/experts'
 import mainConsultationsRoutes from './main/consultations'
 import mainHospitalRequestsRoutes from './main/hospital-requests'
 import mainFamilyRoutes from './main/family'
+import mainAiRoutes from './main/ai'
 import mainGrantsRoutes from './main/grants'
 import mainMessagesRoutes from './main/messages'
 import mainProfileRoutes from './main/profile'
@@ -67,6 +68,7 @@ export default async function routes(app: FastifyInstance): Promise<void> {
   await app.register(mainWalletRoutes)
   await app.register(mainOpinionsRoutes)
   await app.register(reportModelTemplatesRoutes)
+  await app.register(mainAiRoutes)
   await app.register(mainAppsRoutes)
   await app.register(mainOperatorRoutes)
   await app.register(mainExpertsRoutes)

@@ -86,6 +86,9 @@ const MANAGER_MAY = new Set([
   'get /main/grants/{grantId}/views',
   'get /main/exams/{examId}/views',
   'get /main/dicom-upload/files/{fileId}',
+  // 申请AI分析 for the person they manage (issue 23): its state only, never a result.
+  'get /main/exams/{examId}/ai-analysis',
+  'post /main/exams/{examId}/ai-analysis',
 ])
 
 /** Main-API reads that a grant opens to its holders: an upload's report photos (its exam's). */

@@ -169,6 +169,8 @@ export const NOT_RECORDS: Record<string, string> = {
   '/main/expert/consultations/{consultationId}/decline': CONSULTATION,
   '/main/expert/consultations/{consultationId}/answer': CONSULTATION,
   '/main/operator/consultations/{consultationId}/complaint': OPERATORS_ONLY,
+  '/main/expert/consultations/{consultationId}/ai-drafts':
+    'AI drafts: the consultation’s expert only, while its grant is active; server/test/ai walks every GET operation as the patient, her manager and the expert (the draft only there) and refuses another patient, another expert and a revoked grant',
   '/main/wallet/trades/{tradeId}': WALLET,
   '/main/wallet/withdrawals/{withdrawalId}': WALLET,
   '/main/wallet/withdrawals/{withdrawalId}/confirm': WALLET,

@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { useParams } from '@/hooks/use-params'
 import { PageState } from '../../components/page-state'
 import { RequireLogin } from '../../components/require-login'
+import { AiAnalysisEntry } from '../../features/ai/components/ai-analysis-entry'
 import { QrCodeSheet } from '../../features/claims/components/qr-code-sheet'
 import { ConsultExpertEntry } from '../../features/consultations/apply/components/consult-expert-entry'
 import { ExamDetailView, QrButton } from '../../features/records/components/exam-detail-view'
@@ -51,6 +52,9 @@ function ExamDetailContent({ examId }: { examId: string }) {
         footer={
           <>
             <WhoViewedEntry examId={data.id} personId={grantPersonOf(data.owner)} />
+            {data.owner.relation !== 'grant' && canShare && (
+              <AiAnalysisEntry examId={data.id} modalities={data.modalities} />
+            )}
             {canShare && (
               <ConsultExpertEntry
                 onClick={() => {

@@ -27,6 +27,7 @@ import { wallet } from './0025-wallet'
 import { statementLines } from './0026-statement-lines'
 import { withdrawalPayee } from './0027-withdrawal-payee'
 import { opinions } from './0028-opinions'
+import { aiAnalyses } from './0029-ai-analyses'
 
 /**
  * Every migration, in order. Names sort lexicographically (Kysely runs them in that order), so keep
@@ -61,6 +62,7 @@ export const migrations: Record<string, Migration> = {
   '0026-statement-lines': statementLines,
   '0027-withdrawal-payee': withdrawalPayee,
   '0028-opinions': opinions,
+  '0029-ai-analyses': aiAnalyses,
 }
 
 /** In-code provider: migrations travel with the bundle instead of being read from a folder at runtime. */

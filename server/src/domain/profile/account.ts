@@ -16,6 +16,7 @@ import {
   verifyPassword,
   type User,
 } from '../identity'
+import { forgetAiAnalysesOf } from '../ai'
 import { forgetExpertOf } from '../experts'
 import { forgetFamilyOf, mergeFamily } from '../family'
 import { type LimitRule, release, reserve } from '../limits'
@@ -514,6 +515,8 @@ export async function eraseAccount(
   // Bookmark notes are the person's own words about their images.
   await db.deleteFrom('bookmarks').where('user_id', '=', userId).execute()
   await db.deleteFrom('bookmark_counts').where('user_id', '=', userId).execute()
+  // AI analyses of their images (issue 23): derived from them, never kept without them.
+  await forgetAiAnalysesOf(db, userId)
   // Grants (issue 9) the person made or received end with the account, their views and link
   // sessions with them (FK cascades): nobody reads a deleted person's records through a grant.
   await db
