@@ -10,6 +10,7 @@ import {
   verifyOpinion,
 } from '@contract/main/opinions'
 import { consultContext } from '../../consult-context'
+import * as ai from '../../domain/ai'
 import * as opinions from '../../domain/opinions'
 import { authenticate, currentUser } from '../../http/auth'
 import { ApiError } from '../../http/errors'
@@ -23,8 +24,9 @@ import { route } from '../../http/route'
 export default async function mainOpinionsRoutes(app: FastifyInstance): Promise<void> {
   const ctx = (): opinions.OpinionContext => ({
     ...consultContext(app),
-    // No AI domain yet: no drafts, so every claimed AI field is refused.
-    aiDrafts: async () => [],
+    // The AI drafts this expert may take into this consultation's opinion (domain/ai decides).
+    aiDrafts: (consultationId, expertId) =>
+      ai.expertDrafts(app.db, expertId, consultationId, app.now()),
   })
   const me = (request: FastifyRequest) => currentUser(request).id
 

@@ -2,6 +2,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react'
 import Taro from '@tarojs/taro'
 import type { ReportTemplate, SignedOpinion } from '@contract/main/opinions'
 import { typeInto } from '@/components/form/__tests__/inputs'
+import { getExpertAiDrafts } from '@/services/ai'
 import {
   downloadOpinionPdf,
   getOpinion,
@@ -18,6 +19,11 @@ import { resetStores } from '@/stores/reset-stores'
 import { useSessionStore } from '@/stores/session-store'
 import { renderPage } from '../../../../jest/taro-render'
 import { DRAFT_SAVE_DELAY_MS } from '../hooks/use-opinion-editor'
+
+jest.mock('@/services/ai', () => ({
+  ...jest.requireActual<typeof import('@/services/ai')>('@/services/ai'),
+  getExpertAiDrafts: jest.fn(),
+}))
 
 jest.mock('@/services/opinions', () => ({
   ...jest.requireActual<typeof import('@/services/opinions')>('@/services/opinions'),
@@ -137,6 +143,7 @@ beforeEach(() => {
   jest.spyOn(Taro, 'showToast').mockResolvedValue({ errMsg: 'ok' })
   jest.spyOn(Taro, 'showModal').mockResolvedValue({ confirm: true, cancel: false, errMsg: 'ok' })
   jest.mocked(listReportTemplates).mockResolvedValue([CHEST])
+  jest.mocked(getExpertAiDrafts).mockResolvedValue([])
   jest.mocked(getOpinionWorkspace).mockResolvedValue(SPACE)
   jest.mocked(saveOpinionDraft).mockImplementation(async (body) => ({
     ...body,
@@ -186,6 +193,43 @@ describe('会诊报告: the expert writes from a template and signs', () => {
     )
     // Signed: the opinion as the patient reads it, with its code.
     expect(await screen.findByText('验证码：AB3CD-EF4GH')).toBeTruthy()
+  })
+
+  it('takes an AI draft in only on the expert’s tap, marks it, and signs it with its provider named', async () => {
+    jest.mocked(getExpertAiDrafts).mockResolvedValue([
+      {
+        analysisId: 'an-1',
+        examId: 'e1',
+        provider: { id: 'demo', name: '演示算法', kind: 'demo', notice: '演示算法，非医疗器械' },
+        templateId: 'chest-ct',
+        values: { lungs: '双肺体积约 4,520 cm³（演示算法，非医疗器械）' },
+        computed: [{ label: '双肺体积', value: '4520', unit: 'cm³' }],
+        createdAt: '2026-11-21T01:00:00.000Z',
+      },
+    ])
+    await renderPage('pages/report/report', { consultationId: 'c1' })
+    fireEvent.click(await screen.findByText('胸部 CT'))
+    expect(await screen.findByText(/可填入后审阅修改/)).toBeTruthy()
+    // Nothing of it is in the form until the expert taps.
+    expect(screen.queryByDisplayValue(/4,520/)).toBeNull()
+    fireEvent.click(screen.getByText('填入草稿'))
+    expect(
+      await screen.findByDisplayValue('双肺体积约 4,520 cm³（演示算法，非医疗器械）'),
+    ).toBeTruthy()
+    expect(screen.getAllByText('AI 草稿').length).toBeGreaterThan(0)
+    typeInto('请填写会诊意见', '肺容积正常。')
+    jest.mocked(signOpinion).mockResolvedValue({ ...SIGNED, role: 'expert' })
+    fireEvent.click(screen.getByText('签署并发送'))
+    typeInto('请输入登录密码', 'secret123')
+    const buttons = await screen.findAllByText('签署并发送')
+    await act(async () => {
+      fireEvent.click(buttons[buttons.length - 1]!)
+    })
+    await waitFor(() =>
+      expect(signOpinion).toHaveBeenCalledWith(
+        expect.objectContaining({ aiFields: { lungs: 'an-1' } }),
+      ),
+    )
   })
 
   it('restores a saved draft, and says why when the consultation cannot be written', async () => {

@@ -9,6 +9,7 @@ import {
 } from '@contract/main/opinions'
 import type { ReauthProof } from '@/components/reauth-sheet'
 import { showToast } from '@/platform/ui'
+import { getExpertAiDrafts } from '@/services/ai'
 import { describeError } from '@/services/api'
 import { sendOwnCode } from '@/services/auth'
 import {
@@ -36,17 +37,18 @@ export interface EditorDraft {
   aiFields: Record<string, string>
 }
 
-/** Where the AI drafts come from (the AI feature's call; none until one is configured). */
+/** Where the AI drafts come from (the AI service's call: only this consultation's expert gets them). */
 export type AiDraftLoader = (consultationId: string) => Promise<AiDraft[]>
-
-const noDrafts: AiDraftLoader = async () => []
 
 /**
  * 撰写会诊报告: the consultation, the templates, the draft (restored from the server, saved as the
  * expert types), pins, AI drafts, and the signature. `signed` once it is signed (the page then
  * shows the opinion as the patient reads it).
  */
-export function useOpinionEditor(consultationId: string, loadAiDrafts: AiDraftLoader = noDrafts) {
+export function useOpinionEditor(
+  consultationId: string,
+  loadAiDrafts: AiDraftLoader = getExpertAiDrafts,
+) {
   const [status, setStatus] = useState<'loading' | 'error' | 'ready'>('loading')
   const [error, setError] = useState<string | null>(null)
   const [space, setSpace] = useState<OpinionWorkspace | null>(null)
