@@ -1,11 +1,11 @@
 import { z } from 'zod/mini'
 import { IdSchema } from '../common'
 import { defineEndpoint } from '../endpoint'
-import { HOSPITAL_CARD, HospitalSchema } from '../hospitals'
 import { AiDraftSchema, AiProviderSchema } from './opinions'
 
 /*
- * 申请AI分析 (issue 23, "AI only as a draft"; the spec's "apply AI dicom" and "AI report hospitals").
+ * 申请AI分析 (issue 23, "AI only as a draft"; the spec's "apply AI dicom"). The spec's "AI report
+ * hospitals" is the image service's listAiHospitals (contract/image/areas.ts).
  *
  * Software that finds lesions or gives diagnostic hints is a class III medical device in China and
  * never replaces a doctor (互联网诊疗监管细则). So an analysis is never shown to the patient on its
@@ -97,28 +97,6 @@ export const applyAiAnalysis = defineEndpoint({
   output: AiAnalysisStatusSchema,
   auth: true,
   summary: '申请AI分析（结果仅作为专家会诊意见的草稿）',
-})
-
-export const AiReportHospitalSchema = z.pick(HospitalSchema, {
-  ...HOSPITAL_CARD,
-  regionName: true,
-  demo: true,
-})
-export type AiReportHospital = z.infer<typeof AiReportHospitalSchema>
-
-export const aiReportHospitals = defineEndpoint({
-  service: 'main',
-  method: 'GET',
-  path: '/ai/hospitals',
-  input: z.object({}),
-  output: z.object({
-    /** What 申请AI分析 uses here (the demo algorithm is listed as itself, never as a hospital's). */
-    service: AiServiceSchema,
-    /** Hospitals that say they offer AI reporting of their own (the hospitals table). */
-    hospitals: z.array(AiReportHospitalSchema),
-  }),
-  auth: false,
-  summary: 'AI 分析服务：本平台的分析服务与提供 AI 报告的医院',
 })
 
 export const expertAiDrafts = defineEndpoint({

@@ -4,9 +4,7 @@ import {
   type AiAnalysisState,
   type AiAnalysisStatus,
   type AiAnalysisView,
-  type AiReportHospital,
   type AiService,
-  aiReportHospitals as aiReportHospitalsEndpoint,
   applyAiAnalysis as applyAiAnalysisEndpoint,
   expertAiDrafts as expertAiDraftsEndpoint,
   getAiAnalysis as getAiAnalysisEndpoint,
@@ -24,7 +22,6 @@ export type {
   AiAnalysisState,
   AiAnalysisStatus,
   AiAnalysisView,
-  AiReportHospital,
   AiService,
 }
 export { AI_ANALYSIS_STATE_LABELS, AI_MESSAGES }
@@ -35,13 +32,6 @@ export function getAiAnalysis(examId: string): Promise<AiAnalysisView> {
 
 export function applyAiAnalysis(examId: string): Promise<AiAnalysisStatus> {
   return callEndpoint(applyAiAnalysisEndpoint, { examId })
-}
-
-export function listAiReportHospitals(): Promise<{
-  service: AiService
-  hospitals: AiReportHospital[]
-}> {
-  return callEndpoint(aiReportHospitalsEndpoint, {}, { loading: false })
 }
 
 /**

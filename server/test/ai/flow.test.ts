@@ -138,16 +138,13 @@ test('not a CT, and no provider configured: said calmly, nothing queued', async 
   assert.equal(unconfigured.data.applicable, false)
   const apply = await world.call(asker, 'POST', `/main/exams/${ct}/ai-analysis`, {})
   assert.deepEqual([apply.status, apply.error], [400, '未配置AI分析服务'])
-  const hospitals = await world.call(null, 'GET', '/main/ai/hospitals')
-  assert.equal(hospitals.status, 200)
-  assert.equal(hospitals.data.service.message, '未配置AI分析服务')
   const rows = await world.app.db.selectFrom('ai_analyses').select('id').execute()
   assert.equal(rows.length, 0)
 })
 
-test('AI report hospitals: the demo algorithm is listed as itself, not as a hospital', async () => {
-  const { world } = await aiWorld()
-  const answer = await world.call(null, 'GET', '/main/ai/hospitals')
+test('the demo algorithm is named as itself (演示算法，非医疗器械), never as a hospital’s service', async () => {
+  const { world, asker, examId } = await aiWorld()
+  const answer = await world.call(asker, 'GET', `/main/exams/${examId}/ai-analysis`)
   assert.equal(answer.status, 200, answer.error ?? '')
   assert.deepEqual(answer.data.service.provider, {
     id: 'demo-lung-threshold',
@@ -155,7 +152,9 @@ test('AI report hospitals: the demo algorithm is listed as itself, not as a hosp
     kind: 'demo',
     notice: '演示算法，非医疗器械',
   })
-  for (const hospital of answer.data.hospitals) assert.ok(!hospital.name.includes('演示算法'))
+  const hospitals = await world.call(null, 'GET', '/image/hospitals/ai')
+  assert.equal(hospitals.status, 200, hospitals.error ?? '')
+  for (const hospital of hospitals.data) assert.ok(!hospital.name.includes('演示算法'))
 })
 
 test('asked several times at once: one request', async () => {

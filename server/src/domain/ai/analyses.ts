@@ -6,7 +6,6 @@ import {
   type AiAnalysisState,
   type AiAnalysisStatus,
   type AiAnalysisView,
-  type AiReportHospital,
   type AiService,
 } from '@contract/main/ai'
 import { CONSULT_MESSAGES } from '@contract/main/consultations'
@@ -224,33 +223,6 @@ export async function applyAnalysis(
   const after = await latestFor(ctx.db, exam.id, true)
   if (!after) throw new Error('ai analysis vanished after insert')
   return toStatus(after.row, after.job)
-}
-
-/** Hospitals that offer AI reporting of their own, and what 申请AI分析 uses here. */
-export async function reportHospitals(
-  db: DB,
-  provider: AiAnalysisProvider,
-): Promise<{ service: AiService; hospitals: AiReportHospital[] }> {
-  const rows = await db
-    .selectFrom('hospitals')
-    .select(['id', 'name', 'level', 'province', 'city', 'address', 'region_name', 'demo'])
-    .where('ai_reporting', '=', 1)
-    .orderBy('name')
-    .orderBy('id')
-    .execute()
-  return {
-    service: aiService(provider),
-    hospitals: rows.map((row) => ({
-      id: row.id,
-      name: row.name,
-      level: row.level,
-      province: row.province,
-      city: row.city,
-      address: row.address,
-      regionName: row.region_name,
-      demo: Number(row.demo) === 1,
-    })),
-  }
 }
 
 /** Consultation states in which the expert has (or had) the case: paid for and not withdrawn. */

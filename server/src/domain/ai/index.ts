@@ -7,7 +7,6 @@ export {
   applyAnalysis,
   expertDrafts,
   forgetAiAnalysesOf,
-  reportHospitals,
 } from './analyses'
 export { AI_PROVIDER_CHANGED, aiAnalysisJob } from './job'
 export { loadStudy } from './study'

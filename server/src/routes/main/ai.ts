@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify'
 import {
-  aiReportHospitals,
   applyAiAnalysis,
   expertAiDrafts,
   getAiAnalysis,
@@ -30,7 +29,6 @@ export default async function mainAiRoutes(app: FastifyInstance): Promise<void> 
     ai.applyAnalysis(context(), currentUser(request).id, examId),
   )
 
-  route(app, aiReportHospitals, async () => ai.reportHospitals(app.db, app.providers.ai))
 
   route(app, expertAiDrafts, async ({ consultationId }, { request }) =>
     ai.expertDrafts(app.db, currentUser(request).id, consultationId, app.now()),
