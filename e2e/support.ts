@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core'
 import { launchChromium, newPhone } from '../scripts/lib/browser'
 
 export const BASE_URL = process.env.E2E_BASE_URL ?? 'http://127.0.0.1:8080'
@@ -113,4 +113,24 @@ export async function signIn(
 /** Taro's H5 router keeps earlier pages in the DOM, hidden: look only at the page on screen. */
 export function view(page: Page) {
   return page.locator('.taro_page:visible')
+}
+
+export type Point = { x: number; y: number }
+
+/** Fingers down at `from`, moved in `steps` to `to`, lifted (real touch events through CDP). */
+export async function touchDrag(
+  cdp: CDPSession,
+  from: Point,
+  to: Point,
+  steps = 10,
+): Promise<void> {
+  const at = (t: number) => [
+    { x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t, id: 0 },
+  ]
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(0) })
+  for (let step = 1; step <= steps; step++) {
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(step / steps) })
+    await new Promise((resolve) => setTimeout(resolve, 16))
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] })
 }

@@ -1,7 +1,17 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { CDPSession, Page } from 'playwright-core'
-import { BASE_URL, openPhone, screenshot, settle, signIn, view, type Phone } from './support'
+import {
+  BASE_URL,
+  openPhone,
+  screenshot,
+  settle,
+  signIn,
+  touchDrag,
+  view,
+  type Phone,
+  type Point,
+} from './support'
 
 /**
  * Findings pinned to the image (issue 23), the viewer's side, in Chromium at 390×844 with touch on
@@ -25,21 +35,6 @@ async function api<T>(token: string, url: string): Promise<T> {
   })
   assert.ok(response.ok, `${url}: ${response.status}`)
   return ((await response.json()) as Envelope<T>).data
-}
-
-type Point = { x: number; y: number }
-
-/** Fingers down at `from`, moved in `steps` to `to`, lifted (real touch events through CDP). */
-async function touchDrag(cdp: CDPSession, from: Point, to: Point, steps = 10): Promise<void> {
-  const at = (t: number) => [
-    { x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t, id: 0 },
-  ]
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(0) })
-  for (let step = 1; step <= steps; step++) {
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(step / steps) })
-    await new Promise((resolve) => setTimeout(resolve, 16))
-  }
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] })
 }
 
 /**
