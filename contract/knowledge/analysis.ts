@@ -65,7 +65,10 @@ export type TermSpan = z.infer<typeof TermSpanSchema>
 
 export const TermIdSchema = z
   .string()
-  .check(z.minLength(1, KNOWLEDGE_MESSAGES.termNotFound), z.maxLength(80, KNOWLEDGE_MESSAGES.termNotFound))
+  .check(
+    z.minLength(1, KNOWLEDGE_MESSAGES.termNotFound),
+    z.maxLength(80, KNOWLEDGE_MESSAGES.termNotFound),
+  )
 
 export const analyseText = defineEndpoint({
   service: 'knowledge',

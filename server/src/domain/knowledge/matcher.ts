@@ -37,7 +37,8 @@ export function foldUnit(code: number): number {
   return code
 }
 
-const isWordUnit = (code: number) => (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39)
+const isWordUnit = (code: number) =>
+  (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39)
 
 function hasLoneSurrogate(text: string): boolean {
   for (let i = 0; i < text.length; i += 1) {
@@ -70,7 +71,8 @@ export function buildMatcher(entries: readonly MatcherKey[]): Matcher {
   for (const { id, keys } of entries) {
     for (const raw of keys) {
       const key = raw.trim()
-      if (key === '' || hasLoneSurrogate(key)) throw new Error(`glossary key unusable: ${id} "${raw}"`)
+      if (key === '' || hasLoneSurrogate(key))
+        throw new Error(`glossary key unusable: ${id} "${raw}"`)
       const folded = Array.from({ length: key.length }, (_, i) => foldUnit(key.charCodeAt(i)))
       const name = String.fromCharCode(...folded)
       const claimed = owner.get(name)

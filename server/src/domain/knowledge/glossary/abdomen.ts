@@ -108,8 +108,7 @@ export const ABDOMEN = inCategory('abdomen', [
     id: 'abdomen.accessory-spleen',
     term: '副脾',
     aliases: ['副脾结节'],
-    explanation:
-      '副脾是脾脏旁边一小块额外的正常脾组织，是天生的，很常见，不需要治疗。',
+    explanation: '副脾是脾脏旁边一小块额外的正常脾组织，是天生的，很常见，不需要治疗。',
   },
   {
     id: 'abdomen.kidney-cyst',
@@ -259,8 +258,7 @@ export const ABDOMEN = inCategory('abdomen', [
     id: 'abdomen.appendicitis',
     term: '阑尾炎',
     aliases: ['急性阑尾炎'],
-    explanation:
-      '阑尾炎是阑尾发炎，典型表现是右下腹痛，可伴发热。急性阑尾炎需要尽快到外科就诊。',
+    explanation: '阑尾炎是阑尾发炎，典型表现是右下腹痛，可伴发热。急性阑尾炎需要尽快到外科就诊。',
   },
   {
     id: 'abdomen.diverticulum',

@@ -118,7 +118,8 @@ export const GENERAL = inCategory('general', [
     id: 'general.isodense',
     term: '等密度',
     aliases: ['等密度影', '等密度灶'],
-    explanation: '等密度是指病灶在 CT 上和周围正常组织颜色差不多，所以平扫时不容易看出来，有时需要增强扫描帮助判断。',
+    explanation:
+      '等密度是指病灶在 CT 上和周围正常组织颜色差不多，所以平扫时不容易看出来，有时需要增强扫描帮助判断。',
   },
   {
     id: 'general.ct-number',
@@ -155,8 +156,7 @@ export const GENERAL = inCategory('general', [
     id: 'general.t2wi',
     term: 'T2WI',
     aliases: ['T2加权像', 'T2 加权像', 'T2加权成像'],
-    explanation:
-      'T2WI 是磁共振的一种基本图像，水分多的地方发亮，所以对水肿、炎症、囊肿等很敏感。',
+    explanation: 'T2WI 是磁共振的一种基本图像，水分多的地方发亮，所以对水肿、炎症、囊肿等很敏感。',
   },
   {
     id: 'general.flair',
@@ -184,7 +184,8 @@ export const GENERAL = inCategory('general', [
     id: 'general.plain-scan',
     term: '平扫',
     aliases: ['CT平扫', 'MR平扫', 'MRI平扫', '平扫CT'],
-    explanation: '平扫是不打造影剂（对比剂）的普通扫描。很多情况下平扫就够了，需要时医生会再安排增强扫描。',
+    explanation:
+      '平扫是不打造影剂（对比剂）的普通扫描。很多情况下平扫就够了，需要时医生会再安排增强扫描。',
   },
   {
     id: 'general.contrast-enhanced',

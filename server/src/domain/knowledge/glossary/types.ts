@@ -18,6 +18,9 @@ export interface GlossaryEntry {
 type Written = Omit<GlossaryEntry, 'category'>
 
 /** The entries of one body system, each given that category. */
-export function inCategory(category: GlossaryCategory, entries: readonly Written[]): GlossaryEntry[] {
+export function inCategory(
+  category: GlossaryCategory,
+  entries: readonly Written[],
+): GlossaryEntry[] {
   return entries.map((entry) => ({ ...entry, category }))
 }
