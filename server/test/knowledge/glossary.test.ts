@@ -11,8 +11,10 @@ import { foldUnit } from '../../src/domain/knowledge/matcher'
 const fold = (key: string) =>
   String.fromCharCode(...Array.from(key.trim(), (_, i) => foldUnit(key.trim().charCodeAt(i))))
 
-const SOURCE_NAMES = new Set(
-  Object.values(SOURCES).filter((value): value is string => typeof value === 'string'),
+const SOURCE_NAMES = new Set<string>(
+  Object.values(SOURCES as Record<string, unknown>).filter(
+    (value): value is string => typeof value === 'string',
+  ),
 )
 
 test('at least 150 entries, in every category', () => {
