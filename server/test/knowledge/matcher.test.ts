@@ -77,6 +77,20 @@ describe('the glossary in report text', () => {
     ])
   })
 
+  test('everyday words around a term are not taken for it', () => {
+    // 心影大小 is the heart's size, 肝脾大小 the liver's and spleen's: not 心影增大 or 脾肿大.
+    assert.deepEqual(words('心影大小、形态正常。肝脾大小正常。'), [])
+    assert.deepEqual(words('脾肿大，心影增大。'), [
+      '脾肿大:abdomen.splenomegaly',
+      '心影增大:chest.cardiomegaly',
+    ])
+    // 结节病 and 结节性甲状腺肿 are diseases of their own, not a 结节.
+    assert.deepEqual(words('结节病；结节性甲状腺肿'), [
+      '结节病:chest.sarcoidosis',
+      '结节性甲状腺肿:neuro.nodular-goitre',
+    ])
+  })
+
   test('empty text and text without terms give nothing', () => {
     assert.deepEqual(analyseText(''), { spans: [], terms: {} })
     assert.deepEqual(analyseText('今天天气很好。'), { spans: [], terms: {} })

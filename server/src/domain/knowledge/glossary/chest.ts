@@ -261,6 +261,14 @@ export const CHEST = inCategory('chest', [
       '它几乎不会变成恶性，多数只需要观察。',
   },
   {
+    id: 'chest.sarcoidosis',
+    term: '结节病',
+    aliases: ['肺结节病'],
+    explanation:
+      '结节病是一种原因不明、全身多处可出现小肉芽肿的疾病，最常累及肺和肺门、纵隔淋巴结，和“肺结节”不是一回事。' +
+      '不少人没有症状，可以自行缓解；是否需要治疗请呼吸科医生评估。',
+  },
+  {
     id: 'chest.hilum',
     term: '肺门',
     aliases: ['肺门影', '双肺门'],
@@ -287,7 +295,7 @@ export const CHEST = inCategory('chest', [
   {
     id: 'chest.cardiomegaly',
     term: '心影增大',
-    aliases: ['心影大', '心脏增大', '心影稍大', '心脏扩大'],
+    aliases: ['心脏增大', '心影稍大', '心脏扩大'],
     explanation:
       '心影是胸片或 CT 上心脏的轮廓。心影增大可能是心脏本身变大（如高血压、心肌或瓣膜病），' +
       '也可能是心包积液，或只是拍片时吸气不够。需要时医生会建议做心脏超声。',

@@ -257,6 +257,14 @@ export const NEURO = inCategory('neuro', [
       '医生会根据超声上的特征（常用 TI-RADS 分类）和大小，决定是定期复查超声还是做穿刺检查。',
   },
   {
+    id: 'neuro.nodular-goitre',
+    term: '结节性甲状腺肿',
+    aliases: ['结节性甲状腺肿大'],
+    explanation:
+      '结节性甲状腺肿是甲状腺增生形成多个结节、整体可有增大，是很常见的良性改变。' +
+      '多数只需定期复查超声和甲状腺功能；结节很大压迫气管或有可疑特征时，请甲状腺外科或内分泌科评估。',
+  },
+  {
     id: 'neuro.ti-rads',
     term: 'TI-RADS',
     aliases: ['TI-RADS分类', 'TIRADS', 'C-TIRADS', 'C-TI-RADS'],
