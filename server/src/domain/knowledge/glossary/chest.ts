@@ -87,7 +87,7 @@ export const CHEST = inCategory('chest', [
   {
     id: 'chest.low-dose-ct',
     term: '低剂量CT',
-    aliases: ['低剂量 CT', '低剂量螺旋CT', '低剂量胸部CT', 'LDCT'],
+    aliases: ['低剂量 CT', '低剂量螺旋CT', '低剂量胸部CT', '低剂量胸部 CT', 'LDCT'],
     explanation:
       '低剂量 CT 是用比普通 CT 少得多的射线做的胸部 CT，主要用于肺癌筛查和结节复查。' +
       '它对发现肺结节很灵敏，辐射量较小，但看纵隔和其他器官不如普通 CT 清楚。',
