@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks'
 import { h5InitialJs, kb, weappPackageSizes } from '../scripts/lib/sizes'
 import { printBursts } from './burst'
 import { printDicomFigures } from './dicom'
+import { describeKnowledge, measureKnowledge } from './knowledge'
 import { printRecordsFigures } from './records'
 import { demoLogin, demoLoginRequest, startBenchServer } from './server'
 import { printUploadFigures } from './upload'
@@ -100,6 +101,8 @@ async function main(): Promise<void> {
   await printDicomFigures()
   console.log('')
   await printViewerFigures()
+  console.log('')
+  console.log(describeKnowledge(measureKnowledge()))
 }
 
 main().then(

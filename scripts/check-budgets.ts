@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
+import { describeKnowledge, measureKnowledge } from '../bench/knowledge'
 import { measureUploads } from '../bench/upload'
 import { FIRST_PAINT_CSS_ID, FIRST_PAINT_ID } from '../config/first-paint'
 import { H5_DIR, WEAPP_DIR, h5InitialJs, kb, weappPackageSizes } from './lib/sizes'
@@ -41,6 +42,17 @@ export const BUDGETS = {
 export const INGEST = {
   ctSlices: 300,
   serverPeakMb: 300,
+} as const
+
+/**
+ * Issue 23: the knowledge analysis (通俗解释) of a 2,000-character report within 5 ms. Enforced on
+ * the median of thousands of runs, which a loaded machine moves little (0.12 ms here, p99 0.7 ms,
+ * when this was set): a pause of the garbage collector or of a busy core shows in the maximum, and
+ * the maximum is printed, not enforced.
+ */
+export const KNOWLEDGE = {
+  medianMs: 5,
+  runs: 5000,
 } as const
 
 /**
@@ -262,6 +274,18 @@ async function main(): Promise<number> {
   console.log(
     `       not enforced (timing): MR upload end → 可查看 ${mr.medianMs.toFixed(0)} ms, CT ${(ct.readyMs / 1000).toFixed(1)} s`,
   )
+
+  const knowledge = measureKnowledge(KNOWLEDGE.runs)
+  const knowledgeOk = knowledge.medianMs <= KNOWLEDGE.medianMs
+  if (!knowledgeOk)
+    failures.push(
+      `通俗解释：${knowledge.chars} 字报告的分析中位数 ${knowledge.medianMs.toFixed(2)} ms > ${KNOWLEDGE.medianMs} ms`,
+    )
+  console.log('knowledge analysis (issue 23, in-process)')
+  console.log(
+    `  ${knowledgeOk ? 'ok  ' : 'OVER'} median ${knowledge.medianMs.toFixed(3)} ms / ${KNOWLEDGE.medianMs} ms`,
+  )
+  for (const line of describeKnowledge(knowledge).split('\n')) console.log(`       ${line}`)
 
   if (failures.length > 0) {
     console.error(`\n超出预算：\n  ${failures.join('\n  ')}`)

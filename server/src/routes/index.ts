@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import dicomwebRoutes from './dicomweb'
 import fhirRoutes from './fhir'
 import imageRoutes from './image'
+import knowledgeAnalysisRoutes from './knowledge/analysis'
 import mainAccountRoutes from './main/account'
 import mainAppRoutes from './main/app'
 import mainContentRoutes from './main/content'
@@ -75,4 +76,5 @@ export default async function routes(app: FastifyInstance): Promise<void> {
   await app.register(mainHospitalRequestsRoutes)
   await app.register(mainExpertProfilesRoutes)
   await app.register(mainRealtimeRoutes)
+  await app.register(knowledgeAnalysisRoutes)
 }

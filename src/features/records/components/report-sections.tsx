@@ -1,6 +1,7 @@
 import { Text, View } from '@tarojs/components'
 import { useDidShow } from '@tarojs/taro'
 import { useState } from 'react'
+import { ExplainedText } from '@/components/explained-text'
 import { showModal, showToast } from '@/platform/ui'
 import { describeError } from '@/services/api'
 import { type Bookmark, deleteBookmark, listBookmarks } from '@/services/bookmarks'
@@ -25,13 +26,16 @@ function InfoRow({ label, value }: { label: string; value: string | null }) {
   )
 }
 
+/** A part of the report's words, its medical terms underlined and explained on a tap. */
 function Section({ title, text, empty }: { title: string; text: string | null; empty: string }) {
   return (
     <View className="report-sections__card">
       <Text className="report-sections__heading">{title}</Text>
-      <Text className={`report-sections__text${text ? '' : ' report-sections__text--empty'}`}>
-        {text && text.trim() !== '' ? text : empty}
-      </Text>
+      {text && text.trim() !== '' ? (
+        <ExplainedText className="report-sections__text" text={text} />
+      ) : (
+        <Text className="report-sections__text report-sections__text--empty">{empty}</Text>
+      )}
     </View>
   )
 }

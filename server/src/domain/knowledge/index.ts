@@ -1,0 +1,1 @@
+export { analyseText, getGlossaryTerm } from './knowledge'
