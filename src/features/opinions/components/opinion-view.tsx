@@ -6,6 +6,7 @@ import {
   OPINION_PARTS,
   type SignedOpinion,
 } from '@contract/main/opinions'
+import { ExplainedText } from '@/components/explained-text'
 import { timeFormat } from '@/utils/time'
 import { OPINION_TEXTS as T } from '../texts'
 import './opinion-view.scss'
@@ -79,7 +80,7 @@ export function OpinionView({
                   {sentence.label !== OPINION_PART_LABELS[part] && (
                     <Text className="opinion-view__label">{sentence.label}：</Text>
                   )}
-                  {sentence.text}
+                  <ExplainedText text={sentence.text} />
                 </Text>
                 {sentence.fromAi && <Text className="opinion-view__ai-tag">{T.aiTag}</Text>}
                 <PinMarks
@@ -105,7 +106,9 @@ export function OpinionView({
               {timeFormat(addendum.signedAt, 'yyyy-mm-dd hh:MM')}
             </Text>
           </Text>
-          <Text className="opinion-view__text">{addendum.text}</Text>
+          <Text className="opinion-view__text">
+            <ExplainedText text={addendum.text} />
+          </Text>
         </View>
       ))}
       {opinion.signer && opinion.signedAt && opinion.verifyCode ? (

@@ -2,6 +2,7 @@ import { Image, Text, View } from '@tarojs/components'
 import { Button } from '@nutui/nutui-react-taro'
 import Taro from '@tarojs/taro'
 import { useAuthorisedImage } from '@/components/authorised-image/use-authorised-image'
+import { ExplainedText } from '@/components/explained-text'
 import type { ConsultMessage, ConsultPicture } from '@/services/consultations'
 import type { GrantRecord } from '@/services/grants'
 import { navigate } from '@/services/navigate'
@@ -76,7 +77,9 @@ export function AnswerCard({ message, imaging }: { message: ConsultMessage; imag
       {parts.map((part) => (
         <View key={part.label || 'text'} className="consult-chat__answer-part">
           {part.label !== '' && <Text className="consult-chat__answer-label">{part.label}</Text>}
-          <Text className="consult-chat__answer-text">{part.text}</Text>
+          <Text className="consult-chat__answer-text">
+            <ExplainedText text={part.text} />
+          </Text>
         </View>
       ))}
       {message.signedAt && (
