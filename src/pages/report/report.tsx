@@ -64,7 +64,7 @@ function WriteContent({ consultationId }: { consultationId: string }) {
           onPdf={() => void pdf.save(signed)}
           pdfBusy={pdf.busy}
         />
-        <View className="report-page__back">
+        <View className="opinion-page__back">
           <Button block onClick={() => void navigate('myMessageDetail', { consultationId })}>
             {T.conversation}
           </Button>

@@ -2,6 +2,14 @@ import { Text, View } from '@tarojs/components'
 import { Input, TextArea } from '@nutui/nutui-react-taro'
 import { type FieldValue, OPINION_FIELD_MAX, type TemplateField } from '@contract/main/opinions'
 
+/** Lines a text needs in the box (about 18 characters a line on a phone), 3 to 12. */
+function linesFor(text: string): number {
+  const lines = text
+    .split('\n')
+    .reduce((sum, line) => sum + Math.max(1, Math.ceil(line.length / 18)), 0)
+  return Math.min(12, Math.max(3, lines + 1))
+}
+
 /**
  * One template field as the expert fills it on a phone: free text in a growing box, a pick-list as
  * taps (one, or several), a number with its unit.
@@ -62,15 +70,18 @@ export function FieldInput({
       </View>
     )
   }
+  const text = typeof value === 'string' ? value : ''
   return (
     <TextArea
       className="opinion-field__area"
-      value={typeof value === 'string' ? value : ''}
+      value={text}
       placeholder={field.placeholder ?? `请填写${field.label}`}
       maxLength={OPINION_FIELD_MAX}
-      autoSize
+      // Tall enough for its text, set or typed: auto-height follows typing only, and an AI draft or
+      // a restored draft arrives whole.
+      style={{ height: `${linesFor(text) * 1.7}em` }}
       aria-label={field.label}
-      onChange={(text) => onChange(text)}
+      onChange={(typed) => onChange(typed)}
     />
   )
 }

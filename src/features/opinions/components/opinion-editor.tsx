@@ -76,11 +76,14 @@ function TemplatePicker({
 function FieldBlock({
   editor,
   field,
+  pinnable,
   onPin,
   onOpenPin,
 }: {
   editor: OpinionEditor
   field: TemplateField
+  /** A finding written in words or a number: an image can stand behind it. */
+  pinnable: boolean
   onPin: (fieldId: string) => void
   onOpenPin: (pin: ImagePin) => void
 }) {
@@ -95,14 +98,16 @@ function FieldBlock({
           {field.required && <Text className="opinion-field__required"> *</Text>}
         </Text>
         {fromAi && <Text className="opinion-field__ai">{T.aiTag}</Text>}
-        <View
-          className="opinion-field__pin-button"
-          role="button"
-          aria-label={`${T.pin}：${field.label}`}
-          onClick={() => onPin(field.id)}
-        >
-          <Text>＋{T.pin}</Text>
-        </View>
+        {pinnable && (
+          <View
+            className="opinion-field__pin-button"
+            role="button"
+            aria-label={`${T.pin}：${field.label}`}
+            onClick={() => onPin(field.id)}
+          >
+            <Text>＋{T.pin}</Text>
+          </View>
+        )}
       </View>
       <FieldInput
         field={field}
@@ -223,6 +228,10 @@ export function OpinionEditorView({
                     key={field.id}
                     editor={editor}
                     field={field}
+                    pinnable={
+                      section.part === 'findings' &&
+                      (field.type === 'text' || field.type === 'number')
+                    }
                     onPin={onPin}
                     onOpenPin={onOpenPin}
                   />

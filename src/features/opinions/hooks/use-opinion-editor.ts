@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
+import Taro from '@tarojs/taro'
 import {
   type AiDraft,
   type FieldValue,
@@ -224,6 +225,8 @@ export function useOpinionEditor(
       setSigned(opinion)
       setSigning(false)
       showToast(T.signed)
+      // The page becomes the signed opinion: read from its top.
+      void Taro.pageScrollTo({ scrollTop: 0, duration: 0 }).catch(() => undefined)
       return true
     } catch (cause) {
       setSignError(describeError(cause, '签署失败，请重试'))
