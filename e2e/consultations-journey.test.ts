@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import type { Locator, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { CONSULT_CONSENT_VERSION } from '../contract/main/consultations'
 import { OPERATOR, PATIENT, api, confirmModal, quietScreenshot } from './experts-support'
-import { BASE_URL, openPhone, screenshot, settle, signIn, view, type Phone } from './support'
+import { openPhone, screenshot, settle, signIn, view, type Phone, fromMine, tap } from './support'
 
 /**
  * Issue 21's "Done when", in two phones at 390×844 (the demo patient and the demo expert; the demo
@@ -54,25 +54,6 @@ async function login(account: { mobile: string; password: string }): Promise<str
     body: { grant_type: 'password', username: account.mobile, password: account.password },
   })
   return session.access_token
-}
-
-async function tab(page: Page, name: '首页' | '我的'): Promise<void> {
-  await page.locator('.weui-tabbar').getByText(name).click()
-  await settle(page)
-}
-
-/** 我的 → an entry, from a fresh start of the app. */
-async function fromMine(page: Page, entry: string): Promise<void> {
-  await page.goto(`${BASE_URL}/pages/main/main`)
-  await tab(page, '我的')
-  await view(page).locator('.nut-cell', { hasText: entry }).click()
-  await settle(page)
-}
-
-/** Taps a control in the middle of the screen (the fixed bottom bar covers the page's foot). */
-async function tap(locator: Locator): Promise<void> {
-  await locator.evaluate((element) => element.scrollIntoView({ block: 'center' }))
-  await locator.click()
 }
 
 function expertRow(page: Page, text: string) {

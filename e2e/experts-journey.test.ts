@@ -15,7 +15,17 @@ import {
   runName,
   uploadPhoto,
 } from './experts-support'
-import { BASE_URL, openPhone, screenshot, settle, signIn, view, type Phone } from './support'
+import {
+  BASE_URL,
+  openPhone,
+  screenshot,
+  settle,
+  signIn,
+  view,
+  type Phone,
+  tab,
+  fromMine,
+} from './support'
 
 /**
  * Issue 20's "Done when", whole, at 390×844, each person starting where people start (home, a tab,
@@ -40,18 +50,6 @@ const REGISTRY_STEP =
 const REASON = '执业证书注册页照片不清楚，请重新拍摄后提交'
 const SUSPEND_REASON = '执业注册信息核对中（演示）'
 const NOT_FOUND = '专家不存在或已暂停服务'
-
-async function tab(page: Page, name: '首页' | '我的'): Promise<void> {
-  await page.locator('.weui-tabbar').getByText(name).click()
-  await settle(page)
-}
-
-/** 我的 → an entry, from the tab bar of whatever page is on screen (a fresh start of the app). */
-async function fromMine(page: Page, entry: string): Promise<void> {
-  await page.goto(`${BASE_URL}/pages/main/main`)
-  await tab(page, '我的')
-  await view(page).locator('.nut-cell', { hasText: entry }).click()
-}
 
 /** 运营后台's queue or 专家管理, from 我的. */
 async function openConsole(page: Page, tabName: '专家认证' | '专家管理'): Promise<void> {

@@ -12,6 +12,7 @@ import {
   touchDrag,
   view,
   type Phone,
+  fromMine,
 } from './support'
 
 /**
@@ -38,18 +39,6 @@ const ADVICE = '6–12 个月后复查胸部薄层 CT；如有咯血、胸痛请
 
 interface Page1<T> {
   items: T[]
-}
-
-async function tab(page: Page, name: '首页' | '我的'): Promise<void> {
-  await page.locator('.weui-tabbar').getByText(name).click()
-  await settle(page)
-}
-
-async function fromMine(page: Page, entry: string): Promise<void> {
-  await page.goto(`${BASE_URL}/pages/main/main`)
-  await tab(page, '我的')
-  await view(page).locator('.nut-cell', { hasText: entry }).click()
-  await settle(page)
 }
 
 async function box(page: Page, selector: string) {

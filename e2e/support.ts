@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
-import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core'
+import type { Browser, BrowserContext, CDPSession, Locator, Page } from 'playwright-core'
 import { launchChromium, newPhone } from '../scripts/lib/browser'
 
 export const BASE_URL = process.env.E2E_BASE_URL ?? 'http://127.0.0.1:8080'
@@ -133,4 +133,24 @@ export async function touchDrag(
     await new Promise((resolve) => setTimeout(resolve, 16))
   }
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] })
+}
+
+/** A tab of the tab bar, then the page settled. */
+export async function tab(page: Page, name: '首页' | '我的'): Promise<void> {
+  await page.locator('.weui-tabbar').getByText(name).click()
+  await settle(page)
+}
+
+/** 我的 → an entry, from a fresh start of the app (as a person opens it). */
+export async function fromMine(page: Page, entry: string): Promise<void> {
+  await page.goto(`${BASE_URL}/pages/main/main`)
+  await tab(page, '我的')
+  await view(page).locator('.nut-cell', { hasText: entry }).click()
+  await settle(page)
+}
+
+/** Taps a control in the middle of the screen (a fixed bottom bar covers the page's foot). */
+export async function tap(locator: Locator): Promise<void> {
+  await locator.evaluate((element) => element.scrollIntoView({ block: 'center' }))
+  await locator.click()
 }

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import type { Locator, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { yuanOf } from '../contract/main/consultations'
 import { OPERATOR, api, button, confirmModal, quietScreenshot, type } from './experts-support'
-import { BASE_URL, openPhone, settle, signIn, view, type Phone } from './support'
+import { openPhone, settle, signIn, view, type Phone, fromMine, tap } from './support'
 import { inspectPage } from './walk/inspect'
 
 /**
@@ -72,21 +72,6 @@ async function login(account: { mobile: string; password: string }): Promise<str
     body: { grant_type: 'password', username: account.mobile, password: account.password },
   })
   return session.access_token
-}
-
-/** 我的 → an entry, from a fresh start of the app. */
-async function fromMine(page: Page, entry: string): Promise<void> {
-  await page.goto(`${BASE_URL}/pages/main/main`)
-  await page.locator('.weui-tabbar').getByText('我的').click()
-  await settle(page)
-  await view(page).locator('.nut-cell', { hasText: entry }).click()
-  await settle(page)
-}
-
-/** Taps a control in the middle of the screen. */
-async function tap(locator: Locator): Promise<void> {
-  await locator.evaluate((element) => element.scrollIntoView({ block: 'center' }))
-  await locator.click()
 }
 
 /**
