@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { sql } from 'kysely'
+import { forgetExpertOf } from '../../src/domain/experts/account-deletion'
 import type { TestUser } from '../domain/profile/support'
 import {
   consultWorld,
@@ -320,6 +321,27 @@ test('two signatures at once: one opinion, the other refused; 40 variants saved 
   assert.equal(
     (await world.call(doctor, 'DELETE', `/report-model/templates/variants/${variantId}`)).status,
     200,
+  )
+
+  // An expert who leaves takes their own templates along; the signed opinion stays.
+  await world.app.db
+    .transaction()
+    .execute((trx) => forgetExpertOf(trx, doctor.user.id, world.clock.now()))
+  const left = await world.app.db
+    .selectFrom('opinion_template_variants')
+    .select('id')
+    .where('expert_user_id', '=', doctor.user.id)
+    .execute()
+  assert.deepEqual(left, [])
+  assert.equal(
+    (
+      await world.app.db
+        .selectFrom('opinions')
+        .select('id')
+        .where('consultation_id', '=', id)
+        .execute()
+    ).length,
+    1,
   )
 })
 

@@ -4,7 +4,7 @@ import type { ObjectStore } from '../../storage/object-store'
 /*
  * What a deleted account leaves of expert certification (README.md, "Account deletion"). Inside the
  * deletion's transaction the public profile, the hospital requests and every favourite of the
- * expert go, and the applications lose what identifies the person (certificate numbers, the texts);
+ * expert go (and their own report templates and unsigned opinion drafts), and the applications lose what identifies the person (certificate numbers, the texts);
  * the certificate photos' bytes live in the object store, which a transaction cannot roll back, so
  * the purge removes them afterwards (each photo's bytes, then its row, then the emptied
  * application): a crash at any point leaves rows that the next purge finishes, never a row pointing
@@ -20,6 +20,10 @@ export async function forgetExpertOf(db: DB, userId: string, now: Date): Promise
     .where('target_id', '=', userId)
     .execute()
   await db.deleteFrom('hospital_requests').where('user_id', '=', userId).execute()
+  // The expert's own report templates and unsigned drafts are nobody's record (domain/opinions);
+  // signed opinions stay with their consultations.
+  await db.deleteFrom('opinion_template_variants').where('expert_user_id', '=', userId).execute()
+  await db.deleteFrom('opinion_drafts').where('expert_user_id', '=', userId).execute()
   await db
     .updateTable('expert_applications')
     .set({
