@@ -17,13 +17,7 @@ import { callEndpoint } from './api'
  * result (that is a draft for the consultation's expert only).
  */
 
-export type {
-  AiDraft,
-  AiAnalysisState,
-  AiAnalysisStatus,
-  AiAnalysisView,
-  AiService,
-}
+export type { AiDraft, AiAnalysisState, AiAnalysisStatus, AiAnalysisView, AiService }
 export { AI_ANALYSIS_STATE_LABELS, AI_MESSAGES }
 
 export function getAiAnalysis(examId: string): Promise<AiAnalysisView> {

@@ -1,9 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import {
-  applyAiAnalysis,
-  expertAiDrafts,
-  getAiAnalysis,
-} from '@contract/main/ai'
+import { applyAiAnalysis, expertAiDrafts, getAiAnalysis } from '@contract/main/ai'
 import * as ai from '../../domain/ai'
 import { currentUser } from '../../http/auth'
 import { route } from '../../http/route'
@@ -28,7 +24,6 @@ export default async function mainAiRoutes(app: FastifyInstance): Promise<void> 
   route(app, applyAiAnalysis, async ({ examId }, { request }) =>
     ai.applyAnalysis(context(), currentUser(request).id, examId),
   )
-
 
   route(app, expertAiDrafts, async ({ consultationId }, { request }) =>
     ai.expertDrafts(app.db, currentUser(request).id, consultationId, app.now()),
