@@ -100,6 +100,9 @@ const OPERATORS_ONLY =
 const CONSULTATION =
   'a consultation: its patient and its expert only; server/test/consultations/authorisation walks every consultation operation (another patient, another expert, no one)'
 
+const OPINION =
+  'a consultation’s written opinion: its patient and its expert only; server/test/opinions holds another patient and another expert to 404, a patient on the expert’s calls to 403, no one to 401'
+
 const WALLET =
   'an expert’s own wallet: another expert, a patient or no one reach nothing of it (404 / 403 / 401); server/test/wallet/authorisation walks every wallet operation'
 
@@ -171,6 +174,16 @@ export const NOT_RECORDS: Record<string, string> = {
   '/main/operator/consultations/{consultationId}/complaint': OPERATORS_ONLY,
   '/main/expert/consultations/{consultationId}/ai-drafts':
     'AI drafts: the consultation’s expert only, while its grant is active; server/test/ai walks every GET operation as the patient, her manager and the expert (the draft only there) and refuses another patient, another expert and a revoked grant',
+  '/main/expert/consultations/{consultationId}/opinion': OPINION,
+  '/main/expert/consultations/{consultationId}/opinion/draft': OPINION,
+  '/main/expert/consultations/{consultationId}/opinion/sign': OPINION,
+  '/main/opinions/{opinionId}': OPINION,
+  '/main/opinions/{opinionId}/pdf': OPINION,
+  '/main/opinions/verify/{code}':
+    'public by design: a PDF’s code tells who signed what, for whom masked, and its hash; limited per network (server/test/opinions)',
+  '/report-model/templates/variants/{variantId}':
+    'an expert’s own report template: another expert gets 404 (server/test/opinions)',
+  '/knowledge/terms/{termId}': 'a glossary term: the same text for everyone signed in',
   '/main/wallet/trades/{tradeId}': WALLET,
   '/main/wallet/withdrawals/{withdrawalId}': WALLET,
   '/main/wallet/withdrawals/{withdrawalId}/confirm': WALLET,
