@@ -54,6 +54,8 @@ export const issueRoomCode = defineEndpoint({
     room: z.object({ id: z.string(), name: z.string() }),
     /** What to print as the QR code: the 院内报告 page with the hospital and the room. */
     url: z.string(),
+    /** The same as a QR code, ready to print: `data:image/png;base64,…`. */
+    qrImage: z.string(),
   }),
   // A hospital API key (Authorization: Bearer yxh_…), not a user's token.
   auth: false,

@@ -142,6 +142,7 @@ test('a hospital prints the code of its own room; the code opens 院内报告', 
     data.url,
     `http://localhost:80/pages/report/reportIn?hospitalId=${world.hospital.id}&roomId=${roomId}`,
   )
+  assert.match(data.qrImage, /^data:image\/png;base64,[A-Za-z0-9+/]+=*$/)
 
   const others = await post(
     world,

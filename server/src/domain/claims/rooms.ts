@@ -1,3 +1,4 @@
+import QRCode from 'qrcode'
 import { ROOM_CODE_PARAMS } from '@contract/scan/hospital-reports'
 import type { DB } from '../../db'
 import { findHospitalRoom } from '../hospitals'
@@ -24,9 +25,8 @@ export async function issueRoomCode(
   input: { hospitalId: string; roomId: string; origin: string },
 ) {
   const { hospital, room } = await findHospitalRoom(db, input.hospitalId, input.roomId)
-  return {
-    hospital,
-    room: room!,
-    url: roomCodeUrl(input.origin, hospital.id, room!.id),
-  }
+  const url = roomCodeUrl(input.origin, hospital.id, room!.id)
+  // Printed on a wall or a terminal's screen: large enough to scan from a step away.
+  const qrImage = await QRCode.toDataURL(url, { margin: 2, width: 480 })
+  return { hospital, room: room!, url, qrImage }
 }
