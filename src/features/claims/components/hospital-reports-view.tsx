@@ -80,7 +80,12 @@ function ExamRow({ item }: { item: HospitalReportItem }) {
     <View className="hospital-reports__exam">
       <View className="hospital-reports__exam-head">
         <Text className="hospital-reports__exam-title">{exam.title}</Text>
-        <Tag type={STATE_TAG[item.state]} round>
+        <Tag
+          type={STATE_TAG[item.state]}
+          round
+          // NutUI's default tag is black: a state that waits on nobody stays quiet grey.
+          {...(item.state === 'examined' ? { background: '#eef0f3', color: '#666666' } : {})}
+        >
           {item.stateLabel}
         </Tag>
       </View>
