@@ -43,23 +43,39 @@ export const HOSPITAL_REPORT_STATE_LABELS: Record<HospitalReportState, string> =
  */
 export const FILM_READY_AFTER_HOURS = 2
 
+/** A printable room code: the link, and the same as a QR image. */
+export const RoomCodeSchema = z.object({
+  hospital: HospitalRefSchema,
+  room: z.object({ id: z.string(), name: z.string() }),
+  /** What to print as the QR code: the 院内报告 page with the hospital and the room. */
+  url: z.string(),
+  /** The same as a QR code, ready to print: `data:image/png;base64,…`. */
+  qrImage: z.string(),
+})
+export type RoomCode = z.infer<typeof RoomCodeSchema>
+
 /** A hospital asks for the printable code of one of its rooms (or terminals). */
 export const issueRoomCode = defineEndpoint({
   service: 'scan',
   method: 'POST',
   path: '/room-codes',
   input: z.object({ roomId: RoomIdSchema }),
-  output: z.object({
-    hospital: HospitalRefSchema,
-    room: z.object({ id: z.string(), name: z.string() }),
-    /** What to print as the QR code: the 院内报告 page with the hospital and the room. */
-    url: z.string(),
-    /** The same as a QR code, ready to print: `data:image/png;base64,…`. */
-    qrImage: z.string(),
-  }),
+  output: RoomCodeSchema,
   // A hospital API key (Authorization: Bearer yxh_…), not a user's token.
   auth: false,
   summary: '医院：获取诊室或自助终端的院内报告二维码（需医院 API 密钥）',
+})
+
+/** An operator prints the code of any hospital's room (the hospital without a system of its own). */
+export const operatorIssueRoomCode = defineEndpoint({
+  service: 'main',
+  method: 'POST',
+  path: '/operator/hospitals/:hospitalId/room-codes',
+  input: z.object({ hospitalId: IdSchema, roomId: RoomIdSchema }),
+  output: RoomCodeSchema,
+  auth: true,
+  role: 'operator',
+  summary: '运营：获取医院诊室或自助终端的院内报告二维码',
 })
 
 export const HospitalReportItemSchema = z.object({

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto'
 import { test } from 'node:test'
 import { FILM_READY_AFTER_HOURS } from '@contract/scan/hospital-reports'
 import { roomCodeUrl } from '../../src/domain/claims/rooms'
+import { signUp } from '../domain/profile/support'
 import {
   claimWorld,
   type ClaimWorld,
@@ -157,4 +158,25 @@ test('a hospital prints the code of its own room; the code opens 院内报告', 
   const me = await patient(world)
   const asPatient = await post(world, '/scan/room-codes', { roomId }, { token: me.token })
   assert.equal(asPatient.statusCode, 401)
+})
+
+test('an operator prints the code of any hospital room; nobody else may', async () => {
+  const world = await claimWorld()
+  const roomId = await addRoom(world, world.other.id, 'MR 室')
+  const operator = await signUp(world.app.db, world.clock.now(), { role: 'operator' })
+  const url = `/main/operator/hospitals/${world.other.id}/room-codes`
+  const issued = await post(world, url, { roomId }, { token: operator.token })
+  assert.equal(issued.statusCode, 200, issued.body)
+  assert.equal(issued.json().data.url, roomCodeUrl('http://localhost:80', world.other.id, roomId))
+  assert.deepEqual(issued.json().data.room, { id: roomId, name: 'MR 室' })
+  // The room of another hospital than the one named: 404.
+  const wrong = await post(
+    world,
+    `/main/operator/hospitals/${world.hospital.id}/room-codes`,
+    { roomId },
+    { token: operator.token },
+  )
+  assert.equal(wrong.statusCode, 404)
+  const me = await patient(world)
+  assert.equal((await post(world, url, { roomId }, { token: me.token })).statusCode, 403)
 })
