@@ -2,7 +2,10 @@ import { useState } from 'react'
 import { Text, View } from '@tarojs/components'
 import { usePageScroll } from '@tarojs/taro'
 import { Button, PullToRefresh, Tag } from '@nutui/nutui-react-taro'
-import { FILM_READY_AFTER_HOURS } from '@contract/scan/hospital-reports'
+import {
+  FILM_READY_AFTER_HOURS,
+  HOSPITAL_REPORT_STATE_LABELS,
+} from '@contract/scan/hospital-reports'
 import { PageState } from '@/components/page-state'
 import { LIST_DEFAULTS, LIST_TEXTS } from '@/components/refresh-list'
 import { navigate } from '@/services/navigate'
@@ -36,18 +39,13 @@ const STATE_HINT: Record<HospitalReportState, string> = {
 export const EMPTY_TEXT =
   '暂无您在该医院的检查记录。检查完成后，医院推送的影像和报告进度会显示在这里'
 
-const COUNT_CELLS: readonly (keyof HospitalReports['counts'] & HospitalReportState)[] = [
+/** The counts in the order an exam goes through them. */
+const COUNT_CELLS: readonly HospitalReportState[] = [
   'examined',
   'reporting',
   'reported',
   'filmReady',
 ]
-const COUNT_LABELS: Record<HospitalReportState, string> = {
-  examined: '已检查',
-  reporting: '报告中',
-  reported: '已出报告',
-  filmReady: '可取片',
-}
 
 function Header({ data }: { data: HospitalReports }) {
   return (
@@ -61,7 +59,9 @@ function Header({ data }: { data: HospitalReports }) {
         {COUNT_CELLS.map((state) => (
           <View key={state} className={`hospital-reports__count hospital-reports__count--${state}`}>
             <Text className="hospital-reports__count-value">{data.counts[state]}</Text>
-            <Text className="hospital-reports__count-label">{COUNT_LABELS[state]}</Text>
+            <Text className="hospital-reports__count-label">
+              {HOSPITAL_REPORT_STATE_LABELS[state]}
+            </Text>
           </View>
         ))}
       </View>
