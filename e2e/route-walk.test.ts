@@ -245,6 +245,9 @@ function queryOf(name: string, f: Fixtures): Record<string, string> {
       return { value: f.accessionNumber, title: '检查号' }
     case 'filmReport':
       return { code: f.filmCode }
+    // 院内报告 as a terminal's code opens it (the hospital, no room): her exams there.
+    case 'reportIn':
+      return { hospitalId: f.hospitalId }
     case 'reportsLanding':
       return { reportId: f.reportId, hospitalId: f.hospitalId }
     case 'grantList':

@@ -174,7 +174,7 @@ const TABLE = [
   },
   { name: 'report', path: 'pages/report/report', title: '会诊报告' },
   { name: 'reportNew', path: 'pages/report/reportNew', title: '检查申请单', issue: LATER },
-  { name: 'reportIn', path: 'pages/report/reportIn', title: '院内报告', issue: LATER },
+  { name: 'reportIn', path: 'pages/report/reportIn', title: '院内报告' },
   { name: 'barCode', path: 'components/bar-code/bar-code', title: '条形码' },
   { name: 'about', path: 'pages/about/about', title: '关于我们' },
   { name: 'scanPage', path: 'pages/scanPage/scanPage', title: '扫一扫' },

@@ -17,13 +17,17 @@ import {
   scanQrCode as scanQrCodeEndpoint,
   type ScanResult,
 } from '@contract/scan/codes'
+import {
+  listHospitalReports as listHospitalReportsEndpoint,
+  type HospitalReports,
+} from '@contract/scan/hospital-reports'
 import { pageHospitals as pageHospitalsEndpoint } from '@contract/sso/directory'
 import type { OutputOf } from '@contract/endpoint'
 import { callEndpoint, type CallOptions } from './api'
 
 /** 影像查询, film-bag codes and the owner's exam QR code (contract/main/claims.ts, contract/scan). */
 
-export type { ClaimedExam, ClaimStart, ReportDetail, ScanResult }
+export type { ClaimedExam, ClaimStart, HospitalReports, ReportDetail, ScanResult }
 export type HospitalPage = OutputOf<typeof pageHospitalsEndpoint>
 export type ExamQrCode = OutputOf<typeof issueExamQrCodeEndpoint>
 
@@ -87,4 +91,12 @@ export function listScanRooms(
 /** The report of a claimed exam, from the records family (read-only view of detail2). */
 export function getClaimedReport(reportId: string, options?: CallOptions): Promise<ReportDetail> {
   return callEndpoint(getReportDetailEndpoint, { reportId }, options)
+}
+
+/** 院内报告: the person's exams at the hospital of a scanned room code, with their report states. */
+export function listHospitalReports(
+  input: { hospitalId: string; roomId?: string; personId?: string },
+  options?: CallOptions,
+): Promise<HospitalReports> {
+  return callEndpoint(listHospitalReportsEndpoint, input, options)
 }

@@ -64,6 +64,8 @@ export interface RouteParams {
   registerInfo: { redirect?: string }
   password: { mode?: 'forgot' }
   scanLogin: { id: string }
+  /** 院内报告: the hospital and room of a scanned room code (a terminal's code may name no room). */
+  reportIn: { hospitalId: string; roomId?: string }
   privacyPolicy: { consent?: 1; version?: string; blocked?: 'proxy' | 'refused' }
   /**
    * `frame` is 1-based; `t` is Date.now() at the tap, for the viewer-first-pixels timing. What the

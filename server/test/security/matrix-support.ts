@@ -141,6 +141,7 @@ export const NOT_RECORDS: Record<string, string> = {
   '/main/operator/features/{key}': OPERATORS_ONLY,
   '/main/operator/hospitals/{hospitalId}/keys': OPERATORS_ONLY,
   '/main/operator/hospitals/{hospitalId}/keys/{keyId}': OPERATORS_ONLY,
+  '/main/operator/hospitals/{hospitalId}/room-codes': OPERATORS_ONLY,
   '/main/experts/photos/{photoId}':
     'an expert certification photo: its applicant and operators, 404 to anyone else (server/test/experts)',
   '/main/experts/application/photos/{photoId}':

@@ -24,8 +24,10 @@ describe('pages through the router', () => {
   })
 
   it('an unbuilt route shows its title and 即将上线, never pretend content', async () => {
-    const report = await renderPage('pages/report/reportIn')
-    expect(report.element.querySelector('.under-construction__title')?.textContent).toBe('院内报告')
+    const report = await renderPage('pages/report/reportNew')
+    expect(report.element.querySelector('.under-construction__title')?.textContent).toBe(
+      '检查申请单',
+    )
     expect(report.element.textContent).toContain('即将上线')
   })
 

@@ -12,6 +12,9 @@ import type { HospitalsTable } from '../../db/schema'
 import { notFound } from '../../http/errors'
 import { toHospital } from './shape'
 
+export const HOSPITAL_NOT_FOUND = '该医院不存在'
+export const ROOM_NOT_FOUND = '该诊室不存在，请扫描医院诊室或自助终端上的二维码'
+
 export async function listHospitals(db: DB, filter: { city?: string } = {}): Promise<Hospital[]> {
   let query = db.selectFrom('hospitals').selectAll()
   if (filter.city) query = query.where('city', '=', filter.city)
@@ -40,7 +43,7 @@ export async function listDepartments(db: DB, hospitalId: string): Promise<Depar
     .select('id')
     .where('id', '=', hospitalId)
     .executeTakeFirst()
-  if (!hospital) throw notFound('该医院不存在')
+  if (!hospital) throw notFound(HOSPITAL_NOT_FOUND)
   const rows = await db
     .selectFrom('departments')
     .selectAll()
@@ -49,6 +52,32 @@ export async function listDepartments(db: DB, hospitalId: string): Promise<Depar
     .orderBy('id')
     .execute()
   return rows.map((row) => ({ id: row.id, hospitalId: row.hospital_id, name: row.name }))
+}
+
+/**
+ * A hospital and (when named) one of its rooms (departments: exam rooms, terminals), for the room
+ * codes of 院内报告. A room of another hospital is as unknown as a room that does not exist.
+ */
+export async function findHospitalRoom(
+  db: DB,
+  hospitalId: string,
+  roomId: string | undefined,
+): Promise<{ hospital: { id: string; name: string }; room: { id: string; name: string } | null }> {
+  const hospital = await db
+    .selectFrom('hospitals')
+    .select(['id', 'name'])
+    .where('id', '=', hospitalId)
+    .executeTakeFirst()
+  if (!hospital) throw notFound(HOSPITAL_NOT_FOUND)
+  if (roomId === undefined) return { hospital, room: null }
+  const room = await db
+    .selectFrom('departments')
+    .select(['id', 'name'])
+    .where('id', '=', roomId)
+    .where('hospital_id', '=', hospitalId)
+    .executeTakeFirst()
+  if (!room) throw notFound(ROOM_NOT_FOUND)
+  return { hospital, room }
 }
 
 /*

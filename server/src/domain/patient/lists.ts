@@ -83,7 +83,7 @@ export function memberOf(scope: PatientScope): string | undefined {
  * visibleTo, which grows with the hospital, not with the person (100 000 exams of a big hospital
  * for a patient's 10). Wrapping the column keeps the filter and loses only the index.
  */
-function notIndexed(column: 'exams.hospital_id' | 'reports.hospital_id') {
+export function notIndexed(column: 'exams.hospital_id' | 'reports.hospital_id') {
   return sql<string>`coalesce(${sql.ref(column)}, '')`
 }
 
@@ -128,7 +128,10 @@ const SUMMARY_COLUMNS = [
 export type ExamSummaryRow = Pick<ExamsTable, (typeof SUMMARY_COLUMNS)[number]>
 
 /** Exams by id in their list form's columns, in the order of `ids` (a page a narrower query chose). */
-async function summaryRowsInOrder(db: DB, ids: readonly string[]): Promise<ExamSummaryRow[]> {
+export async function summaryRowsInOrder(
+  db: DB,
+  ids: readonly string[],
+): Promise<ExamSummaryRow[]> {
   if (ids.length === 0) return []
   const rows = await db.selectFrom('exams').select(SUMMARY_COLUMNS).where('id', 'in', ids).execute()
   const byId = new Map(rows.map((row) => [row.id, row]))

@@ -26,6 +26,8 @@ import {
   operatorSetFeature,
   operatorSetVideoState,
 } from '@contract/main/operator'
+import { operatorIssueRoomCode } from '@contract/scan/hospital-reports'
+import { issueRoomCode } from '../../domain/claims/rooms'
 import { listOperatorActions, OPERATOR_PAGE_SIZE } from '../../domain/operator/audit'
 import * as content from '../../domain/operator/content'
 import { listFeedback } from '../../domain/feedback'
@@ -118,6 +120,11 @@ export default async function mainOperatorRoutes(app: FastifyInstance): Promise<
   route(app, operatorListHospitalKeys, async (input, { request }) => {
     currentOperator(request)
     return settings.listKeysOf(app.db, input.hospitalId)
+  })
+  route(app, operatorIssueRoomCode, async (input, { request }) => {
+    currentOperator(request)
+    // Printing a code changes nothing (it names what the room list shows): no audit line.
+    return issueRoomCode(app.db, { ...input, origin: `${request.protocol}://${request.host}` })
   })
   route(app, operatorIssueHospitalKey, async (input, { request }) =>
     settings.issueKey(app.db, currentOperator(request).id, input.hospitalId, app.now()),

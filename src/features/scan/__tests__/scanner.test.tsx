@@ -39,6 +39,24 @@ describe('parseScanned', () => {
     expect(parseScanned('https://example.com')).toEqual({ kind: 'unknown' })
     expect(parseScanned(`${QR_LOGIN_PREFIX}../x`)).toEqual({ kind: 'unknown' })
   })
+
+  it("knows a hospital's room code (any origin), with or without a room", () => {
+    expect(
+      parseScanned(
+        'https://yx.example.cn/pages/report/reportIn?hospitalId=h-01&roomId=h-01-dept-01',
+      ),
+    ).toEqual({ kind: 'room', hospitalId: 'h-01', roomId: 'h-01-dept-01' })
+    expect(parseScanned('http://localhost:10086/pages/report/reportIn?hospitalId=h-01')).toEqual({
+      kind: 'room',
+      hospitalId: 'h-01',
+    })
+    expect(parseScanned('https://x.cn/pages/report/reportIn?roomId=r1')).toEqual({
+      kind: 'unknown',
+    })
+    expect(parseScanned('https://x.cn/pages/report/reportIn?hospitalId=a/b')).toEqual({
+      kind: 'unknown',
+    })
+  })
 })
 
 describe('扫一扫 on H5', () => {
@@ -78,6 +96,19 @@ describe('扫一扫 on H5', () => {
     await flush()
     expect(redirectTo).toHaveBeenCalledWith({ url: '/pages/scanLogin/scanLogin?id=q42' })
     resetStores()
+  })
+
+  it('opens 院内报告 for a room code', async () => {
+    jest.mocked(scanFromPhoto).mockResolvedValue({
+      status: 'ok',
+      content: 'https://yx.example.cn/pages/report/reportIn?hospitalId=h-01&roomId=r-02',
+    })
+    await renderComponent(<Page />)
+    fireEvent.click(screen.getByText('从相册选择'))
+    await flush()
+    expect(redirectTo).toHaveBeenCalledWith({
+      url: '/pages/report/reportIn?hospitalId=h-01&roomId=r-02',
+    })
   })
 
   it('says 无法识别的二维码 for any other code', async () => {

@@ -66,6 +66,15 @@ export function useScanner({ autoStart = false }: ScannerOptions = {}): ScannerV
       void redirect('filmReport', { code: code.code })
       return
     }
+    if (code.kind === 'room') {
+      // 院内报告 asks to log in itself (a phone camera opens the same link signed out).
+      setMessage(null)
+      void redirect('reportIn', {
+        hospitalId: code.hospitalId,
+        ...(code.roomId ? { roomId: code.roomId } : {}),
+      })
+      return
+    }
     if (code.kind === 'login') {
       setMessage(null)
       const open = () => void redirect('scanLogin', { id: code.id })
