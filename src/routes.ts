@@ -173,7 +173,7 @@ const TABLE = [
     notInSpec: 'issue 6: the user reads their own security events under 我的 → 设置',
   },
   { name: 'report', path: 'pages/report/report', title: '会诊报告' },
-  { name: 'reportNew', path: 'pages/report/reportNew', title: '检查申请单', issue: LATER },
+  { name: 'reportNew', path: 'pages/report/reportNew', title: '检查申请单' },
   { name: 'reportIn', path: 'pages/report/reportIn', title: '院内报告', issue: LATER },
   { name: 'barCode', path: 'components/bar-code/bar-code', title: '条形码' },
   { name: 'about', path: 'pages/about/about', title: '关于我们' },
