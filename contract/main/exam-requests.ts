@@ -84,8 +84,8 @@ export const EXAM_REQUEST_MESSAGES = {
   sent: '检查建议已发送给患者',
 } as const
 
-/** JC + the day (YYYYMMDD) + 6 letters or digits: Code 128 carries it as it is. */
-export const EXAM_REQUEST_NUMBER = /^JC\d{8}[A-Z0-9]{6}$/
+/** JC + the day (YYYYMMDD) + 6 random digits: what the Code 128 bar code carries. */
+export const EXAM_REQUEST_NUMBER = /^JC\d{14}$/
 
 const shortText = (max: number, message: string) =>
   z
@@ -139,7 +139,7 @@ export function examTypeLabel(examType: ExamType, examName?: string | null): str
 
 export const ExamRequestSchema = z.object({
   id: z.string(),
-  /** JC20261129A7K2Q9: the bar code's content. */
+  /** JC20261129042517: the bar code's content. */
   number: z.string(),
   consultationId: z.string(),
   examType: z.enum(EXAM_TYPES),

@@ -1276,7 +1276,7 @@ export interface AiAnalysesTable {
 /** An expert's 检查建议 in a consultation (0030); domain/exam-requests. */
 export interface ExamRequestsTable {
   id: string
-  /** JC + YYYYMMDD + 6 characters: the Code 128 bar code's content */
+  /** JC + YYYYMMDD + 6 random digits: the Code 128 bar code's content */
   number: string
   consultation_id: string
   message_id: string

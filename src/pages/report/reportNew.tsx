@@ -63,5 +63,5 @@ export default function ReportReportNewPage() {
       </RequireLogin>
     )
   }
-  return <PageState status="empty" message="未找到检查申请单" />
+  return <PageState status="empty" message="检查申请单请从咨询对话中打开" />
 }

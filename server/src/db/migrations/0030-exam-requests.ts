@@ -8,7 +8,7 @@ import type { Kysely, Migration } from 'kysely'
  *   message (`message_id`); `(consultation_id, client_id)` unique, so a retried send is one
  *   request. The patient (masked) and the expert are kept as the consultation showed them then
  *   (`patient_json`, `expert_json`): the form a hospital reads does not change later. `number`
- *   (JC + day + 6 characters) is what the Code 128 bar code carries.
+ *   (JC + day + 6 random digits) is what the Code 128 bar code carries.
  * - `consultation_messages.exam_request_json`: the card a message of kind 'exam-request' shows (id,
  *   exam, part, urgency), so the conversation reads no other room's table.
  */

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto'
+import { randomInt, randomUUID } from 'node:crypto'
 import type { ConsultDetail, ConsultExamRequestCard } from '@contract/main/consultations'
 import {
   EXAM_CONTRAST_LABELS,
@@ -16,22 +16,30 @@ import type { DB } from '../../db'
 import type { ExamRequestsTable } from '../../db/schema'
 import { ApiError, badRequest, notFound } from '../../http/errors'
 import { type ConsultContext, readDetail, sendExamRequestMessage } from '../consultations'
+import { isUniqueViolation } from '../identity'
 
 /*
  * 检查申请单: the expert's suggestion of an exam, sent in the consultation (a message of kind
  * 'exam-request') and read as a form by the consultation's patient and its expert only.
  */
 
-// No 0/O, 1/I: a desk clerk may type the number when the scanner fails.
-const NUMBER_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
+const BEIJING_OFFSET_MS = 8 * 3_600_000
 
+/**
+ * JC + the day + 6 random digits. Digits only: Code 128 packs two per bar symbol, so the bar code
+ * is short enough to draw 2 px per module on a phone (a scanner at a desk reads it easily) and a
+ * clerk types it from the line under the bars. A clash within the day (unique index) is drawn again.
+ */
 function requestNumber(now: Date): string {
-  const day = now.toISOString().slice(0, 10).replaceAll('-', '')
-  const tail = [...randomBytes(6)]
-    .map((byte) => NUMBER_ALPHABET[byte % NUMBER_ALPHABET.length])
-    .join('')
-  return `JC${day}${tail}`
+  // Beijing's day (UTC+8 all year), as the form's 开单日期 reads in China.
+  const day = new Date(now.getTime() + BEIJING_OFFSET_MS)
+    .toISOString()
+    .slice(0, 10)
+    .replaceAll('-', '')
+  return `JC${day}${randomInt(0, 1_000_000).toString().padStart(6, '0')}`
 }
+
+const NUMBER_ATTEMPTS = 3
 
 const SEX_LABELS = { male: '男', female: '女', unknown: '' } as const
 
@@ -107,48 +115,57 @@ export async function createExamRequest(
     urgencyLabel: EXAM_URGENCY_LABELS[input.urgency],
   }
   const person = detail.person
-  await sendExamRequestMessage(
-    ctx,
-    expertId,
-    {
-      consultationId: detail.id,
-      clientId: input.clientId,
-      text: `检查建议：${label} · ${card.bodyPart}`,
-      card,
-      refusal: EXAM_REQUEST_MESSAGES.notAnswering,
-    },
-    async (trx, message) => {
-      await trx
-        .insertInto('exam_requests')
-        .values({
-          id,
-          number: requestNumber(now),
-          consultation_id: detail.id,
-          message_id: message.id,
-          expert_user_id: expertId,
-          client_id: input.clientId,
-          exam_type: input.examType,
-          exam_name: examName,
-          body_part: card.bodyPart,
-          contrast: input.contrast,
-          urgency: input.urgency,
-          reason: input.reason.trim(),
-          patient_json: JSON.stringify({
-            nameMasked: person.nameMasked,
-            sexLabel: SEX_LABELS[person.sex],
-            age: person.age,
-          }),
-          expert_json: JSON.stringify({
-            name: detail.expert.name,
-            titleLabel: detail.expert.titleLabel,
-            hospitalName: detail.expert.hospitalName,
-            department: detail.expert.department,
-          }),
-          created_at: message.createdAt,
-        })
-        .execute()
-    },
-  )
+  const send = (number: string) =>
+    sendExamRequestMessage(
+      ctx,
+      expertId,
+      {
+        consultationId: detail.id,
+        clientId: input.clientId,
+        text: `检查建议：${label} · ${card.bodyPart}`,
+        card,
+        refusal: EXAM_REQUEST_MESSAGES.notAnswering,
+      },
+      async (trx, message) => {
+        await trx
+          .insertInto('exam_requests')
+          .values({
+            id,
+            number,
+            consultation_id: detail.id,
+            message_id: message.id,
+            expert_user_id: expertId,
+            client_id: input.clientId,
+            exam_type: input.examType,
+            exam_name: examName,
+            body_part: card.bodyPart,
+            contrast: input.contrast,
+            urgency: input.urgency,
+            reason: input.reason.trim(),
+            patient_json: JSON.stringify({
+              nameMasked: person.nameMasked,
+              sexLabel: SEX_LABELS[person.sex],
+              age: person.age,
+            }),
+            expert_json: JSON.stringify({
+              name: detail.expert.name,
+              titleLabel: detail.expert.titleLabel,
+              hospitalName: detail.expert.hospitalName,
+              department: detail.expert.department,
+            }),
+            created_at: message.createdAt,
+          })
+          .execute()
+      },
+    )
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await send(requestNumber(now))
+      break
+    } catch (error) {
+      if (attempt >= NUMBER_ATTEMPTS || !isUniqueViolation(error)) throw error
+    }
+  }
   const written = await byClientId(ctx.db, detail.id, input.clientId)
   return describe(written!, 'expert')
 }

@@ -40,7 +40,7 @@ jest.mock('../../conversation/hooks/use-live-refresh', () => ({
 
 const REQUEST: ExamRequest = {
   id: 'er1',
-  number: 'JC20261129A7K2Q9',
+  number: 'JC20261129042517',
   consultationId: 'c1',
   examType: 'ct-contrast',
   examTypeLabel: '增强 CT',
@@ -151,7 +151,7 @@ describe('检查申请单 (the patient)', () => {
     expect(await screen.findByText('专家检查建议 · 请出示给医院挂号处')).toBeTruthy()
     expect(getExamRequest).toHaveBeenCalledWith('er1')
     // The number is under the bars and in the rows.
-    expect(screen.getAllByText('JC20261129A7K2Q9').length).toBeGreaterThanOrEqual(1)
+    expect(screen.getAllByText('JC20261129042517').length).toBeGreaterThanOrEqual(1)
     expect(jest.mocked(canvasSurface)).toHaveBeenCalledWith(
       'exam-request-bar-code',
       expect.any(Number),
@@ -170,7 +170,7 @@ describe('检查申请单 (the patient)', () => {
     jest.mocked(getExamRequest).mockRejectedValue(refusal(404, '检查申请单不存在或您无权查看'))
     await renderPage('pages/report/reportNew', { id: 'er1' })
     expect(await screen.findByText('检查申请单不存在或您无权查看')).toBeTruthy()
-    expect(screen.queryByText('JC20261129A7K2Q9')).toBeNull()
+    expect(screen.queryByText('JC20261129042517')).toBeNull()
   })
 })
 

@@ -1,5 +1,6 @@
 import { Text, View } from '@tarojs/components'
 import { BarCode } from '@/components/bar-code'
+import { windowWidth } from '@/platform/device'
 import type { ExamRequest } from '@/services/exam-requests'
 import { timeFormat } from '@/utils/time'
 import { EXAM_REQUEST_TEXTS as T } from '../texts'
@@ -21,6 +22,9 @@ function Row({ label, value, strong }: { label: string; value: string; strong?: 
  * (masked), the exam and why, the suggesting expert, and that it is a suggestion, not an order.
  */
 export function ExamRequestSheet({ request }: { request: ExamRequest }) {
+  // 336 px draws the number's 165 modules 2 px wide; a narrower phone gets what fits beside the
+  // sheet's margins (about 20 px a side), never a code cut by the screen's edge.
+  const barWidth = Math.min(336, (windowWidth() ?? 375) - 40)
   const { patient, expert } = request
   const sexAge = [patient.sexLabel, patient.age !== null ? T.age(patient.age) : '']
     .filter(Boolean)
@@ -35,7 +39,7 @@ export function ExamRequestSheet({ request }: { request: ExamRequest }) {
         <BarCode
           value={request.number}
           canvasId="exam-request-bar-code"
-          maxWidth={300}
+          maxWidth={barWidth}
           height={88}
         />
       </View>
