@@ -82,6 +82,7 @@ export const EXAM_REQUEST_MESSAGES = {
   notAnswering: '只有进行中或已回复的咨询可以开检查建议',
   notFound: '检查申请单不存在或您无权查看',
   sent: '检查建议已发送给患者',
+  clientIdTaken: '发送失败，请返回对话后重新开检查建议',
 } as const
 
 /** JC + the day (YYYYMMDD) + 6 random digits: what the Code 128 bar code carries. */

@@ -82,6 +82,16 @@ test('the expert suggests an exam; it reaches the conversation live and the pati
   assert.equal(retry.data.id, request.id)
   assert.equal(retry.data.number, request.number)
 
+  // A clientId already used by another kind of message writes nothing.
+  const text = await world.call(doctor, 'POST', `/main/consultations/${id}/messages`, {
+    clientId: 'text-00001',
+    text: '请先做增强 CT',
+  })
+  assert.equal(text.status, 200, text.error ?? '')
+  const clash = await world.call(doctor, 'POST', url, { ...FORM, clientId: 'text-00001' })
+  assert.equal(clash.status, 400)
+  assert.equal(clash.error, '发送失败，请返回对话后重新开检查建议')
+
   // The conversation carries it as a card, for both sides.
   for (const reader of [asker, doctor]) {
     const messages = await world.call(reader, 'GET', `/main/consultations/${id}/messages`)

@@ -167,7 +167,9 @@ export async function createExamRequest(
     }
   }
   const written = await byClientId(ctx.db, detail.id, input.clientId)
-  return describe(written!, 'expert')
+  // The clientId named another kind of message of this expert: nothing was written.
+  if (!written) throw badRequest(EXAM_REQUEST_MESSAGES.clientIdTaken)
+  return describe(written, 'expert')
 }
 
 /** The 检查申请单, to the consultation's patient and its expert; 404 to anyone else. */
