@@ -472,8 +472,19 @@ export const CONSULT_MESSAGE_KINDS = [
   'answer',
   'addendum',
   'system',
+  'exam-request',
 ] as const
 export const ConsultMessageKindSchema = z.enum(CONSULT_MESSAGE_KINDS)
+
+/** kind 'exam-request': the expert's 检查建议 as the conversation's card (contract/main/exam-requests.ts). */
+export const ConsultExamRequestCardSchema = z.object({
+  id: z.string(),
+  examTypeLabel: z.string(),
+  bodyPart: z.string(),
+  urgency: z.enum(['routine', 'soon', 'urgent']),
+  urgencyLabel: z.string(),
+})
+export type ConsultExamRequestCard = z.infer<typeof ConsultExamRequestCardSchema>
 
 export const ConsultMessageSchema = z.object({
   id: z.string(),
@@ -491,6 +502,8 @@ export const ConsultMessageSchema = z.object({
   record: z.nullable(GrantRecordSchema),
   /** kind 'answer' / 'addendum' of an 影像会诊: the signed fields. */
   answer: z.nullable(ConsultAnswerSchema),
+  /** kind 'exam-request': the suggestion's card; its 检查申请单 is getExamRequest. */
+  examRequest: z.optional(z.nullable(ConsultExamRequestCardSchema)),
   signedAt: z.nullable(z.string()),
   createdAt: z.string(),
   /** The other side has read it. */

@@ -18,6 +18,16 @@ export function statusBarHeight(): number {
   }
 }
 
+/** The window's width in CSS px, or null when the platform does not say. */
+export function windowWidth(): number | null {
+  try {
+    const width = typeof Taro.getWindowInfo === 'function' ? Taro.getWindowInfo().windowWidth : NaN
+    return typeof width === 'number' && Number.isFinite(width) && width > 0 ? width : null
+  } catch {
+    return null
+  }
+}
+
 /**
  * Where WeChat's capsule (··· and close) sits, so a custom title bar lines up with it and draws
  * nothing under it. Null where there is no capsule (H5).

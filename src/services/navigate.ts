@@ -41,6 +41,8 @@ export interface RouteParams {
    * opinion; `verify` checks a PDF's verification code (no login needed).
    */
   report: { consultationId?: string; id?: string; verify?: string }
+  /** 检查申请单: `consultationId` the expert writes one in that consultation; `id` reads one. */
+  reportNew: { consultationId?: string; id?: string }
   /** 消息详情: one consultation's conversation (patient or expert). */
   myMessageDetail: { consultationId: string }
   /** 交易详情: one row of 交易记录 (the ledger transfer's id). */

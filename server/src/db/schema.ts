@@ -936,6 +936,7 @@ export interface Database {
   wallet_reconciliations: WalletReconciliationsTable
   demo_transfer_bills: DemoTransferBillsTable
   ai_analyses: AiAnalysesTable
+  exam_requests: ExamRequestsTable
 }
 
 /** A consultation (0024): its order, application, state and the deadline of each state. */
@@ -1028,6 +1029,8 @@ export interface ConsultationMessagesTable {
   answer_json: string | null
   signed_at: string | null
   created_at: string
+  /** ConsultExamRequestCard JSON for 'exam-request' (0030) */
+  exam_request_json: Generated<string | null>
 }
 
 export interface ConsultationPicturesTable {
@@ -1268,6 +1271,31 @@ export interface AiAnalysesTable {
   created_at: string
   updated_at: string
   finished_at: string | null
+}
+
+/** An expert's 检查建议 in a consultation (0030); domain/exam-requests. */
+export interface ExamRequestsTable {
+  id: string
+  /** JC + YYYYMMDD + 6 random digits: the Code 128 bar code's content */
+  number: string
+  consultation_id: string
+  message_id: string
+  expert_user_id: string
+  client_id: string
+  /** contract EXAM_TYPES */
+  exam_type: string
+  exam_name: string | null
+  body_part: string
+  /** contract EXAM_CONTRASTS */
+  contrast: string
+  /** contract EXAM_URGENCIES */
+  urgency: string
+  reason: string
+  /** { nameMasked, sexLabel, age } as the consultation showed the person */
+  patient_json: string
+  /** { name, titleLabel, hospitalName, department } */
+  expert_json: string
+  created_at: string
 }
 
 export type DB = Kysely<Database>

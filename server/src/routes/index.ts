@@ -20,6 +20,7 @@ import mainConsultationsRoutes from './main/consultations'
 import mainHospitalRequestsRoutes from './main/hospital-requests'
 import mainFamilyRoutes from './main/family'
 import mainAiRoutes from './main/ai'
+import mainExamRequestsRoutes from './main/exam-requests'
 import mainGrantsRoutes from './main/grants'
 import mainMessagesRoutes from './main/messages'
 import mainProfileRoutes from './main/profile'
@@ -68,6 +69,7 @@ export default async function routes(app: FastifyInstance): Promise<void> {
   await app.register(mainConsultationsRoutes)
   await app.register(mainWalletRoutes)
   await app.register(mainOpinionsRoutes)
+  await app.register(mainExamRequestsRoutes)
   await app.register(reportModelTemplatesRoutes)
   await app.register(mainAiRoutes)
   await app.register(mainAppsRoutes)

@@ -23,14 +23,6 @@ describe('pages through the router', () => {
     expect(screen.queryByText('该功能即将上线，敬请期待')).toBeNull()
   })
 
-  it('an unbuilt route shows its title and 即将上线, never pretend content', async () => {
-    const report = await renderPage('pages/report/reportNew')
-    expect(report.element.querySelector('.under-construction__title')?.textContent).toBe(
-      '检查申请单',
-    )
-    expect(report.element.textContent).toContain('即将上线')
-  })
-
   it('mine, settings, about and diagnostics open signed out', async () => {
     expect((await renderPage('pages/user/user')).element.textContent).toContain('登录 / 注册')
     expect((await renderPage('pages/setup/setup')).element.textContent).toContain('关于我们')

@@ -28,6 +28,7 @@ import { statementLines } from './0026-statement-lines'
 import { withdrawalPayee } from './0027-withdrawal-payee'
 import { opinions } from './0028-opinions'
 import { aiAnalyses } from './0029-ai-analyses'
+import { examRequests } from './0030-exam-requests'
 
 /**
  * Every migration, in order. Names sort lexicographically (Kysely runs them in that order), so keep
@@ -63,6 +64,7 @@ export const migrations: Record<string, Migration> = {
   '0027-withdrawal-payee': withdrawalPayee,
   '0028-opinions': opinions,
   '0029-ai-analyses': aiAnalyses,
+  '0030-exam-requests': examRequests,
 }
 
 /** In-code provider: migrations travel with the bundle instead of being read from a folder at runtime. */

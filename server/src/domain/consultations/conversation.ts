@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import {
   CONSULT_AUTO_COMPLETE_HOURS,
   CONSULT_MESSAGES,
+  type ConsultExamRequestCard,
   type ConsultMessage,
 } from '@contract/main/consultations'
 import { GRANT_MESSAGES } from '@contract/main/grants'
@@ -416,6 +417,85 @@ export async function answer(
       )
     }
   })
+  await afterCommit(ctx, effects)
+  const sent = await existingByClientId(ctx.db, row.id, expertId, input.clientId)
+  return asMessage(ctx, expertId, row.id, sent!)
+}
+
+/**
+ * The expert's 检查建议 as a conversation message (kind 'exam-request', its card in
+ * `exam_request_json`), while the consultation is 进行中 or 已回复. `write` stores the request
+ * (domain/exam-requests) in the message's own transaction: both exist or neither. A retried
+ * clientId answers the message already sent and writes nothing.
+ */
+export async function sendExamRequestMessage(
+  ctx: ConsultContext,
+  expertId: string,
+  input: {
+    consultationId: string
+    clientId: string
+    text: string
+    card: ConsultExamRequestCard
+    /** The refusal when the consultation is not being answered. */
+    refusal: string
+  },
+  write: (trx: DB, message: { id: string; createdAt: string }) => Promise<void>,
+): Promise<ConsultMessage> {
+  const { row } = await consultationFor(ctx.db, expertId, input.consultationId, 'expert')
+  const again = await existingByClientId(ctx.db, row.id, expertId, input.clientId)
+  if (again) return asMessage(ctx, expertId, row.id, again)
+  const now = ctx.now()
+  const effects = noEffects()
+  await ctx.db
+    .transaction()
+    .execute(async (trx) => {
+      const locked = (await lockConsultation(trx, row.id))!
+      const open = await trx
+        .selectFrom('consultation_complaints')
+        .select('state')
+        .where('consultation_id', '=', row.id)
+        .where('state', '=', 'open')
+        .executeTakeFirst()
+      if (open || (locked.state !== 'in-progress' && locked.state !== 'answered'))
+        throw conflict(input.refusal)
+      const seq = await nextSeq(trx, row.id)
+      const id = randomUUID()
+      await trx
+        .insertInto('consultation_messages')
+        .values({
+          id,
+          consultation_id: row.id,
+          seq,
+          sender: 'expert',
+          sender_user_id: expertId,
+          client_id: input.clientId,
+          kind: 'exam-request',
+          text: input.text,
+          picture_id: null,
+          record_kind: null,
+          record_id: null,
+          answer_json: null,
+          exam_request_json: JSON.stringify(input.card),
+          signed_at: null,
+          created_at: now.toISOString(),
+        })
+        .execute()
+      await trx
+        .updateTable('consultations')
+        .set({ expert_read_seq: seq })
+        .where('id', '=', row.id)
+        .execute()
+      await write(trx, { id, createdAt: now.toISOString() })
+      effects.signals.push({
+        userIds: [row.patient_user_id, row.expert_user_id],
+        signal: { kind: 'consultation.message', consultationId: row.id, cursor: seq },
+      })
+    })
+    .catch(async (error: unknown) => {
+      const raced = await existingByClientId(ctx.db, row.id, expertId, input.clientId)
+      if (raced) return
+      throw error
+    })
   await afterCommit(ctx, effects)
   const sent = await existingByClientId(ctx.db, row.id, expertId, input.clientId)
   return asMessage(ctx, expertId, row.id, sent!)

@@ -27,6 +27,7 @@ export {
   listMessages,
   markRead,
   readPicture,
+  sendExamRequestMessage,
   sendMessage,
   uploadPicture,
 } from './conversation'

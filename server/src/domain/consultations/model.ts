@@ -740,6 +740,7 @@ export function toMessage(
     text: string
     picture_id: string | null
     answer_json: string | null
+    exam_request_json?: string | null
     signed_at: string | null
     created_at: string
   },
@@ -761,6 +762,9 @@ export function toMessage(
       : null,
     record: recordKey ? (records.get(recordKey) ?? null) : null,
     answer: row.answer_json ? (JSON.parse(row.answer_json) as ConsultMessage['answer']) : null,
+    examRequest: row.exam_request_json
+      ? (JSON.parse(row.exam_request_json) as ConsultMessage['examRequest'])
+      : null,
     signedAt: row.signed_at,
     createdAt: row.created_at,
     read: Number(row.seq) <= otherReadSeq,

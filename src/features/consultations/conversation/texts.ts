@@ -10,6 +10,7 @@ export const CONVERSATION_TEXTS = {
   send: '发送',
   picture: '图片',
   records: '检查',
+  examRequest: '开检查建议',
   sending: '发送中',
   failed: '发送失败，点击重试',
   read: '已读',

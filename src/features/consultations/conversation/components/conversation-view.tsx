@@ -89,6 +89,15 @@ function Composer({ model, detail }: { model: ConversationModel; detail: Consult
             {T.records}
           </View>
         )}
+        {detail.role === 'expert' && (
+          <View
+            className="consult-chat__tool consult-chat__tool--exam"
+            role="button"
+            onClick={() => void navigate('reportNew', { consultationId: detail.id })}
+          >
+            {T.examRequest}
+          </View>
+        )}
       </View>
       <Popup
         visible={picking}

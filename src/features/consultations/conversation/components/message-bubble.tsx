@@ -7,6 +7,7 @@ import type { ConsultMessage, ConsultPicture } from '@/services/consultations'
 import type { GrantRecord } from '@/services/grants'
 import { navigate } from '@/services/navigate'
 import { timeFormat } from '@/utils/time'
+import { ExamRequestCard } from '../../exam-request/components/exam-request-card'
 import type { PendingMessage } from '../merge'
 import { CONVERSATION_TEXTS as T } from '../texts'
 
@@ -114,6 +115,8 @@ function Body({
   if (message.kind === 'answer' || message.kind === 'addendum') {
     return <AnswerCard message={message} imaging={imaging} />
   }
+  if (message.kind === 'exam-request' && message.examRequest)
+    return <ExamRequestCard card={message.examRequest} />
   if (message.kind === 'picture' && message.picture)
     return <ServerPicture picture={message.picture} />
   if (message.kind === 'record' && message.record) {

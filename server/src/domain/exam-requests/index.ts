@@ -1,0 +1,1 @@
+export { createExamRequest, readExamRequest } from './exam-requests'
