@@ -179,6 +179,9 @@ export const NOT_RECORDS: Record<string, string> = {
   '/main/expert/consultations/{consultationId}/opinion/draft': OPINION,
   '/main/expert/consultations/{consultationId}/opinion/sign': OPINION,
   '/main/opinions/{opinionId}': OPINION,
+  '/main/expert/consultations/{consultationId}/exam-requests': CONSULTATION,
+  '/main/exam-requests/{examRequestId}':
+    'a 检查申请单: its consultation’s patient and expert only; server/test/exam-requests holds anyone else to 404 and no one to 401',
   '/main/opinions/{opinionId}/pdf': OPINION,
   '/main/opinions/verify/{code}':
     'public by design: a PDF’s code tells who signed what, for whom masked, and its hash; limited per network (server/test/opinions)',
