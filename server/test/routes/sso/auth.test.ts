@@ -301,9 +301,10 @@ test('outside demo mode without SMS_PROVIDER, sending answers 503 and the outbox
     payload: { mobile, purpose: 'register' },
   })
   assert.equal(res.statusCode, 503)
+  // A 5xx of ours says what is wrong in the message the app toasts (SPEC section 8).
   assert.deepEqual(res.json(), {
     code: 503,
-    message: '服务暂不可用，请稍后再试',
+    message: '短信服务未配置，暂时无法发送验证码',
     data: null,
     error: null,
     reason: null,

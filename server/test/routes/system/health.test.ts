@@ -24,7 +24,7 @@ test('GET /health answers 503 in the envelope when the database is gone', async 
   assert.equal(res.statusCode, 503)
   assert.deepEqual(res.json(), {
     code: 503,
-    message: '服务暂不可用，请稍后再试',
+    message: '数据库不可用',
     data: null,
     error: null,
     reason: null,
