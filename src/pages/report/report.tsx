@@ -13,7 +13,7 @@ import { VerifyView } from '../../features/opinions/components/verify-view'
 import { useOpinionEditor } from '../../features/opinions/hooks/use-opinion-editor'
 import { useOpinionPdf, useSignedOpinion } from '../../features/opinions/hooks/use-signed-opinion'
 import { OPINION_TEXTS as T } from '../../features/opinions/texts'
-import { onPinHandedOver, pinViewerParams } from '../../features/viewer/pin'
+import { onPinHandedOver, pinViewerParams } from '../../features/viewer/pin-protocol'
 import { navigate } from '../../services/navigate'
 
 /**
