@@ -97,7 +97,7 @@ describe('院内报告', () => {
     expect(screen.getByText('报告中（1）')).toBeTruthy()
     expect(screen.getByText('已检查（1）')).toBeTruthy()
     expect(screen.queryByText(/已出报告（/)).toBeNull()
-    expect(document.querySelectorAll('.nut-tag')).toHaveLength(3)
+    expect(document.querySelectorAll('.hospital-reports__tag')).toHaveLength(3)
     // 已检查 has no report: only 影像详情.
     expect(screen.getAllByText('报告详情')).toHaveLength(2)
     fireEvent.click(screen.getAllByText('报告详情')[0]!)

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { Text, View } from '@tarojs/components'
 import { usePageScroll } from '@tarojs/taro'
-import { Button, PullToRefresh, Tag } from '@nutui/nutui-react-taro'
+import { Button, PullToRefresh } from '@nutui/nutui-react-taro'
 import {
   FILM_READY_AFTER_HOURS,
   HOSPITAL_REPORT_STATE_LABELS,
@@ -20,7 +20,7 @@ import './hospital-reports-view.scss'
 
 type TagType = 'default' | 'primary' | 'success' | 'warning' | 'danger' | 'info'
 
-/** The NutUI tag of each state: ready to collect stands out, a report being written waits. */
+/** The tag's tone for each state: ready to collect stands out, a report being written waits. */
 const STATE_TAG: Record<HospitalReportState, TagType> = {
   filmReady: 'success',
   reported: 'primary',
@@ -80,14 +80,10 @@ function ExamRow({ item }: { item: HospitalReportItem }) {
     <View className="hospital-reports__exam">
       <View className="hospital-reports__exam-head">
         <Text className="hospital-reports__exam-title">{exam.title}</Text>
-        <Tag
-          type={STATE_TAG[item.state]}
-          round
-          // NutUI's default tag is black: a state that waits on nobody stays quiet grey.
-          {...(item.state === 'examined' ? { background: '#eef0f3', color: '#666666' } : {})}
-        >
+        {/* A label, not a control: NutUI's Tag answers taps, and a tap target must be 24 px. */}
+        <Text className={`hospital-reports__tag hospital-reports__tag--${STATE_TAG[item.state]}`}>
           {item.stateLabel}
-        </Tag>
+        </Text>
       </View>
       {facts && <Text className="hospital-reports__exam-facts">{facts}</Text>}
       {report && (
