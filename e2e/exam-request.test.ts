@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Locator, Page } from 'playwright-core'
-import { CONSULT_CONSENT_VERSION } from '../contract/main/consultations'
 import { EXAM_REQUEST_NOTICE } from '../contract/main/exam-requests'
-import { PATIENT, api, quietScreenshot } from './experts-support'
+import { PATIENT, api, quietScreenshot, acceptedConsultation } from './experts-support'
 import { BASE_URL, openPhone, settle, signIn, view, type Phone } from './support'
 
 /**
@@ -59,7 +58,6 @@ async function smallTargets(page: Page, selector: string, min: number): Promise<
 describe('issue 23: a 检查申请单 reaches the patient with its bar code', () => {
   let patient: Phone
   let expert: Phone
-  let consultationId: string
 
   before(async () => {
     ;[patient, expert] = await Promise.all([openPhone(PHONE_390), openPhone(PHONE_390)])
@@ -79,41 +77,15 @@ describe('issue 23: a 检查申请单 reaches the patient with its bar code', ()
       if (!exam) await new Promise((resolve) => setTimeout(resolve, 500))
     }
     assert.ok(exam, 'the demo patient has an exam')
-    const quote = await api<{ priceFen: number }>(
-      `/main/consultations/quote?expertId=${demo.id}&service=text`,
-      { token: patientToken },
-    )
-    const created = await api<{ id: string }>('/main/consultations', {
-      token: patientToken,
-      body: {
-        expertId: demo.id,
-        service: 'text',
-        chiefComplaint: COMPLAINT,
-        presentIllness: '咳嗽两周，无发热',
-        pastHistory: '无',
-        allergies: '无',
-        questions: '需要做增强 CT 吗？',
-        seenOffline: true,
-        offlinePictureIds: [],
-        examIds: [exam.id],
-        reportIds: [],
-        externalExams: [],
-        priceFen: quote.priceFen,
-        consent: { accepted: true, version: CONSULT_CONSENT_VERSION },
-      },
-    })
-    consultationId = created.id
-    const pay = await api<{ demoToken: string }>(`/main/consultations/${consultationId}/pay`, {
-      token: patientToken,
-      body: { client: 'h5' },
-    })
-    await api(`/main/consultations/${consultationId}/demo-pay`, {
-      token: patientToken,
-      body: { token: pay.demoToken },
-    })
-    await api(`/main/expert/consultations/${consultationId}/accept`, {
-      token: expertToken,
-      body: {},
+    await acceptedConsultation({
+      patientToken,
+      expertToken,
+      expertId: demo.id,
+      service: 'text',
+      examId: exam.id,
+      chiefComplaint: COMPLAINT,
+      presentIllness: '咳嗽两周，无发热',
+      questions: '需要做增强 CT 吗？',
     })
   })
   after(async () => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import type { Page } from 'playwright-core'
+import { CONSULT_CONSENT_VERSION } from '../contract/main/consultations'
 import { BASE_URL, screenshot, view } from './support'
 
 /**
@@ -128,4 +129,54 @@ export async function quietScreenshot(page: Page, name: string): Promise<void> {
     ),
   )
   await screenshot(page, name)
+}
+
+/**
+ * Set-up through the API (issue 21's pages are e2e/consultations-journey's): the patient submits a
+ * consultation sharing `examId`, pays with 演示支付, and the expert accepts. Answers its id.
+ */
+export async function acceptedConsultation(input: {
+  patientToken: string
+  expertToken: string
+  expertId: string
+  service: 'text' | 'imaging'
+  examId: string
+  chiefComplaint: string
+  presentIllness: string
+  questions: string
+}): Promise<string> {
+  const token = input.patientToken
+  const quote = await api<{ priceFen: number }>(
+    `/main/consultations/quote?expertId=${input.expertId}&service=${input.service}`,
+    { token },
+  )
+  const created = await api<{ id: string }>('/main/consultations', {
+    token,
+    body: {
+      expertId: input.expertId,
+      service: input.service,
+      chiefComplaint: input.chiefComplaint,
+      presentIllness: input.presentIllness,
+      pastHistory: '无',
+      allergies: '无',
+      questions: input.questions,
+      seenOffline: true,
+      offlinePictureIds: [],
+      examIds: [input.examId],
+      reportIds: [],
+      externalExams: [],
+      priceFen: quote.priceFen,
+      consent: { accepted: true, version: CONSULT_CONSENT_VERSION },
+    },
+  })
+  const pay = await api<{ demoToken: string }>(`/main/consultations/${created.id}/pay`, {
+    token,
+    body: { client: 'h5' },
+  })
+  await api(`/main/consultations/${created.id}/demo-pay`, { token, body: { token: pay.demoToken } })
+  await api(`/main/expert/consultations/${created.id}/accept`, {
+    token: input.expertToken,
+    body: {},
+  })
+  return created.id
 }

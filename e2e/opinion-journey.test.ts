@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { CDPSession, Page } from 'playwright-core'
-import { CONSULT_CONSENT_VERSION } from '../contract/main/consultations'
-import { PATIENT, api, quietScreenshot } from './experts-support'
+import { PATIENT, api, quietScreenshot, acceptedConsultation } from './experts-support'
 import {
   BASE_URL,
   openPhone,
@@ -100,41 +99,15 @@ describe('issue 23: an opinion from a template, a pinned finding, AI only throug
     }
 
     // An 影像会诊 sharing the CT, paid with 演示支付 and accepted (set-up: issue 21's pages).
-    const quote = await api<{ priceFen: number }>(
-      `/main/consultations/quote?expertId=${demo.id}&service=imaging`,
-      { token: patientToken },
-    )
-    const created = await api<{ id: string }>('/main/consultations', {
-      token: patientToken,
-      body: {
-        expertId: demo.id,
-        service: 'imaging',
-        chiefComplaint: COMPLAINT,
-        presentIllness: '无咳嗽、咯血',
-        pastHistory: '无',
-        allergies: '无',
-        questions: '结节是什么性质？多久复查？',
-        seenOffline: true,
-        offlinePictureIds: [],
-        examIds: [examId],
-        reportIds: [],
-        externalExams: [],
-        priceFen: quote.priceFen,
-        consent: { accepted: true, version: CONSULT_CONSENT_VERSION },
-      },
-    })
-    consultationId = created.id
-    const pay = await api<{ demoToken: string }>(`/main/consultations/${consultationId}/pay`, {
-      token: patientToken,
-      body: { client: 'h5' },
-    })
-    await api(`/main/consultations/${consultationId}/demo-pay`, {
-      token: patientToken,
-      body: { token: pay.demoToken },
-    })
-    await api(`/main/expert/consultations/${consultationId}/accept`, {
-      token: expertToken,
-      body: {},
+    consultationId = await acceptedConsultation({
+      patientToken,
+      expertToken,
+      expertId: demo.id,
+      service: 'imaging',
+      examId: examId,
+      chiefComplaint: COMPLAINT,
+      presentIllness: '无咳嗽、咯血',
+      questions: '结节是什么性质？多久复查？',
     })
   })
   after(async () => {
