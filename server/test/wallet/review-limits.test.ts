@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { WALLET_MESSAGES } from '@contract/main/wallet'
-import { balances, creditIncome, walletExpert, walletWorld, withdraw } from './support'
+import {
+  balances,
+  creditIncome,
+  walletExpert,
+  walletMessages,
+  walletWorld,
+  withdraw,
+} from './support'
 
 /*
  * 审核 and limits. Above the review threshold a withdrawal waits (审核中) with its money held; an
@@ -129,6 +136,11 @@ test('above the threshold: 审核中, held; approve pays it, reject returns it w
   assert.equal(cancelled.data.state, 'cancelled')
   assert.equal((await balances(world, doctor)).withdrawingFen, 0)
   await world.assertLedger()
+  // Each ending is told in 我的消息, the expert's own 取消 too (the record of where the money went).
+  assert.deepEqual(
+    (await walletMessages(world, doctor.user.id)).map((m) => m.title).sort(),
+    ['提现已到账', '提现审核未通过，已退回余额', '提现已取消，已退回余额'].sort(),
+  )
 
   const log = await world.call(world.operator, 'GET', '/main/operator/actions')
   assert.equal(log.status, 200, log.error ?? '')

@@ -190,3 +190,15 @@ export async function withdrawToTheEnd(world: WalletWorld, doctor: TestUser, amo
   const ended = await world.call(doctor, 'POST', `/main/wallet/withdrawals/${made.data.id}/sync`)
   return ended.data as { id: string; state: string; taxFen: number; billNo: string }
 }
+
+/** The wallet's 我的消息 entries of an expert: title and body. */
+export const walletMessages = async (world: WalletWorld, userId: string) =>
+  (
+    await world.app.db
+      .selectFrom('messages')
+      .select(['title', 'body', 'kind', 'link'])
+      .where('user_id', '=', userId)
+      .where('title', 'like', '提现%')
+      .orderBy('created_at')
+      .execute()
+  ).map((row) => ({ ...row, link: row.link ? JSON.parse(row.link) : null }))

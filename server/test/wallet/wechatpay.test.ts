@@ -18,6 +18,7 @@ import {
   balances,
   creditIncome,
   walletExpert,
+  walletMessages,
   walletWorld,
   type WalletWorld,
   withdraw,
@@ -103,18 +104,6 @@ const countTransfers = async (world: WalletWorld, withdrawalId: string) =>
       .orderBy('kind')
       .execute()
   ).map((row) => row.kind)
-
-/** The wallet's 我的消息 entries of an expert: title and body. */
-const walletMessages = async (world: WalletWorld, userId: string) =>
-  (
-    await world.app.db
-      .selectFrom('messages')
-      .select(['title', 'body', 'kind', 'link'])
-      .where('user_id', '=', userId)
-      .where('title', 'like', '提现%')
-      .orderBy('created_at')
-      .execute()
-  ).map((row) => ({ ...row, link: row.link ? JSON.parse(row.link) : null }))
 
 const withdrawal = async (world: WalletWorld, doctor: TestUser, id: string) => {
   const res = await world.call(doctor, 'GET', `/main/wallet/withdrawals/${id}`)

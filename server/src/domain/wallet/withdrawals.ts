@@ -31,6 +31,7 @@ import {
   walletLimits,
 } from './settings'
 import { applyTransferResult, fetchPackage, sendToProvider, syncWithProvider } from './settle'
+import { sendWithdrawalNotices, tellWithdrawalEnded } from './notices'
 import { type PaidIncome, withholdingTax } from './tax'
 
 /*
@@ -412,9 +413,9 @@ export async function cancelWithdrawal(ctx: WalletContext, expertId: string, wit
   const row = await ownWithdrawal(ctx.db, expertId, withdrawalId)
   if (row.state === 'reviewing') {
     const now = ctx.now()
-    const done = await ctx.db.transaction().execute(async (trx) => {
+    const notice = await ctx.db.transaction().execute(async (trx) => {
       const locked = await lockWithdrawal(trx, { id: row.id })
-      if (!locked || locked.state !== 'reviewing') return false
+      if (!locked || locked.state !== 'reviewing') return null
       await voidHold(trx, locked, now)
       await trx
         .updateTable('withdrawals')
@@ -427,9 +428,11 @@ export async function cancelWithdrawal(ctx: WalletContext, expertId: string, wit
         })
         .where('id', '=', locked.id)
         .execute()
-      return true
+      // Told like every other ending, so 我的消息 keeps where the money went.
+      return tellWithdrawalEnded(trx, locked, { kind: 'cancelled' }, now)
     })
-    if (!done) throw conflict(WALLET_MESSAGES.cannotCancel)
+    if (!notice) throw conflict(WALLET_MESSAGES.cannotCancel)
+    await sendWithdrawalNotices(ctx, [notice])
     return getWithdrawal(ctx, expertId, withdrawalId)
   }
   if (row.state !== 'confirming') throw conflict(WALLET_MESSAGES.cannotCancel)
