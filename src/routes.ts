@@ -172,6 +172,21 @@ const TABLE = [
     title: '登录记录',
     notInSpec: 'issue 6: the user reads their own security events under 我的 → 设置',
   },
+  {
+    name: 'privacyCenter',
+    path: 'pages/user/privacy',
+    title: '隐私与授权',
+    notInSpec:
+      'issue 24: every consent by purpose (PIPL art. 29) with its history, withdrawn from one place',
+    issue: 24,
+  },
+  {
+    name: 'dataExport',
+    path: 'pages/user/dataExport',
+    title: '导出我的数据',
+    notInSpec: 'issue 24: a copy of everything to take away (PIPL art. 45), and its import',
+    issue: 24,
+  },
   { name: 'report', path: 'pages/report/report', title: '会诊报告' },
   { name: 'reportNew', path: 'pages/report/reportNew', title: '检查申请单' },
   { name: 'reportIn', path: 'pages/report/reportIn', title: '院内报告' },

@@ -8,6 +8,8 @@ export interface SetupEntry {
     | 'phone'
     | 'idcard'
     | 'security'
+    | 'privacy'
+    | 'export'
     | 'notice'
     | 'about'
     | 'diagnostics'
@@ -25,6 +27,10 @@ export const SETUP_GROUPS: readonly (readonly SetupEntry[])[] = [
     { key: 'phone', text: '绑定手机号', route: 'bindPhone', needsLogin: true },
     { key: 'idcard', text: '身份证', route: 'idCard', needsLogin: true },
     { key: 'security', text: '登录记录', route: 'securityLog', needsLogin: true },
+  ],
+  [
+    { key: 'privacy', text: '隐私与授权', route: 'privacyCenter', needsLogin: true },
+    { key: 'export', text: '导出我的数据', route: 'dataExport', needsLogin: true },
   ],
   [
     { key: 'notice', text: '通知设置', route: 'notificationSettings', needsLogin: true },
