@@ -3,6 +3,7 @@ import type { Config } from './config'
 import { createFieldCipher, type FieldCipher } from './crypto/field-cipher'
 import { loadJpegEncoder } from './dicom/codecs'
 import { createDatabase, type DatabaseHandle, type DB } from './db'
+import { honourSubscribeConsent } from './domain/consents'
 import { startPurgeSchedule } from './domain/purge'
 import type { JobKind, JobRunner } from './jobs/runner'
 import { createAppJobRunner, prepareDatabase } from './domain/startup'
@@ -159,10 +160,10 @@ export async function buildApp(
     const { user, sessionId, idCard, certifiedExpert } = found
     return { id: user.id, role: toRole(user.role), sessionId, idCard, certifiedExpert }
   })
-  app.decorate('providers', {
-    ...createProviders(config, database.db, app.log, now),
-    ...options.providers,
-  })
+  const providers = { ...createProviders(config, database.db, app.log, now), ...options.providers }
+  // A person who withdrew subscribe messages (隐私与授权) is sent none, whichever adapter is set.
+  providers.subscribe = honourSubscribeConsent(database.db, providers.subscribe)
+  app.decorate('providers', providers)
   // Expired codes, counters and sessions go on a schedule; stopped before the database closes.
   app.decorate('store', options.store ?? createObjectStore(config.storage, config.uploadDir))
   app.decorate('personalCipher', createFieldCipher(config.idCardKey))

@@ -127,10 +127,24 @@ export interface LimitCountersTable {
 /** The policy versions a person agreed to ('user', 'privacy'). */
 export interface ConsentsTable {
   id: string
+  /** The account that consented (or withdrew). */
   user_id: string
+  /** The purpose (contract/main/consents.ts). */
   kind: string
   version: string
   created_at: string
+  /** 'given' | 'withdrawn'; the newest row of (user, kind, target) is the state (0031). */
+  action: Generated<string>
+  /** For whom: the person, or the family member a manager consented for. */
+  subject_user_id: string | null
+  /** What it is about: the consultation, the grant, the AI analysis. */
+  target_id: string | null
+  /** Where: the page and the button. */
+  channel: string | null
+  /** What the person saw named then (the expert, the records). */
+  detail: string | null
+  /** The row's place among its consent's rows (purpose, target, subject): the newest is the state. */
+  seq: Generated<number>
 }
 
 /** Single-use tickets from validateCode: proof that the phone received a code. */

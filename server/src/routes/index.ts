@@ -22,6 +22,7 @@ import mainFamilyRoutes from './main/family'
 import mainAiRoutes from './main/ai'
 import mainExamRequestsRoutes from './main/exam-requests'
 import mainGrantsRoutes from './main/grants'
+import mainConsentRoutes from './main/consents'
 import mainMessagesRoutes from './main/messages'
 import mainProfileRoutes from './main/profile'
 import mainQrLoginRoutes from './main/qr-login'
@@ -61,6 +62,7 @@ export default async function routes(app: FastifyInstance): Promise<void> {
   await app.register(mainFamilyRoutes)
   await app.register(mainMessagesRoutes)
   await app.register(mainGrantsRoutes)
+  await app.register(mainConsentRoutes)
   await app.register(imageRoutes)
   await app.register(mainContentRoutes)
   await app.register(mainSearchRoutes)

@@ -8,6 +8,7 @@ import {
   type AiAnalysisView,
   type AiService,
 } from '@contract/main/ai'
+import { CONSENT_TEXT_VERSIONS } from '@contract/main/consents'
 import { CONSULT_MESSAGES } from '@contract/main/consultations'
 import { GRANT_MESSAGES } from '@contract/main/grants'
 import type { AiDraft, AiProvider } from '@contract/main/opinions'
@@ -18,6 +19,7 @@ import type { AiAnalysesTable, ExamsTable, IngestJobsTable } from '../../db/sche
 import { badRequest, forbidden, notFound } from '../../http/errors'
 import { insertQueuedJob, type JobRunner } from '../../jobs/runner'
 import { type AiAnalysisProvider, AI_NOT_CONFIGURED } from '../../providers/ai'
+import { CONSENT_CHANNELS, writeConsent } from '../consents'
 import { isUniqueViolation } from '../identity'
 import { boundIdentity, modalityList, reachExam } from '../records'
 
@@ -214,6 +216,20 @@ export async function applyAnalysis(
           finished_at: null,
         })
         .execute()
+      const what = [exam.study_date, exam.description ?? exam.body_part].filter(Boolean).join(' ')
+      await writeConsent(
+        trx,
+        {
+          userId,
+          subjectId: personId,
+          purpose: 'ai-analysis',
+          version: CONSENT_TEXT_VERSIONS['ai-analysis'],
+          targetId: id,
+          channel: CONSENT_CHANNELS.aiAnalysis,
+          detail: `AI 分析影像${what ? `（${what}）` : ''}`,
+        },
+        ctx.now(),
+      )
       return queued
     })
     if (ctx.jobs.serves(AI_JOB_KIND)) await ctx.jobs.dispatch(job)

@@ -8,8 +8,10 @@ import {
   type OperatorConsultSchema,
   type RATING_TAGS,
 } from '@contract/main/consultations'
+import { CONSENT_TEXT_VERSIONS } from '@contract/main/consents'
 import type { DB } from '../../db'
 import { badRequest, conflict, notFound } from '../../http/errors'
+import { CONSENT_CHANNELS, noteWithdrawn, writeConsent } from '../consents'
 import { recordOperatorAction } from '../operator'
 import { endConsultationGrant } from '../sharing'
 import { afterCommit, type ConsultContext } from './context'
@@ -607,12 +609,37 @@ export async function publish(
   const { row } = await consultationFor(ctx.db, userId, consultationId, 'patient')
   if (visible && (row.state !== 'completed' || !row.answered_at))
     throw conflict(CONSULT_MESSAGES.cannotPublish)
-  const at = ctx.now().toISOString()
-  await ctx.db
-    .updateTable('consultations')
-    .set({ published_at: visible ? at : null, updated_at: at })
-    .where('id', '=', row.id)
-    .execute()
+  const now = ctx.now()
+  const at = now.toISOString()
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('consultations')
+      .set({ published_at: visible ? at : null, updated_at: at })
+      .where('id', '=', row.id)
+      .execute()
+    // The consent ledger: publishing is a consent of its own (PIPL art. 29), taking back its end.
+    if (visible && !row.published_at) {
+      await writeConsent(
+        trx,
+        {
+          userId,
+          subjectId: row.person_user_id,
+          purpose: 'public-qa',
+          version: CONSENT_TEXT_VERSIONS['public-qa'],
+          targetId: row.id,
+          channel: CONSENT_CHANNELS.publish,
+          detail: '匿名公开会诊问答',
+        },
+        now,
+      )
+    } else if (!visible && row.published_at) {
+      await noteWithdrawn(
+        trx,
+        { userId, purpose: 'public-qa', targetId: row.id, channel: CONSENT_CHANNELS.unpublish },
+        now,
+      )
+    }
+  })
   return readDetail(ctx, userId, consultationId, 'patient')
 }
 
@@ -621,11 +648,26 @@ export async function removeFromList(ctx: ConsultContext, userId: string, consul
   const { row } = await consultationFor(ctx.db, userId, consultationId, 'patient')
   if (!['completed', 'cancelled', 'declined', 'expired'].includes(row.state))
     throw conflict('咨询进行中，不能删除')
-  const at = ctx.now().toISOString()
-  await ctx.db
-    .updateTable('consultations')
-    .set({ deleted_by_patient_at: at, published_at: null, updated_at: at })
-    .where('id', '=', row.id)
-    .execute()
+  const now = ctx.now()
+  const at = now.toISOString()
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('consultations')
+      .set({ deleted_by_patient_at: at, published_at: null, updated_at: at })
+      .where('id', '=', row.id)
+      .execute()
+    if (row.published_at) {
+      await noteWithdrawn(
+        trx,
+        {
+          userId,
+          purpose: 'public-qa',
+          targetId: row.id,
+          channel: CONSENT_CHANNELS.removeQuestion,
+        },
+        now,
+      )
+    }
+  })
   return { ok: true as const }
 }

@@ -24,6 +24,7 @@ import {
   type PaymentResult,
 } from '../../providers/payments/types'
 import { isDemoPaymentProvider } from '../../providers/payments/demo'
+import { CONSENT_CHANNELS, writeConsent } from '../consents'
 import { assertExpertTakesConsultations } from '../experts'
 import { release, reserve, type Slot } from '../limits'
 import { assertPersonInReach } from '../records'
@@ -311,16 +312,19 @@ export async function createConsultation(
           .execute()
       }
       // The separate consent (PIPL art. 29), by its text version.
-      await trx
-        .insertInto('consents')
-        .values({
-          id: randomUUID(),
-          user_id: userId,
-          kind: `consult-share:${id}`,
+      await writeConsent(
+        trx,
+        {
+          userId,
+          subjectId: personId,
+          purpose: 'consult-share',
           version: input.consent.version,
-          created_at: at,
-        })
-        .execute()
+          targetId: id,
+          channel: CONSENT_CHANNELS.consultation,
+          detail: `向 ${expert.name ?? '专家'} 共享 ${examIds.length + reportIds.length} 项记录`,
+        },
+        now,
+      )
       await recordEvent(trx, id, 'pending-payment', 'patient', null, now)
       await setTimer(trx, id, payBy, now)
     })

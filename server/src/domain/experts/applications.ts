@@ -26,6 +26,7 @@ import { cleanPhoto, type PhotoProblem } from '../../images'
 import type { ObjectStore } from '../../storage/object-store'
 import { isUniqueViolation } from '../identity'
 import { findCurrentPolicy } from '../policies'
+import { CONSENT_CHANNELS, writeConsent } from '../consents'
 import { findRequest, ownRequestForApplication, toHospitalRequest } from './hospital-requests'
 
 /*
@@ -418,16 +419,16 @@ export async function submit(
       { status: 'pending', agreement_version: policy.version, submitted_at: at },
       now,
     )
-    await trx
-      .insertInto('consents')
-      .values({
-        id: randomUUID(),
-        user_id: userId,
-        kind: 'expert',
+    await writeConsent(
+      trx,
+      {
+        userId,
+        purpose: 'expert',
         version: policy.version,
-        created_at: at,
-      })
-      .execute()
+        channel: CONSENT_CHANNELS.expertApplication,
+      },
+      now,
+    )
   })
   return reread(db, cipher, row.id)
 }

@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto'
 import { REASONS } from '@contract/reasons'
 import type { Session, SmsPurpose } from '@contract/sso/auth'
 import type { DB } from '../../db'
 import type { WechatAuth, WechatIdentity } from '../../providers/wechat'
 import { ApiError, badRequest, tooManyRequests, unauthorized } from '../../http/errors'
+import { CONSENT_CHANNELS, writeConsent } from '../consents'
 import { findCurrentPolicy } from '../policies'
 import {
   clearLimit,
@@ -220,21 +220,17 @@ export async function registerWithSmsCode(
   const { mobile, now } = input
   await consumeSmsCode(db, { mobile, code: input.code, purpose: 'register', now, ip: input.ip })
   const user = await createUser(db, { mobile, password: input.password, now })
+  await recordPolicyConsents(db, user.id, CONSENT_CHANNELS.register, now)
+  return createSession(db, user.id, now)
+}
+
+/** The user agreement and privacy policy in force, agreed by a new account (the consent ledger). */
+async function recordPolicyConsents(db: DB, userId: string, channel: string, now: Date) {
   for (const kind of REGISTRATION_CONSENTS) {
     const policy = await findCurrentPolicy(db, kind)
     if (!policy) continue
-    await db
-      .insertInto('consents')
-      .values({
-        id: randomUUID(),
-        user_id: user.id,
-        kind,
-        version: policy.version,
-        created_at: now.toISOString(),
-      })
-      .execute()
+    await writeConsent(db, { userId, purpose: kind, version: policy.version, channel }, now)
   }
-  return createSession(db, user.id, now)
 }
 
 /** Forgotten password: a 'reset' code sets a new one and signs every device out. */
@@ -312,9 +308,12 @@ export async function loginWithWechat(
   input: { code: string; now: Date },
 ): Promise<Session> {
   const { openid } = await wechat.exchangeCode(input.code)
-  const user =
-    (await findUserByWechatOpenid(db, openid)) ??
-    (await createUser(db, { wechatOpenid: openid, now: input.now }))
+  const known = await findUserByWechatOpenid(db, openid)
+  if (known) return createSession(db, known.id, input.now)
+  // A first WeChat login makes the account: the login page had the person agree to the policies
+  // in force (its 同意 tick gates the WeChat button), recorded as at registration.
+  const user = await createUser(db, { wechatOpenid: openid, now: input.now })
+  await recordPolicyConsents(db, user.id, CONSENT_CHANNELS.wechatLogin, input.now)
   return createSession(db, user.id, input.now)
 }
 

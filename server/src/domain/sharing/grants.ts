@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomInt, randomUUID } from 'node:crypto'
+import { CONSENT_TEXT_VERSIONS } from '@contract/main/consents'
 import {
   ACCOUNT_GRANTS_PER_DAY,
   GRANT_DURATION_SECONDS,
@@ -17,7 +18,9 @@ import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
 import type { GrantsTable } from '../../db/schema'
 import { badRequest, notFound, tooManyRequests } from '../../http/errors'
+import { maskMobile } from '../../masking'
 import type { SubscribeNotice } from '../../providers/subscribe-message'
+import { CONSENT_CHANNELS, noteWithdrawn, writeConsent } from '../consents'
 import { DAY, keyedHash } from '../identity'
 import { reserve } from '../limits'
 import { createMessage } from '../messages'
@@ -473,6 +476,23 @@ export async function createGrant(
       })),
     ]
     await trx.insertInto('grant_records').values(records).execute()
+    const count = records.length
+    await writeConsent(
+      trx,
+      {
+        userId,
+        subjectId: personId,
+        purpose: 'grant',
+        version: CONSENT_TEXT_VERSIONS.grant,
+        targetId: id,
+        channel: CONSENT_CHANNELS.grant,
+        detail:
+          input.audience === 'link'
+            ? `链接分享 ${count} 项记录`
+            : `授权 ${maskMobile(input.mobile ?? '')} 查看 ${count} 项记录`,
+      },
+      now,
+    )
     return tellGrantee(trx, cipher, row, now)
   })
   const [grant] = await describeGrants(db, cipher, [row], now)
@@ -539,13 +559,30 @@ export async function cancelGrant(
   grantId: string,
   now: Date,
 ): Promise<Grant> {
-  await ownedGrant(db, cipher, userId, grantId)
-  await db
-    .updateTable('grants')
-    .set({ revoked_at: now.toISOString() })
-    .where('id', '=', grantId)
-    .where('revoked_at', 'is', null)
-    .execute()
+  const owned = await ownedGrant(db, cipher, userId, grantId)
+  await db.transaction().execute(async (trx) => {
+    const revoked = await trx
+      .updateTable('grants')
+      .set({ revoked_at: now.toISOString() })
+      .where('id', '=', grantId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst()
+    // The consent it stood on is withdrawn too (隐私与授权 shows it), once.
+    if (Number(revoked.numUpdatedRows) === 1) {
+      await noteWithdrawn(
+        trx,
+        owned.purpose === 'consultation' && owned.consultation_id
+          ? {
+              userId,
+              purpose: 'consult-share',
+              targetId: owned.consultation_id,
+              channel: CONSENT_CHANNELS.revokeGrant,
+            }
+          : { userId, purpose: 'grant', targetId: grantId, channel: CONSENT_CHANNELS.revokeGrant },
+        now,
+      )
+    }
+  })
   const grant = await db
     .selectFrom('grants')
     .selectAll()
