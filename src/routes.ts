@@ -178,7 +178,6 @@ const TABLE = [
     title: '隐私与授权',
     notInSpec:
       'issue 24: every consent by purpose (PIPL art. 29) with its history, withdrawn from one place',
-    issue: 24,
   },
   {
     name: 'dataExport',
