@@ -21,14 +21,20 @@ function consultTemplateIds(): string[] {
     .slice(0, 3)
 }
 
-/** Asks for the consultation's subscribe messages; never throws and never blocks the submit. */
-export async function askConsultSubscription(): Promise<void> {
-  if (process.env.TARO_ENV !== 'weapp') return
+/**
+ * Asks for the consultation's subscribe messages; never throws and never blocks the submit.
+ * Answers whether the person accepted at least one template (the consent ledger records it).
+ */
+export async function askConsultSubscription(): Promise<boolean> {
+  if (process.env.TARO_ENV !== 'weapp') return false
   const tmplIds = consultTemplateIds()
-  if (tmplIds.length === 0) return
+  if (tmplIds.length === 0) return false
   try {
-    await Taro.requestSubscribeMessage({ tmplIds, entityIds: [] })
+    const answer = (await Taro.requestSubscribeMessage({ tmplIds, entityIds: [] })) as unknown as
+      Record<string, string> | undefined
+    return tmplIds.some((id) => answer?.[id] === 'accept')
   } catch {
     // Refused or unsupported: the 我的消息 entries still tell the person.
+    return false
   }
 }

@@ -8,7 +8,9 @@ import { currentSoftwareName } from '@/platform/runtime'
 import { hideHomeButton } from '@/platform/ui'
 import { getAgreement } from '@/services/app-info'
 import { isCancelled } from '@/services/http'
+import { recordConsent } from '@/services/consents'
 import { usePolicyStore } from '@/stores/policy-store'
+import { useSessionStore } from '@/stores/session-store'
 import {
   acceptPolicy,
   modeFromParams,
@@ -41,7 +43,19 @@ const consentDeps: ConsentDeps = {
   exitApp,
   reLaunch: taroNavigator.reLaunch,
   switchTab: taroNavigator.switchTab,
-  acceptVersion: (version) => usePolicyStore.getState().acceptVersion(version),
+  acceptVersion: (version) => {
+    usePolicyStore.getState().acceptVersion(version)
+    // Signed in, the acceptance of a changed policy goes into the consent ledger (隐私与授权); it
+    // never blocks the app, and a version the server does not have in force is refused there.
+    if (useSessionStore.getState().token) {
+      void recordConsent({
+        purpose: 'privacy',
+        version,
+        targetId: null,
+        channel: '隐私政策更新 · 同意并继续',
+      }).catch(() => undefined)
+    }
+  },
 }
 
 /** Everything the privacy-policy page does; the page only draws it. */

@@ -1,6 +1,7 @@
 import { useCallback, useMemo, useRef, useState } from 'react'
 import { useResource } from '@/hooks/use-resource'
 import { askConsultSubscription } from '@/platform/subscribe'
+import { CONSENT_TEXT_VERSIONS, recordConsent } from '@/services/consents'
 import { showToast } from '@/platform/ui'
 import { describeError } from '@/services/api'
 import {
@@ -82,7 +83,15 @@ export function useSubmit(
     setSubmitting(true)
     try {
       // On the tap itself, before any request: WeChat asks only from a user's tap.
-      await askConsultSubscription()
+      if (await askConsultSubscription()) {
+        // The consent ledger keeps it (隐私与授权 can withdraw it); never blocks the submit.
+        void recordConsent({
+          purpose: 'subscribe',
+          version: CONSENT_TEXT_VERSIONS.subscribe,
+          targetId: null,
+          channel: '会诊申请信息 · 订阅进度通知',
+        }).catch(() => undefined)
+      }
       let created
       try {
         created = await createConsultation(
