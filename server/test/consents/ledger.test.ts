@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { CONSENT_TEXT_VERSIONS, type ConsentPurpose } from '@contract/main/consents'
 import { loginWithWechat } from '../../src/domain/identity'
+import { examTitle } from '../../src/domain/records'
 import { codeFor, freshMobile } from '../domain/identity/support'
 import { aiWorld } from '../ai/support'
 import {
@@ -229,7 +230,16 @@ test('隐私与授权: withdrawing a consultation’s sharing ends its grant at 
   assert.equal(sharing.items[0].targetId, consultationId)
   assert.equal(sharing.items[0].state, 'given')
   assert.equal(sharing.items[0].canWithdraw, true)
-  assert.match(sharing.items[0].title, /^向 李专家 共享 1 项记录$/)
+  const sharedExam = await world.app.db
+    .selectFrom('exams')
+    .select(['title', 'description', 'modalities'])
+    .where('id', '=', examId)
+    .executeTakeFirstOrThrow()
+  assert.equal(
+    sharing.items[0].title,
+    `向 李专家 共享 ${examTitle(sharedExam)}`,
+    'the record named as she knows it',
+  )
   assert.equal(sharing.items[0].subject, '本人')
   const privacy = list.data.groups.find((g: { purpose: string }) => g.purpose === 'privacy')
   assert.equal(privacy.withdrawable, false)

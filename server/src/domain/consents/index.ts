@@ -14,7 +14,7 @@ import type { DB } from '../../db'
 import type { ConsentsTable } from '../../db/schema'
 import { badRequest, conflict, notFound } from '../../http/errors'
 import type { SubscribeMessageProvider } from '../../providers/subscribe-message'
-import { personLabels } from '../records'
+import { examTitle, personLabels } from '../records'
 
 /*
  * The consent ledger (issue 24; README.md beside this file). Every path that asks for a consent
@@ -44,6 +44,7 @@ export interface ConsentRecord {
 export const CONSENT_CHANNELS = {
   register: '注册 · 同意并注册',
   wechatLogin: '登录 · 微信登录',
+  demoAccount: '演示数据 · 创建演示账号',
   expertApplication: '专家认证 · 提交认证',
   consultation: '会诊申请信息 · 同意并提交',
   grant: '授权分享 · 确认授权',
@@ -132,6 +133,38 @@ export async function noteWithdrawn(
     },
     now,
   )
+}
+
+/**
+ * The records a consent names, as the person knows them: the first exam's title (or the exam of
+ * the first report) and how many more, e.g. 胸部 CT 平扫 等 3 项. Kept in the row as shown then.
+ */
+export async function describeRecords(
+  db: DB,
+  examIds: readonly string[],
+  reportIds: readonly string[],
+): Promise<string> {
+  const count = examIds.length + reportIds.length
+  let examId: string | undefined = examIds[0]
+  if (!examId && reportIds[0]) {
+    const report = await db
+      .selectFrom('reports')
+      .select('exam_id')
+      .where('id', '=', reportIds[0])
+      .executeTakeFirst()
+    examId = report?.exam_id ?? undefined
+  }
+  const exam = examId
+    ? await db
+        .selectFrom('exams')
+        .select(['title', 'description', 'modalities'])
+        .where('id', '=', examId)
+        .executeTakeFirst()
+    : undefined
+  const first = exam
+    ? `${examTitle(exam)}${reportIds.length > 0 && examIds.length === 0 ? '报告' : ''}`
+    : '记录'
+  return count > 1 ? `${first} 等 ${count} 项` : first
 }
 
 const ACTION_LABELS: Record<ConsentAction, string> = { given: '同意', withdrawn: '撤回' }

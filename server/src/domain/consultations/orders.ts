@@ -24,7 +24,7 @@ import {
   type PaymentResult,
 } from '../../providers/payments/types'
 import { isDemoPaymentProvider } from '../../providers/payments/demo'
-import { CONSENT_CHANNELS, writeConsent } from '../consents'
+import { CONSENT_CHANNELS, describeRecords, writeConsent } from '../consents'
 import { assertExpertTakesConsultations } from '../experts'
 import { release, reserve, type Slot } from '../limits'
 import { assertPersonInReach } from '../records'
@@ -187,6 +187,7 @@ export async function createConsultation(
     examIds,
     reportIds,
   })
+  const sharedLabel = await describeRecords(db, examIds, reportIds)
   const pictureIds = [
     ...input.offlinePictureIds,
     ...input.externalExams.flatMap((exam) => exam.pictureIds),
@@ -321,7 +322,7 @@ export async function createConsultation(
           version: input.consent.version,
           targetId: id,
           channel: CONSENT_CHANNELS.consultation,
-          detail: `向 ${expert.name ?? '专家'} 共享 ${examIds.length + reportIds.length} 项记录`,
+          detail: `向 ${expert.name ?? '专家'} 共享 ${sharedLabel}`,
         },
         now,
       )

@@ -225,7 +225,7 @@ export async function registerWithSmsCode(
 }
 
 /** The user agreement and privacy policy in force, agreed by a new account (the consent ledger). */
-async function recordPolicyConsents(db: DB, userId: string, channel: string, now: Date) {
+export async function recordPolicyConsents(db: DB, userId: string, channel: string, now: Date) {
   for (const kind of REGISTRATION_CONSENTS) {
     const policy = await findCurrentPolicy(db, kind)
     if (!policy) continue

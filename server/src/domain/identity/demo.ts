@@ -1,4 +1,6 @@
 import type { DB } from '../../db'
+import { CONSENT_CHANNELS } from '../consents'
+import { recordPolicyConsents } from './accounts'
 import { createUser, findUserByMobile } from './users'
 
 /** The demo accounts README.md lists; demo mode only (never seeded in production). */
@@ -15,7 +17,9 @@ export const demoAccountsStep = {
     for (const account of DEMO_ACCOUNTS) {
       // Someone may have registered the number by hand before the step ran: keep their account.
       if (await findUserByMobile(db, account.mobile)) continue
-      await createUser(db, { ...account, now })
+      const user = await createUser(db, { ...account, now })
+      // A demo account agreed to the policies as a registration does (隐私与授权 shows it).
+      await recordPolicyConsents(db, user.id, CONSENT_CHANNELS.demoAccount, now)
     }
   },
 }

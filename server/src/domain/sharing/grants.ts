@@ -20,7 +20,7 @@ import type { GrantsTable } from '../../db/schema'
 import { badRequest, notFound, tooManyRequests } from '../../http/errors'
 import { maskMobile } from '../../masking'
 import type { SubscribeNotice } from '../../providers/subscribe-message'
-import { CONSENT_CHANNELS, noteWithdrawn, writeConsent } from '../consents'
+import { CONSENT_CHANNELS, describeRecords, noteWithdrawn, writeConsent } from '../consents'
 import { DAY, keyedHash } from '../identity'
 import { reserve } from '../limits'
 import { createMessage } from '../messages'
@@ -476,7 +476,7 @@ export async function createGrant(
       })),
     ]
     await trx.insertInto('grant_records').values(records).execute()
-    const count = records.length
+    const shared = await describeRecords(trx, examIds, reportIds)
     await writeConsent(
       trx,
       {
@@ -488,8 +488,8 @@ export async function createGrant(
         channel: CONSENT_CHANNELS.grant,
         detail:
           input.audience === 'link'
-            ? `链接分享 ${count} 项记录`
-            : `授权 ${maskMobile(input.mobile ?? '')} 查看 ${count} 项记录`,
+            ? `链接分享 ${shared}`
+            : `授权 ${maskMobile(input.mobile ?? '')} 查看 ${shared}`,
       },
       now,
     )
