@@ -332,6 +332,11 @@ export async function mergeUser(
       .set({ user_id: callerId })
       .where('user_id', '=', other.id)
       .execute()
+    await trx
+      .updateTable('consents')
+      .set({ subject_user_id: callerId })
+      .where('subject_user_id', '=', other.id)
+      .execute()
     // One person, one security record: the phone account's 登录记录 and appeals follow it.
     await trx
       .updateTable('audit_events')
