@@ -23,6 +23,7 @@ export const CONSENT_PURPOSES = [
   'ai-analysis',
   'public-qa',
   'subscribe',
+  'family',
 ] as const
 export const ConsentPurposeSchema = z.enum(CONSENT_PURPOSES, { error: '请选择授权事项' })
 export type ConsentPurpose = z.infer<typeof ConsentPurposeSchema>
@@ -89,6 +90,13 @@ export const CONSENT_RULES: Record<ConsentPurpose, ConsentPurposeRule> = {
     onWithdraw: '撤回后问答立即从专家主页和搜索中隐藏',
     cannotUndo: '他人在撤回前已阅读的内容无法收回',
   },
+  family: {
+    label: '亲情卡代管',
+    about: '家人代为查看和管理健康记录（14 岁以下儿童由监护人同意）',
+    withdrawable: false,
+    onWithdraw: '解除请在“亲情卡”中操作，解除后对方立即不能再代为查看和管理',
+    cannotUndo: null,
+  },
   subscribe: {
     label: '订阅消息',
     about: '在微信中接收会诊和提现进度的订阅消息',
@@ -107,6 +115,7 @@ export const CONSENT_TEXT_VERSIONS = {
   'ai-analysis': 'ai-2026-11',
   'public-qa': 'public-2026-11',
   subscribe: 'subscribe-2026-11',
+  family: 'family-2026-11',
 } as const satisfies Partial<Record<ConsentPurpose, string>>
 
 export const CONSENT_MESSAGES = {

@@ -13,7 +13,8 @@ import {
   patient,
 } from '../consultations/support'
 import { expertWorld, pendingApplicant } from '../experts/support'
-import type { TestUser } from '../domain/profile/support'
+import { type TestUser, validIdNumber } from '../domain/profile/support'
+import { readOutbox } from '../../src/providers/sms'
 
 /*
  * The consent ledger (issue 24). The walk: every operation of /openapi.json whose input carries a
@@ -62,7 +63,7 @@ test('every operation that asks for a consent writes its row in the ledger', asy
   const asking: string[] = []
   for (const [path, operations] of Object.entries(openapi.paths)) {
     for (const [method, operation] of Object.entries(operations)) {
-      if (inputNames(operation).some((name) => /consent|agree/i.test(name))) {
+      if (inputNames(operation).some((name) => /consent|agree|guardian/i.test(name))) {
         asking.push(`${method.toUpperCase()} ${path}`)
       }
     }
@@ -151,6 +152,32 @@ test('every operation that asks for a consent writes its row in the ledger', asy
           },
         )
         assert.equal(published.status, 200, published.error ?? '')
+      },
+    },
+    'POST /main/family/children': {
+      purposes: ['family'],
+      run: async () => {
+        const added = await world.call(asker, 'POST', '/main/family/children', {
+          name: '王小宝',
+          idNumber: validIdNumber('20200101', 77),
+          guardianConfirmed: true,
+        })
+        assert.equal(added.status, 200, added.error ?? '')
+      },
+    },
+    'POST /main/family/adults': {
+      purposes: ['family'],
+      run: async () => {
+        const mobile = freshMobile()
+        const sent = await world.call(asker, 'POST', '/main/family/adults/code', { mobile })
+        assert.equal(sent.status, 200, sent.error ?? '')
+        const code = (await readOutbox(world.app.db, mobile, { purposes: ['family'] })).at(-1)!.code
+        const added = await world.call(asker, 'POST', '/main/family/adults', {
+          mobile,
+          code,
+          relation: 'parent',
+        })
+        assert.equal(added.status, 200, added.error ?? '')
       },
     },
     'POST /main/consents': {
@@ -382,4 +409,38 @@ test('subscribe messages withdrawn: none is sent to that person', async () => {
   assert.equal(off.status, 200, off.error ?? '')
   assert.deepEqual(await subscribe.send(notice), { sent: false, reason: '用户已撤回订阅消息授权' })
   assert.deepEqual(sent, [asker.user.id], 'sent once, before the withdrawal')
+})
+
+test('亲情卡: adding a member is a consent both sides see; 解除 records its end; not withdrawn from 隐私与授权', async () => {
+  const { world, asker } = await aiWorld()
+  const added = await world.call(asker, 'POST', '/main/family/children', {
+    name: '王小宝',
+    idNumber: validIdNumber('20200101', 78),
+    guardianConfirmed: true,
+  })
+  assert.equal(added.status, 200, added.error ?? '')
+  const linkId = added.data.id as string
+  const list = await world.call(asker, 'GET', '/main/consents')
+  const family = list.data.groups.find((g: { purpose: string }) => g.purpose === 'family')
+  assert.equal(family.items.length, 1)
+  assert.equal(family.items[0].targetId, linkId)
+  assert.equal(family.items[0].title, '监护人同意代管儿童的健康记录')
+  assert.match(family.items[0].subject, /^王\*/)
+  assert.equal(family.items[0].canWithdraw, false)
+  const here = await world.call(asker, 'POST', '/main/consents/withdraw', {
+    purpose: 'family',
+    targetId: family.items[0].targetId,
+  })
+  assert.equal(here.status, 400)
+  assert.match(here.error ?? '', /亲情卡/)
+  const ended = await world.call(
+    asker,
+    'DELETE',
+    `/main/family/members/${family.items[0].targetId}`,
+  )
+  assert.equal(ended.status, 200, ended.error ?? '')
+  const after = await world.call(asker, 'GET', '/main/consents')
+  const item = after.data.groups.find((g: { purpose: string }) => g.purpose === 'family').items[0]
+  assert.equal(item.state, 'withdrawn')
+  assert.equal(item.history[0].channel, '亲情卡 · 解除')
 })

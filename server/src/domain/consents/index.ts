@@ -54,6 +54,9 @@ export const CONSENT_CHANNELS = {
   removeQuestion: '我的咨询 · 删除',
   revokeGrant: '授权记录 · 撤销授权',
   privacyCenter: '隐私与授权 · 撤回',
+  familyChild: '亲情卡 · 添加儿童（监护人确认）',
+  familyAdult: '亲情卡 · 添加家人（家人短信验证码确认）',
+  familyEnd: '亲情卡 · 解除',
 } as const
 
 /** Writes one row of the ledger (in the caller's transaction). */

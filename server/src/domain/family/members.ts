@@ -9,6 +9,7 @@ import {
   type FamilyMember,
   type FamilyRelation,
 } from '@contract/main/family'
+import { CONSENT_TEXT_VERSIONS } from '@contract/main/consents'
 import { REASONS } from '@contract/reasons'
 import type { FieldCipher } from '../../crypto/field-cipher'
 import type { DB } from '../../db'
@@ -25,6 +26,7 @@ import {
   maskMobile,
   type SmsProvider,
 } from '../identity'
+import { CONSENT_CHANNELS, noteWithdrawn, writeConsent } from '../consents'
 import { reserve } from '../limits'
 import { idCardNumberProblem, maskName } from '../identity'
 import { ID_CARD_BINDS_PER_DAY, ID_CARD_TAKEN } from '../profile'
@@ -197,6 +199,24 @@ export async function insertLink(
     ended_at: null,
   }
   await trx.insertInto('family_links').values(link).execute()
+  // The consent ledger: a guardian's consent for a child (PIPL art. 31), or an adult member's
+  // agreement by the code sent to their phone; both the manager and the member see it.
+  await writeConsent(
+    trx,
+    {
+      userId: input.managerId,
+      subjectId: input.memberId,
+      purpose: 'family',
+      version: CONSENT_TEXT_VERSIONS.family,
+      targetId: link.id,
+      channel: input.kind === 'child' ? CONSENT_CHANNELS.familyChild : CONSENT_CHANNELS.familyAdult,
+      detail:
+        input.kind === 'child'
+          ? '监护人同意代管儿童的健康记录'
+          : `家人（${FAMILY_RELATION_LABELS[input.relation as FamilyRelation] ?? input.relation}）同意由对方代为查看和管理`,
+    },
+    now,
+  )
   return link
 }
 
@@ -428,6 +448,11 @@ async function endLink(
       .returning(['manager_user_id', 'member_user_id'])
       .executeTakeFirst()
     if (!ended) throw notFound(FAMILY_MESSAGES.notFound)
+    await noteWithdrawn(
+      trx,
+      { userId, purpose: 'family', targetId: linkId, channel: CONSENT_CHANNELS.familyEnd },
+      now,
+    )
     await trx
       .updateTable('grants')
       .set({ revoked_at: at })
