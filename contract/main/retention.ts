@@ -14,12 +14,6 @@ export type RetentionPeriod =
 /** deleted: the rows go; anonymised: the rows stay without what identifies a person; kept: never purged. */
 export type RetentionEnd = 'deleted' | 'anonymised' | 'kept'
 
-export const RETENTION_END_LABELS: Record<RetentionEnd, string> = {
-  deleted: '删除',
-  anonymised: '匿名化',
-  kept: '不清除，依法保留',
-}
-
 export interface RetentionRule {
   id: string
   /** What is kept, as a person would name it. */
@@ -76,7 +70,7 @@ export const RETENTION_RULES = [
     period: { days: 0 },
     keptFor: '到期即删（登录最长 90 天）',
     from: '刷新令牌或访客会话过期之时',
-    why: `${PIPL_19}：过期的会话既不能使用也不能刷新`,
+    why: `${PIPL_19}；过期的会话既不能使用也不能刷新`,
     end: 'deleted',
     endDetail: '删除',
   },

@@ -72,6 +72,27 @@ test('every rule of the schedule is enforced, kept on purpose, or waiting for it
   assert.deepEqual(ENFORCEMENT.ledger, { kept: true })
 })
 
+test('the periods meet what the rules ask, and say so in words', () => {
+  const at = new Date('2030-06-15T00:00:00.000Z')
+  const cut = (id: RetentionRuleId) => retentionCutoff(id, at)
+  // Floors from the law: logs at least 6 months, chat 3 years, medical records 15, tax papers 10.
+  assert.ok(cut('security-events') <= '2029-12-15T00:00:00.000Z')
+  assert.equal(cut('consultation-conversations'), '2027-06-15T00:00:00.000Z')
+  assert.equal(cut('signed-opinions'), '2015-06-15T00:00:00.000Z')
+  assert.equal(cut('consultation-applications'), '2015-06-15T00:00:00.000Z')
+  assert.equal(cut('withdrawal-payees'), '2020-06-15T00:00:00.000Z')
+  assert.equal(cut('grant-views'), '2027-06-15T00:00:00.000Z')
+  // A ceiling from the export's promise: the copy is gone a day after it was made.
+  assert.equal(cut('export-archives'), '2030-06-14T00:00:00.000Z')
+  const UNITS = { years: '年', months: '个月', days: '天', hours: '小时' } as const
+  for (const rule of RETENTION_RULES) {
+    if (!rule.period) continue
+    const [unit, n] = Object.entries(rule.period)[0] as [keyof typeof UNITS, number]
+    if (n > 0)
+      assert.ok(rule.keptFor.includes(`${n} ${UNITS[unit]}`), `${rule.id}: ${rule.keptFor}`)
+  }
+})
+
 test('the schedule on a fake clock: just inside stays, just past goes; the ledger is never touched', async () => {
   const patient = await createUser(db, { mobile: freshMobile(), now })
   const expert = await createUser(db, { mobile: freshMobile(), now, role: 'expert' })
