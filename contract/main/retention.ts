@@ -259,13 +259,13 @@ export const getRetention = defineEndpoint({
   summary: '数据保留期限：注销本账号后仍将保留的记录及保留到哪天',
 })
 
-const ROLE_WORDS = { patient: '你作为患者', expert: '你作为专家' } as const
+const ROLE_WORDS = { patient: '您作为患者', expert: '您作为专家' } as const
 
 /** One kept item as the deletion page says it. */
 export function keptLine(item: KeptAfterDeletion): string {
   const rule = retentionRule(item.rule)
   const until = item.until ? chinaDay(item.until) : null
-  const role = item.role ? ROLE_WORDS[item.role] : '你'
+  const role = item.role ? ROLE_WORDS[item.role] : '您'
   // "最晚" only when several records end on different days.
   const by = until ? `${item.count > 1 ? '最晚' : ''}保留至 ${until}` : ''
   switch (item.rule) {
@@ -278,11 +278,11 @@ export function keptLine(item: KeptAfterDeletion): string {
     case 'ledger':
       return `${role}的 ${item.count} 笔会诊订单的支付、退款与账本记录将按会计档案要求长期保留，关联到“已注销用户”`
     case 'withdrawal-payees':
-      return `你的 ${item.count} 笔提现记录随账本保留；其中的收款人姓名、身份证号（加密）与执业机构${by}（提现结束后 10 年），之后清空`
+      return `您的 ${item.count} 笔提现记录随账本保留；其中的收款人姓名、身份证号（加密）与执业机构${by}（提现结束后 10 年），之后清空`
     case 'security-events':
-      return `你的登录记录等安全日志（含本次注销）将${by}（12 个月），之后删除`
+      return `您的登录记录等安全日志（含本次注销）将${by}（12 个月），之后删除`
     case 'deleted-accounts':
-      return '账号本身以“已注销用户”匿名保留，以及你同意过的协议版本和时间：用于证明当时的同意，不含个人内容'
+      return '账号本身以“已注销用户”匿名保留，以及您同意过的协议版本和时间：用于证明当时的同意，不含个人内容'
     default:
       return `${rule.what}：${rule.keptFor}${by ? `，${by}` : ''}`
   }

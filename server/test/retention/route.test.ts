@@ -94,11 +94,11 @@ test('what deletion leaves: the security log and the anonymised row for anyone; 
   // As the page says it: the day in China (2032-05-02 20:00 UTC is the 3rd there).
   assert.equal(
     keptLine(items[1]!),
-    '你作为患者的 2 次会诊的对话与图片将最晚保留至 2032-05-03（会诊结束后 3 年），之后删除',
+    '您作为患者的 2 次会诊的对话与图片将最晚保留至 2032-05-03（会诊结束后 3 年），之后删除',
   )
   assert.equal(
     keptLine(items[2]!),
-    '你作为患者的会诊中 1 份已签署的回复或报告将保留至 2044-05-01（签署后 15 年），之后删除',
+    '您作为患者的会诊中 1 份已签署的回复或报告将保留至 2044-05-01（签署后 15 年），之后删除',
   )
 
   // The expert of the same consultations sees them from the other side, and their withdrawal.

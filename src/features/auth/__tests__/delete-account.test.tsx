@@ -84,16 +84,16 @@ describe('delete account', () => {
     const text = document.body.textContent ?? ''
     // The dates are China's days: 2029-05-02 20:00 UTC is the 3rd in Beijing.
     expect(text).toContain(
-      '你作为患者的 2 次会诊的对话与图片将最晚保留至 2029-05-03（会诊结束后 3 年），之后删除',
+      '您作为患者的 2 次会诊的对话与图片将最晚保留至 2029-05-03（会诊结束后 3 年），之后删除',
     )
     expect(text).toContain(
-      '你作为患者的会诊中 1 份已签署的回复或报告将保留至 2041-05-01（签署后 15 年），之后删除',
+      '您作为患者的会诊中 1 份已签署的回复或报告将保留至 2041-05-01（签署后 15 年），之后删除',
     )
-    expect(text).toContain('你作为患者的 2 次会诊申请中的病情描述将最晚保留至 2041-05-03')
+    expect(text).toContain('您作为患者的 2 次会诊申请中的病情描述将最晚保留至 2041-05-03')
     expect(text).toContain(
-      '你作为患者的 1 笔会诊订单的支付、退款与账本记录将按会计档案要求长期保留',
+      '您作为患者的 1 笔会诊订单的支付、退款与账本记录将按会计档案要求长期保留',
     )
-    expect(text).toContain('你的登录记录等安全日志（含本次注销）将保留至 2027-11-30（12 个月）')
+    expect(text).toContain('您的登录记录等安全日志（含本次注销）将保留至 2027-11-30（12 个月）')
     // The whole schedule, with its reasons, one tap away.
     expect(text).not.toContain('会计档案管理办法')
     fireEvent.click(screen.getByText('查看全部数据的保留期限'))
@@ -116,7 +116,7 @@ describe('delete account', () => {
     expect(mocked.deleteAccount).not.toHaveBeenCalled()
     fireEvent.click(screen.getByText('重试'))
     await act(flush)
-    expect(document.body.textContent).toContain('你作为患者的 2 次会诊的对话与图片')
+    expect(document.body.textContent).toContain('您作为患者的 2 次会诊的对话与图片')
     fireEvent.click(screen.getByText('注销账号'))
     await act(flush)
     expect(modal).toHaveBeenCalled()
