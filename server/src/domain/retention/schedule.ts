@@ -1,10 +1,11 @@
+import { sql } from 'kysely'
 import {
   RETENTION_RULES,
   type RetentionRuleId,
   retentionRule,
   shiftByPeriod,
 } from '@contract/main/retention'
-import type { DB } from '../../db'
+import type { Database, DB } from '../../db'
 import type { ObjectStore } from '../../storage/object-store'
 import { removeUnattachedFeedbackImages } from '../feedback'
 import { purgeDeletedApplicants } from '../experts'
@@ -60,6 +61,28 @@ const endedBefore = (db: DB, cutoff: string) =>
     .where('ended_at', 'is not', null)
     .where('ended_at', '<', cutoff)
 
+type Column<T extends keyof Database> = string & keyof Database[T]
+
+/**
+ * Deletes, batch by batch, the rows of `table` whose `column` is before `cutoff` (a null is never
+ * before anything). The batch is picked by `key` in a subquery, the portable bounded DELETE.
+ */
+function deleteBefore<T extends keyof Database>(
+  ctx: PurgeContext,
+  table: T,
+  key: Column<T>,
+  column: Column<T>,
+  cutoff: string,
+): Promise<number> {
+  return inBatches(ctx.batches, async (size) => {
+    const result = await sql`
+      delete from ${sql.table(table)} where ${sql.ref(key)} in (
+        select ${sql.ref(key)} from ${sql.table(table)} where ${sql.ref(column)} < ${cutoff}
+        limit ${size})`.execute(ctx.db)
+    return result.numAffectedRows ?? 0n
+  })
+}
+
 /**
  * Deletes consultation pictures' rows, then their bytes, one by one: a row another process took
  * first is skipped. Answers the pictures this run removed.
@@ -91,67 +114,28 @@ async function removePictures(
 
 export const ENFORCEMENT: Record<RetentionRuleId, Enforcement> = {
   'security-events': {
-    enforce: async ({ db, now, batches }) => {
-      const cutoff = retentionCutoff('security-events', now)
+    enforce: async (ctx) => {
+      const cutoff = retentionCutoff('security-events', ctx.now)
       return {
-        auditEvents: await inBatches(batches, async (size) => {
-          const result = await db
-            .deleteFrom('audit_events')
-            .where('id', 'in', (eb) =>
-              eb
-                .selectFrom('audit_events')
-                .select('id')
-                .where('created_at', '<', cutoff)
-                .limit(size),
-            )
-            .executeTakeFirst()
-          return result.numDeletedRows
-        }),
+        auditEvents: await deleteBefore(ctx, 'audit_events', 'id', 'created_at', cutoff),
       }
     },
   },
 
   'sms-codes': {
-    enforce: async ({ db, now, batches }) => {
-      const cutoff = retentionCutoff('sms-codes', now)
+    enforce: async (ctx) => {
+      const cutoff = retentionCutoff('sms-codes', ctx.now)
       return {
-        smsCodes: await inBatches(batches, async (size) => {
-          const result = await db
-            .deleteFrom('sms_codes')
-            .where('id', 'in', (eb) =>
-              eb.selectFrom('sms_codes').select('id').where('expires_at', '<', cutoff).limit(size),
-            )
-            .executeTakeFirst()
-          return result.numDeletedRows
-        }),
-        codeTickets: await inBatches(batches, async (size) => {
-          const result = await db
-            .deleteFrom('code_tickets')
-            .where('id', 'in', (eb) =>
-              eb
-                .selectFrom('code_tickets')
-                .select('id')
-                .where('expires_at', '<', cutoff)
-                .limit(size),
-            )
-            .executeTakeFirst()
-          return result.numDeletedRows
-        }),
-        smsOutbox: await inBatches(batches, async (size) => {
-          const result = await db
-            .deleteFrom('sms_outbox')
-            .where('id', 'in', (eb) =>
-              eb.selectFrom('sms_outbox').select('id').where('created_at', '<', cutoff).limit(size),
-            )
-            .executeTakeFirst()
-          return result.numDeletedRows
-        }),
+        smsCodes: await deleteBefore(ctx, 'sms_codes', 'id', 'expires_at', cutoff),
+        codeTickets: await deleteBefore(ctx, 'code_tickets', 'id', 'expires_at', cutoff),
+        smsOutbox: await deleteBefore(ctx, 'sms_outbox', 'id', 'created_at', cutoff),
       }
     },
   },
 
   'limit-counters': {
-    enforce: async ({ db, now, batches }) => {
+    enforce: async (ctx) => {
+      const { db, now, batches } = ctx
       const at = now.toISOString()
       const cutoff = retentionCutoff('limit-counters', now)
       return {
@@ -170,68 +154,20 @@ export const ENFORCEMENT: Record<RetentionRuleId, Enforcement> = {
           return result.numDeletedRows
         }),
         // Nothing writes rate_events any more (server/README.md, "Limits"); emptied meanwhile.
-        rateEvents: await inBatches(batches, async (size) => {
-          const result = await db
-            .deleteFrom('rate_events')
-            .where('id', 'in', (eb) =>
-              eb
-                .selectFrom('rate_events')
-                .select('id')
-                .where('created_at', '<', cutoff)
-                .limit(size),
-            )
-            .executeTakeFirst()
-          return result.numDeletedRows
-        }),
-        loginFailures: await inBatches(batches, async (size) => {
-          const result = await db
-            .deleteFrom('login_failures')
-            .where('mobile', 'in', (eb) =>
-              eb
-                .selectFrom('login_failures')
-                .select('mobile')
-                .where('updated_at', '<', cutoff)
-                .limit(size),
-            )
-            .executeTakeFirst()
-          return result.numDeletedRows
-        }),
+        rateEvents: await deleteBefore(ctx, 'rate_events', 'id', 'created_at', cutoff),
+        loginFailures: await deleteBefore(ctx, 'login_failures', 'mobile', 'updated_at', cutoff),
       }
     },
   },
 
   sessions: {
-    enforce: async ({ db, now, batches }) => {
-      const cutoff = retentionCutoff('sessions', now)
+    enforce: async (ctx) => {
+      const cutoff = retentionCutoff('sessions', ctx.now)
       return {
         // By refresh_expires_at only: such a session can neither be used nor refreshed, so nothing,
         // reuse detection included, needs it.
-        sessions: await inBatches(batches, async (size) => {
-          const result = await db
-            .deleteFrom('sessions')
-            .where('id', 'in', (eb) =>
-              eb
-                .selectFrom('sessions')
-                .select('id')
-                .where('refresh_expires_at', '<', cutoff)
-                .limit(size),
-            )
-            .executeTakeFirst()
-          return result.numDeletedRows
-        }),
-        shareSessions: await inBatches(batches, async (size) => {
-          const result = await db
-            .deleteFrom('share_sessions')
-            .where('id', 'in', (eb) =>
-              eb
-                .selectFrom('share_sessions')
-                .select('id')
-                .where('expires_at', '<', cutoff)
-                .limit(size),
-            )
-            .executeTakeFirst()
-          return result.numDeletedRows
-        }),
+        sessions: await deleteBefore(ctx, 'sessions', 'id', 'refresh_expires_at', cutoff),
+        shareSessions: await deleteBefore(ctx, 'share_sessions', 'id', 'expires_at', cutoff),
       }
     },
   },
@@ -297,46 +233,14 @@ export const ENFORCEMENT: Record<RetentionRuleId, Enforcement> = {
   },
 
   'signed-opinions': {
-    enforce: async ({ db, now, batches }) => {
-      const cutoff = retentionCutoff('signed-opinions', now)
+    enforce: async (ctx) => {
+      const cutoff = retentionCutoff('signed-opinions', ctx.now)
       return {
         // The database refuses this before 15 years (migration 0033's trigger), whatever asks.
-        opinions: await inBatches(batches, async (size) => {
-          const result = await db
-            .deleteFrom('opinions')
-            .where('id', 'in', (eb) =>
-              eb.selectFrom('opinions').select('id').where('signed_at', '<', cutoff).limit(size),
-            )
-            .executeTakeFirst()
-          return result.numDeletedRows
-        }),
-        signedMessages: await inBatches(batches, async (size) => {
-          const result = await db
-            .deleteFrom('consultation_messages')
-            .where('id', 'in', (eb) =>
-              eb
-                .selectFrom('consultation_messages')
-                .select('id')
-                .where('signed_at', 'is not', null)
-                .where('signed_at', '<', cutoff)
-                .limit(size),
-            )
-            .executeTakeFirst()
-          return result.numDeletedRows
-        }),
-        examRequests: await inBatches(batches, async (size) => {
-          const result = await db
-            .deleteFrom('exam_requests')
-            .where('id', 'in', (eb) =>
-              eb
-                .selectFrom('exam_requests')
-                .select('id')
-                .where('created_at', '<', cutoff)
-                .limit(size),
-            )
-            .executeTakeFirst()
-          return result.numDeletedRows
-        }),
+        opinions: await deleteBefore(ctx, 'opinions', 'id', 'signed_at', cutoff),
+        // Only signed rows: a null signed_at is never before the cutoff.
+        signedMessages: await deleteBefore(ctx, 'consultation_messages', 'id', 'signed_at', cutoff),
+        examRequests: await deleteBefore(ctx, 'exam_requests', 'id', 'created_at', cutoff),
       }
     },
   },
@@ -425,39 +329,19 @@ export const ENFORCEMENT: Record<RetentionRuleId, Enforcement> = {
   },
 
   'grant-views': {
-    enforce: async ({ db, now, batches }) => {
-      const cutoff = retentionCutoff('grant-views', now)
+    enforce: async (ctx) => {
+      const cutoff = retentionCutoff('grant-views', ctx.now)
       return {
-        grantViews: await inBatches(batches, async (size) => {
-          const result = await db
-            .deleteFrom('grant_views')
-            .where('id', 'in', (eb) =>
-              eb.selectFrom('grant_views').select('id').where('last_at', '<', cutoff).limit(size),
-            )
-            .executeTakeFirst()
-          return result.numDeletedRows
-        }),
+        grantViews: await deleteBefore(ctx, 'grant_views', 'id', 'last_at', cutoff),
       }
     },
   },
 
   'ai-analyses': {
-    enforce: async ({ db, now, batches }) => {
-      const cutoff = retentionCutoff('ai-analyses', now)
+    enforce: async (ctx) => {
+      const cutoff = retentionCutoff('ai-analyses', ctx.now)
       return {
-        aiAnalyses: await inBatches(batches, async (size) => {
-          const result = await db
-            .deleteFrom('ai_analyses')
-            .where('id', 'in', (eb) =>
-              eb
-                .selectFrom('ai_analyses')
-                .select('id')
-                .where('created_at', '<', cutoff)
-                .limit(size),
-            )
-            .executeTakeFirst()
-          return result.numDeletedRows
-        }),
+        aiAnalyses: await deleteBefore(ctx, 'ai_analyses', 'id', 'created_at', cutoff),
       }
     },
   },
