@@ -348,6 +348,18 @@ test('the schedule on a fake clock: just inside stays, just past goes; the ledge
   // grant-views (3 years after the last view) and ai-analyses (1 year after the request).
   const exam = await insertExam(db, patient.id, now.toISOString())
   const grant = await insertGrant(db, patient.id, now.toISOString())
+  // sessions: a link visitor's session once it expired.
+  for (const [at, bucket] of [
+    [past('sessions'), goes],
+    [inside('sessions'), stays],
+  ] as const) {
+    const id = randomUUID()
+    await db
+      .insertInto('share_sessions')
+      .values({ id, grant_id: grant, token_hash: randomUUID(), created_at: at, expires_at: at })
+      .execute()
+    note(bucket, 'share_sessions', id)
+  }
   for (const [at, bucket] of [
     [past('grant-views'), goes],
     [inside('grant-views'), stays],
