@@ -11,6 +11,7 @@ import { ACCOUNTS, checkLedger, postTransfer } from '../../src/domain/ledger'
 import { eraseAccount } from '../../src/domain/profile'
 import { ENFORCEMENT, purgeExpired, retentionCutoff } from '../../src/domain/retention'
 import { LocalObjectStore } from '../../src/storage/local'
+import { isolatedDatabase, openTestDatabase, TEST_DB_KIND } from '../helpers'
 import { freshMobile, migratedDb, TestClock } from '../domain/identity/support'
 import {
   insertConsultation,
@@ -665,7 +666,7 @@ test('the database refuses deleting a signed opinion before its 15 years, and an
   )
 })
 
-test('a backlog goes in bounded batches, run after run; two runs at once share it', async () => {
+test('a backlog goes in bounded batches, run after run', async () => {
   const insertOld = async (n: number) => {
     const made: string[] = []
     for (let i = 0; i < n; i += 1) {
@@ -696,19 +697,66 @@ test('a backlog goes in bounded batches, run after run; two runs at once share i
     (await ids('audit_events')).filter((id) => backlog.includes(id)),
     [],
   )
+})
 
-  const more = await insertOld(30)
+test('two server processes purging one database at once split the work and remove each row once', async () => {
+  // Two handles on one database, as two server processes have: a file for SQLite (its own
+  // connection each, WAL), one schema for PostgreSQL (a pool each).
+  const config =
+    TEST_DB_KIND === 'sqlite'
+      ? ({ kind: 'sqlite', file: path.join(root, 'shared.sqlite') } as const)
+      : isolatedDatabase()
+  const a = openTestDatabase(config)
+  await a.migrate()
+  const b = openTestDatabase(config)
+  const patient = await createUser(a.db, { mobile: freshMobile(), now })
+  const events: string[] = []
+  for (let i = 0; i < 60; i += 1) {
+    const id = randomUUID()
+    events.push(id)
+    await a.db
+      .insertInto('audit_events')
+      .values({
+        id,
+        user_id: null,
+        kind: 'login-failed',
+        created_at: past('security-events'),
+        ip_masked: '203.0.113.*',
+        client: 'x',
+        location: '未知位置',
+        detail: null,
+      })
+      .execute()
+  }
+  const consultation = await insertConsultation(a.db, {
+    id: randomUUID(),
+    patient: patient.id,
+    expert: patient.id,
+    endedAt: past('consultation-conversations'),
+  })
+  for (let i = 0; i < 20; i += 1) {
+    await insertMessage(a.db, consultation, past('consultation-conversations'))
+  }
+  const limits = { size: 4, maxBatches: 1000 }
   const runs = await Promise.all([
-    purgeExpired(db, now, store, { size: 3, maxBatches: 100 }),
-    purgeExpired(db, now, store, { size: 3, maxBatches: 100 }),
+    purgeExpired(a.db, now, store, limits),
+    purgeExpired(b.db, now, store, limits),
   ])
-  const left = (await ids('audit_events')).filter((id) => more.includes(id))
-  // Together they removed the backlog, each row once; what a short batch left waits for the next run.
-  const done = runs.reduce((sum, run) => sum + run.auditEvents!, 0)
-  assert.equal(done + left.length, 30)
-  await purgeExpired(db, now, store)
-  assert.deepEqual(
-    (await ids('audit_events')).filter((id) => more.includes(id)),
-    [],
-  )
+  // Each row was removed once, by one of them; a batch cut short by the other ends that run early,
+  // and whatever that left waits for the next.
+  const left = async () =>
+    Promise.all([
+      a.db.selectFrom('audit_events').select('id').where('id', 'in', events).execute(),
+      a.db
+        .selectFrom('consultation_messages')
+        .select('id')
+        .where('consultation_id', '=', consultation)
+        .execute(),
+    ])
+  const [eventsLeft, messagesLeft] = await left()
+  const sum = (key: string) => runs.reduce((total, run) => total + run[key]!, 0)
+  assert.equal(sum('auditEvents') + eventsLeft.length, 60)
+  assert.equal(sum('consultationMessages') + messagesLeft.length, 20)
+  await purgeExpired(b.db, now, store)
+  assert.deepEqual(await left(), [[], []])
 })
