@@ -10,6 +10,10 @@ import {
   wechatLogin as wechatLoginEndpoint,
 } from '@contract/main/account'
 import {
+  getRetention as getRetentionEndpoint,
+  type KeptAfterDeletion,
+} from '@contract/main/retention'
+import {
   createQrLogin as createQrLoginEndpoint,
   pollQrLogin as pollQrLoginEndpoint,
 } from '@contract/main/qr-login'
@@ -133,6 +137,13 @@ export function changePassword(
 
 export function deleteAccount(code: string, options?: CallOptions): Promise<true> {
   return callEndpoint(deleteAccountEndpoint, { code }, options).then((result) => result.ok)
+}
+
+export type { KeptAfterDeletion }
+
+/** What deleting this account would leave, and until when (the retention schedule, applied). */
+export function getKeptAfterDeletion(options?: CallOptions): Promise<KeptAfterDeletion[]> {
+  return callEndpoint(getRetentionEndpoint, {}, options).then((answer) => answer.keptAfterDeletion)
 }
 
 export function wechatLogin(code: string, options?: CallOptions): Promise<Session> {

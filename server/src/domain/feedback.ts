@@ -17,8 +17,8 @@ import { removeUnattachedFiles } from './content'
 /*
  * 意见反馈 (contract/main/feedback.ts). Images go up one by one first, are sniffed, decoded and
  * re-encoded as JPEG (nothing but their pixels survives: no EXIF, no location), and are read only
- * by their sender and operators. An image nobody's feedback names within a day is removed
- * (removeUnattachedFeedbackImages, run by purge).
+ * by their sender and operators. An image nobody's feedback names in time is removed
+ * (removeUnattachedFeedbackImages, run by the retention purge: domain/retention).
  */
 
 export const FEEDBACK_IMAGE_NOT_FOUND = '图片不存在或已删除'
@@ -198,11 +198,11 @@ export async function listFeedback(
   return { ...found, items: found.items.map((row) => toFeedback(row, images.get(row.id) ?? [])) }
 }
 
-/** Images uploaded but never sent with a feedback, older than a day: rows and bytes go. */
+/** Images uploaded before `uploadedBefore` but never sent with a feedback: rows and bytes go. */
 export function removeUnattachedFeedbackImages(
   db: DB,
   store: ObjectStore,
-  now: Date,
+  uploadedBefore: Date,
 ): Promise<number> {
-  return removeUnattachedFiles(db, store, ['feedback'], now)
+  return removeUnattachedFiles(db, store, ['feedback'], uploadedBefore)
 }

@@ -19,7 +19,7 @@ import { keyedHash } from './identity'
  * up with midnight or the hour (no burst at a boundary for everyone at once), and the worst case over
  * any sliding interval of one window's length is 2 × limit (the end of one window plus the start of the
  * next). Every limit here is set with that in mind. One row per key (`limit_counters`), whatever the
- * traffic; rows whose window has ended are purged on a schedule (`purgeExpired`).
+ * traffic; rows whose window has ended are purged on a schedule (`purgeExpired`, domain/retention).
  *
  * Keys name what is counted, e.g. `login:<phone hmac>:<client hmac>`; they never contain a raw phone
  * number or address (use `keyedHash`).

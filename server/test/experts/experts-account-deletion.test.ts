@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { before, test } from 'node:test'
-import { purgeExpired } from '../../src/domain/purge'
+import { purgeExpired } from '../../src/domain/retention'
 import { eraseAccount } from '../../src/domain/profile'
 import { signUp, type TestUser } from '../domain/profile/support'
 import { TEST_DB_KIND } from '../helpers'

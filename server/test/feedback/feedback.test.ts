@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { before, test } from 'node:test'
 import { FEEDBACK_MESSAGES } from '@contract/main/feedback'
 import { encodeJpeg } from '../../src/dicom/codecs'
-import { removeUnattachedFeedbackImages } from '../../src/domain/feedback'
+import { purgeExpired } from '../../src/domain/retention'
 import { json } from '../content/support'
 import { buildProfileApp, type ProfileApp, signUp, type TestUser } from '../domain/profile/support'
 
@@ -134,8 +134,8 @@ test("an image already sent, or someone else's, is refused and nothing is writte
 test('images never sent are removed after a day, bytes and all; sent ones stay', async () => {
   const stale = await upload(bob)
   ctx.clock.advance(25 * 3600_000)
-  const removed = await removeUnattachedFeedbackImages(ctx.app.db, ctx.app.store, ctx.clock.now())
-  assert.ok(removed >= 1)
+  const { feedbackImages: removed } = await purgeExpired(ctx.app.db, ctx.clock.now(), ctx.app.store)
+  assert.ok(removed! >= 1)
   const row = await ctx.app.db
     .selectFrom('content_files')
     .select('id')

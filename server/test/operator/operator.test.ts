@@ -6,7 +6,7 @@ import { before, test } from 'node:test'
 import * as operatorContract from '@contract/main/operator'
 import { encodeJpeg } from '../../src/dicom/codecs'
 import { checkHospitalKey } from '../../src/domain/hospitals'
-import { removeUnattachedOperatorFiles } from '../../src/domain/operator/content'
+import { purgeExpired } from '../../src/domain/retention'
 import { NOT_OPERATOR } from '../../src/http/auth'
 import { contentApp, json } from '../content/support'
 import { type ProfileApp, signUp, type TestUser } from '../domain/profile/support'
@@ -373,8 +373,8 @@ test('an upload nothing names is removed after a day; a named one stays', async 
     coverImageId: named.body.data.id,
   })
   ctx.clock.advance(25 * 3600_000)
-  const removed = await removeUnattachedOperatorFiles(ctx.app.db, ctx.app.store, ctx.clock.now())
-  assert.ok(removed >= 1)
+  const { operatorFiles: removed } = await purgeExpired(ctx.app.db, ctx.clock.now(), ctx.app.store)
+  assert.ok(removed! >= 1)
   const left = await ctx.app.db
     .selectFrom('content_files')
     .select('id')

@@ -30,6 +30,7 @@ import { opinions } from './0028-opinions'
 import { aiAnalyses } from './0029-ai-analyses'
 import { examRequests } from './0030-exam-requests'
 import { consentLedger } from './0031-consent-ledger'
+import { retention } from './0033-retention'
 
 /**
  * Every migration, in order. Names sort lexicographically (Kysely runs them in that order), so keep
@@ -67,6 +68,7 @@ export const migrations: Record<string, Migration> = {
   '0029-ai-analyses': aiAnalyses,
   '0030-exam-requests': examRequests,
   '0031-consent-ledger': consentLedger,
+  '0033-retention': retention,
 }
 
 /** In-code provider: migrations travel with the bundle instead of being read from a folder at runtime. */

@@ -35,25 +35,23 @@ export async function openMedia(db: DB, fileId: string): Promise<PublicMedia | u
     : undefined
 }
 
-/** How long an upload may wait for something to name it before purge removes it. */
-export const UNATTACHED_TTL_MS = 24 * 3600_000
-
 /**
- * Files of these kinds that nothing named within a day: rows and bytes go (run by purge). A file
+ * Files of these kinds uploaded before `uploadedBefore` that nothing named: rows and bytes go (run by
+ * the retention purge, whose schedule says how long an upload may wait: domain/retention). A file
  * claimed between the select and the delete stays (the delete re-checks `attached_at`).
  */
 export async function removeUnattachedFiles(
   db: DB,
   store: ObjectStore,
   kinds: readonly ContentFilesTable['kind'][],
-  now: Date,
+  uploadedBefore: Date,
 ): Promise<number> {
   const stale = await db
     .selectFrom('content_files')
     .select(['id', 'storage_key'])
     .where('kind', 'in', kinds)
     .where('attached_at', 'is', null)
-    .where('created_at', '<', new Date(now.getTime() - UNATTACHED_TTL_MS).toISOString())
+    .where('created_at', '<', uploadedBefore.toISOString())
     .execute()
   let removed = 0
   for (const file of stale) {

@@ -432,11 +432,11 @@ export async function setVideoState(
   return getOperatorVideo(db, videoId)
 }
 
-/** Operators' uploads nothing named within a day: rows and bytes go (run by purge). */
+/** Operators' uploads made before `uploadedBefore` that nothing named: rows and bytes go (retention purge). */
 export function removeUnattachedOperatorFiles(
   db: DB,
   store: ObjectStore,
-  now: Date,
+  uploadedBefore: Date,
 ): Promise<number> {
-  return removeUnattachedFiles(db, store, ['cover', 'poster', 'video'], now)
+  return removeUnattachedFiles(db, store, ['cover', 'poster', 'video'], uploadedBefore)
 }

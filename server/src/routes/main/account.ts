@@ -14,6 +14,7 @@ import {
   wechatLogin,
 } from '@contract/main/account'
 import { SMS_PURPOSES, type SmsPurpose } from '@contract/sso/auth'
+import { getRetention } from '@contract/main/retention'
 import { listSecurityEvents } from '@contract/main/security'
 import {
   assertPublicPurpose,
@@ -32,6 +33,7 @@ import {
   validateSmsCode,
 } from '../../domain/identity'
 import { listAuditEvents, recordAudit } from '../../domain/audit'
+import { keptAfterDeletion } from '../../domain/retention'
 import { currentUser } from '../../http/auth'
 import { clientOf } from '../../http/client'
 import { badRequest, notFound, unauthorized } from '../../http/errors'
@@ -157,6 +159,11 @@ export default async function mainAccountRoutes(app: FastifyInstance): Promise<v
   route(app, listSecurityEvents, async ({ page, pageSize }, { request }) =>
     listAuditEvents(app.db, currentUser(request).id, { page, pageSize }),
   )
+
+  // Only the caller's own records: the account is the session's, no parameter names another.
+  route(app, getRetention, async (_input, { request }) => ({
+    keptAfterDeletion: await keptAfterDeletion(app.db, currentUser(request).id, app.now()),
+  }))
 
   // Demo mode only: outside it the route does not exist at all (404), so no code can be read back.
   if (app.config.demoMode) {

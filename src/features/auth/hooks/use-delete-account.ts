@@ -2,10 +2,18 @@ import { useCallback, useState } from 'react'
 import { CODE_RULES } from '@/components/form/rules'
 import { useForm, type FieldProps } from '@/components/form/use-form'
 import { useSmsCode, type SmsCode } from '@/components/form/use-sms-code'
+import { type OptionalResource, useResource } from '@/hooks/use-resource'
 import { showModal, showToast } from '@/platform/ui'
-import { deleteAccount, sendOwnCode, signOut } from '@/services/auth'
+import {
+  deleteAccount,
+  getKeptAfterDeletion,
+  type KeptAfterDeletion,
+  sendOwnCode,
+  signOut,
+} from '@/services/auth'
 import { relaunch } from '@/services/navigate'
 import { useAppStore } from '@/stores/app-store'
+import { KEPT_TEXT } from '../deletion-terms'
 import { useConsent, type Consent } from './use-consent'
 
 export const DELETE_TEXT = {
@@ -19,6 +27,8 @@ export interface DeleteAccountView {
   signedIn: boolean
   /** Where the code goes: 138****8000 (the app never holds the full number). */
   mobileMasked: string | null
+  /** What would remain and until when (the server's retention schedule applied to this account). */
+  kept: OptionalResource<KeptAfterDeletion[]>
   code: FieldProps
   sms: SmsCode
   consent: Consent
@@ -33,6 +43,7 @@ export function useDeleteAccount(): DeleteAccountView {
   const [sentTo, setSentTo] = useState<string | null>(null)
   const consent = useConsent(DELETE_TEXT.consentRequired)
   const form = useForm({ code: { rules: CODE_RULES } }, { fallback: '注销失败，请稍后重试' })
+  const kept = useResource(signedIn ? 'kept-after-deletion' : null, () => getKeptAfterDeletion())
 
   const requestCode = useCallback(async () => {
     const answer = await sendOwnCode('delete')
@@ -44,6 +55,11 @@ export function useDeleteAccount(): DeleteAccountView {
   const submit = () => {
     const code = form.values.code
     if (!form.validate() || !consent.check()) return
+    // Nobody confirms a deletion without having been shown what it leaves behind.
+    if (kept.status !== 'ready') {
+      form.setSubmitError(KEPT_TEXT.notShown)
+      return
+    }
     form.run(async () => {
       const confirmed = await showModal({
         title: DELETE_TEXT.confirmTitle,
@@ -62,6 +78,7 @@ export function useDeleteAccount(): DeleteAccountView {
   return {
     signedIn,
     mobileMasked: sentTo ?? profileMobile,
+    kept,
     code: form.field('code'),
     sms,
     consent,

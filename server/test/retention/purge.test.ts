@@ -4,11 +4,15 @@ import { before, test } from 'node:test'
 import pino from 'pino'
 import type { DB } from '../../src/db'
 import { createSession, createUser, issueSmsCode } from '../../src/domain/identity'
-import { recordAudit } from '../../src/domain/audit'
 import { reserve } from '../../src/domain/limits'
-import { eraseAccount } from '../../src/domain/profile/account'
-import { AUDIT_RETENTION_MS, purgeExpired, startPurgeSchedule } from '../../src/domain/purge'
-import { freshIp, freshMobile, migratedDb, recordingSms, TestClock } from './identity/support'
+import { purgeExpired, startPurgeSchedule } from '../../src/domain/retention'
+import {
+  freshIp,
+  freshMobile,
+  migratedDb,
+  recordingSms,
+  TestClock,
+} from '../domain/identity/support'
 
 let db: DB
 before(async () => {
@@ -125,40 +129,4 @@ test('the schedule runs on an unref’d timer and stops on request', async () =>
     .where('key', '=', 'purge:scheduled')
     .execute()
   assert.deepEqual(left, [])
-})
-
-test('audit events are kept 12 months (at least the 6 the law asks), deleted accounts’ too, then purged', async () => {
-  const clock = new TestClock('2031-03-01T08:00:00.000Z')
-  const client = { ip: '203.0.113.7', userAgent: 'Mozilla/5.0' }
-  const live = await createUser(db, { mobile: freshMobile(), now: clock.now() })
-  const mobile = freshMobile()
-  const gone = await createUser(db, { mobile, now: clock.now() })
-  await recordAudit(db, { userId: live.id, kind: 'login', client, now: clock.now() })
-  await recordAudit(db, { userId: gone.id, kind: 'login', client, now: clock.now() })
-  await db.transaction().execute((trx) => eraseAccount(trx, gone.id, mobile, clock.now()))
-  await recordAudit(db, { userId: gone.id, kind: 'account-delete', client, now: clock.now() })
-  clock.advance(200 * DAY)
-  await recordAudit(db, { userId: live.id, kind: 'logout', client, now: clock.now() })
-  const kindsOf = async (userId: string) =>
-    (
-      await db
-        .selectFrom('audit_events')
-        .select('kind')
-        .where('user_id', '=', userId)
-        .orderBy('created_at')
-        .execute()
-    ).map((row) => row.kind)
-
-  // Six months after the deletion, and up to a day before the year is out: everything is still there.
-  clock.advance(AUDIT_RETENTION_MS - 200 * DAY - DAY)
-  await purgeExpired(db, clock.now())
-  assert.deepEqual(await kindsOf(live.id), ['login', 'logout'])
-  assert.deepEqual(await kindsOf(gone.id), ['login', 'account-delete'])
-
-  // A year and a day: the year-old events are gone, the newer one stays.
-  clock.advance(2 * DAY)
-  const counts = await purgeExpired(db, clock.now())
-  assert.equal(counts.auditEvents, 3)
-  assert.deepEqual(await kindsOf(live.id), ['logout'])
-  assert.deepEqual(await kindsOf(gone.id), [])
 })
