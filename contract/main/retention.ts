@@ -185,6 +185,16 @@ export const RETENTION_RULES = [
     endDetail: '删除照片文件、记录与申请；运营审核记录（无证书内容）保留',
   },
   {
+    id: 'consents',
+    what: '同意与撤回记录（隐私与授权）',
+    period: { years: 15 },
+    keptFor: '撤回或注销后 15 年',
+    from: '同意被撤回之时；账号注销的，自注销之时',
+    why: '个人信息保护法第十三、十四条：处理健康信息须取得单独同意，平台须能证明；与依据同意形成、保存最久的会诊意见同期',
+    end: 'deleted',
+    endDetail: '删除该项同意的全部记录；仍有效的同意一直保留',
+  },
+  {
     id: 'export-archives',
     what: '导出文件（导出我的数据）',
     period: { hours: 24 },

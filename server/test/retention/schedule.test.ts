@@ -383,6 +383,44 @@ test('the schedule on a fake clock: just inside stays, just past goes; the ledge
       .execute()
     note(bucket, 'grant_views', id)
   }
+  // consents: a withdrawn consent's rows go 15 years after the withdrawal; a consent still given
+  // stays however old; given again after a withdrawal, the new row stays with it.
+  const consent = async (
+    kind: string,
+    target: string,
+    seq: number,
+    action: 'given' | 'withdrawn',
+    at: string,
+    bucket: Record<string, string[]>,
+  ) => {
+    const id = randomUUID()
+    await db
+      .insertInto('consents')
+      .values({
+        id,
+        user_id: patient.id,
+        subject_user_id: patient.id,
+        kind,
+        version: 'v1',
+        target_id: target,
+        channel: 'test',
+        detail: null,
+        action,
+        seq,
+        created_at: at,
+      })
+      .execute()
+    note(bucket, 'consents', id)
+  }
+  await consent('grant', 'g-old', 1, 'given', past('consents'), goes)
+  await consent('grant', 'g-old', 2, 'withdrawn', past('consents'), goes)
+  await consent('grant', 'g-new', 1, 'given', past('consents'), stays)
+  await consent('grant', 'g-new', 2, 'withdrawn', inside('consents'), stays)
+  await consent('grant', 'g-live', 1, 'given', past('consents'), stays)
+  await consent('subscribe', 'sub', 1, 'given', past('consents'), goes)
+  await consent('subscribe', 'sub', 2, 'withdrawn', past('consents'), goes)
+  await consent('subscribe', 'sub', 3, 'given', past('consents'), stays)
+
   for (const [at, bucket] of [
     [past('ai-analyses'), goes],
     [inside('ai-analyses'), stays],

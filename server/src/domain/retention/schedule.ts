@@ -337,6 +337,48 @@ export const ENFORCEMENT: Record<RetentionRuleId, Enforcement> = {
     },
   },
 
+  // A consent's rows go together once it has been withdrawn (or its account deleted) for the
+  // period; a consent still given proves the processing going on, and stays. Rows of a consent
+  // given again after a withdrawal (a higher seq) stay with it.
+  consents: {
+    enforce: async ({ db, now, batches }) => {
+      const cutoff = retentionCutoff('consents', now)
+      return {
+        consents: await inBatches(batches, async (size) => {
+          const ended = db
+            .selectFrom('consents as c')
+            .select('c.id')
+            .where('c.created_at', '<', cutoff)
+            .where((eb) =>
+              eb.or([
+                eb.exists(
+                  eb
+                    .selectFrom('consents as w')
+                    .select('w.id')
+                    .whereRef('w.kind', '=', 'c.kind')
+                    .whereRef('w.subject_user_id', '=', 'c.subject_user_id')
+                    .where(sql<boolean>`coalesce(w.target_id, '') = coalesce(c.target_id, '')`)
+                    .where('w.action', '=', 'withdrawn')
+                    .whereRef('w.seq', '>=', 'c.seq')
+                    .where('w.created_at', '<', cutoff),
+                ),
+                eb.exists(
+                  eb
+                    .selectFrom('users as u')
+                    .select('u.id')
+                    .whereRef('u.id', '=', 'c.user_id')
+                    .where('u.deleted_at', '<', cutoff),
+                ),
+              ]),
+            )
+            .limit(size)
+          const result = await db.deleteFrom('consents').where('id', 'in', ended).executeTakeFirst()
+          return result.numDeletedRows
+        }),
+      }
+    },
+  },
+
   'ai-analyses': {
     enforce: async (ctx) => {
       const cutoff = retentionCutoff('ai-analyses', ctx.now)
