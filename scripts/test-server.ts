@@ -21,9 +21,10 @@
  * - starting: node plus tsx loading the app's 1,245 modules costs every test process (and every worker
  *   process a test forks) about 2.7 CPU-s before its first test;
  * - each app a file builds about 0.8 CPU-s more (plugins, routes, the seed). Migrating is a small part
- *   of it: 45-65 ms on an in-memory SQLite, 140 ms of ours and about 330 ms of the PostgreSQL
- *   server's into a fresh schema, which is why apps are not cloned from a migrated template (a
- *   `CREATE DATABASE … TEMPLATE` plus its drop cost 430 ms of the server's, and more wall time);
+ *   of it: 45-65 ms on an in-memory SQLite; on PostgreSQL a fresh schema migrated and dropped costs
+ *   136 ms of ours and 468 ms of the server's (1,140 ms wall), and a `CREATE DATABASE … TEMPLATE` of
+ *   a migrated database plus its drop 9 ms and 432 ms (850 ms wall): too little to change how every
+ *   file is isolated, so apps are not cloned from a migrated template;
  * - passwords: every registration, login and demo account hashes with argon2, 22 ms of CPU each at the
  *   production cost; helpers' testConfig asks for the test cost (config.testPasswordHash), 0.2 ms;
  * - on PostgreSQL the database server's CPU is as large as the file's own, and mostly pg-boss polling:
