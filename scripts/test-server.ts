@@ -15,6 +15,22 @@
  *   TEST_TIMES_FILE for `npm test`'s summary), the longest known ones start first so no long file
  *   starts last, and a passing file's output shrinks to one line while a failing one is printed whole;
  * - a file that uses no database (marked `// test-server: no database`) runs once, not per database.
+ *
+ * Where a file's time goes (measured 2026-11-29 on this 2-core machine, one file at a time, in CPU
+ * seconds because other work shared the machine at load 10-15; README "Tests and figures"):
+ * - starting: node plus tsx loading the app's 1,245 modules costs every test process (and every worker
+ *   process a test forks) about 2.7 CPU-s before its first test;
+ * - each app a file builds about 0.8 CPU-s more (plugins, routes, the seed). Migrating is a small part
+ *   of it: 45-65 ms on an in-memory SQLite; on PostgreSQL a fresh schema migrated and dropped costs
+ *   136 ms of ours and 468 ms of the server's (1,140 ms wall), and a `CREATE DATABASE … TEMPLATE` of
+ *   a migrated database plus its drop 9 ms and 432 ms (850 ms wall): too little to change how every
+ *   file is isolated, so apps are not cloned from a migrated template;
+ * - passwords: every registration, login and demo account hashes with argon2, 22 ms of CPU each at the
+ *   production cost; helpers' testConfig asks for the test cost (config.testPasswordHash), 0.2 ms;
+ * - on PostgreSQL the database server's CPU is as large as the file's own, and mostly pg-boss polling:
+ *   every app's 12 workers (6 job kinds, 2 each) ask for work every 0.5 s while the app is open, which
+ *   was 16,207 of the 19,588 statements fhir/diagnostic-report.test.ts ran. A file waiting on that
+ *   server waits on these same two cores, so more files at a time would not finish the run sooner.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'

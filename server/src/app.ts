@@ -10,7 +10,12 @@ import { createAppJobRunner, prepareDatabase } from './domain/startup'
 import { appJobKinds } from './job-kinds'
 import { consultContext } from './consult-context'
 import { walletContext } from './wallet-context'
-import { findSessionByAccessToken, setSecretKey, toRole } from './domain/identity'
+import {
+  findSessionByAccessToken,
+  setPasswordHashCost,
+  setSecretKey,
+  toRole,
+} from './domain/identity'
 import { trustProxyOption } from './http/client-address'
 import { serializerCompiler } from './http/serializer'
 import { validatorCompiler } from './http/validation'
@@ -144,6 +149,8 @@ export async function buildApp(
   })
   // One server secret per process (keyed hashes of codes, phones and addresses).
   setSecretKey(config.secretKey)
+  // The production argon2 cost unless a test's configuration asked for the cheap one (config.ts).
+  setPasswordHashCost(config.testPasswordHash ? 'test' : 'production')
 
   const database = options.database ?? createDatabase(config.database)
   app.decorate('config', config)

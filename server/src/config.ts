@@ -25,6 +25,13 @@ export interface Config {
   demoMode: boolean
   /** POST /main/demo/clock moves the app's clock forward (e2e of timers); demo + loopback only. */
   testClock: boolean
+  /**
+   * Passwords hashed at a test cost (argon2id, 256 KiB, 1 pass) instead of the production one (19 MiB,
+   * 2 passes; domain/identity/secrets.ts). Only a test's configuration sets it: no variable reads it, so
+   * a deployed server always hashes at the production cost. The suite hashes thousands of passwords
+   * (every registration, login and demo account), about 20 ms each at the production cost.
+   */
+  testPasswordHash: boolean
   /** Directory of the built H5 app. */
   webRoot: string
   logLevel: LogLevel
@@ -361,6 +368,7 @@ export function loadConfig(env: Env = process.env): Config {
     database,
     demoMode,
     testClock,
+    testPasswordHash: false,
     webRoot: path.resolve(REPO_ROOT, values.WEB_ROOT),
     logLevel: values.LOG_LEVEL,
     ...(values.SMS_PROVIDER ? { smsProvider: values.SMS_PROVIDER } : {}),

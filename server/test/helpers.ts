@@ -70,10 +70,16 @@ function testUploadDir(): string {
   return uploadRoot
 }
 
-/** Configuration for a test: silent logs, an isolated database, no built H5 app unless given one. */
+/**
+ * Configuration for a test: silent logs, an isolated database, no built H5 app unless given one, and
+ * passwords hashed at the test cost (config.testPasswordHash; about 0.2 ms a hash instead of 20). A
+ * test whose point is the production cost, or a race whose window is the hash's time, passes
+ * `testPasswordHash: false`; secrets.test.ts proves that the production cost is the default.
+ */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
     ...loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: ':memory:' }),
+    testPasswordHash: true,
     database: isolatedDatabase(),
     uploadDir: overrides.uploadDir ?? testUploadDir(),
     webRoot: path.join(os.tmpdir(), `yingxiang-no-web-root-${randomBytes(4).toString('hex')}`),

@@ -81,6 +81,12 @@ export {
 } from './accounts'
 export { DAY, describeWait, HOUR, MINUTE, SECOND } from './time'
 export { DEMO_ACCOUNTS, demoAccountsStep } from './demo'
-export { keyedHash, openWithSecret, sealWithSecret, setSecretKey } from './secrets'
+export {
+  keyedHash,
+  openWithSecret,
+  sealWithSecret,
+  setPasswordHashCost,
+  setSecretKey,
+} from './secrets'
 export { outboxMobileKey } from './sms'
 export { isoAfter } from './time'

@@ -9,6 +9,8 @@ import {
   verifyPassword,
 } from '../../../src/domain/identity'
 import { describeWait } from '../../../src/domain/identity/time'
+import { loadConfig } from '../../../src/config'
+import { buildTestApp } from '../../helpers'
 
 test('passwords are hashed with argon2id and verified', async () => {
   const hashed = await hashPassword('abc12345')
@@ -44,4 +46,21 @@ test('waits are said in seconds (rounded up), minutes or hours (to the nearest)'
   assert.equal(describeWait(61_000), '1 分钟')
   assert.equal(describeWait(15 * 60_000), '15 分钟')
   assert.equal(describeWait(23.5 * 3_600_000), '24 小时')
+})
+
+test('a server hashes at the production cost; only a test configuration asks for the test cost', async () => {
+  // No variable turns the test cost on: a configuration read from the environment never has it.
+  const fromEnvironment = loadConfig({
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: ':memory:',
+    TEST_PASSWORD_HASH: '1',
+    PASSWORD_HASH_COST: 'test',
+  })
+  assert.equal(fromEnvironment.testPasswordHash, false)
+  // The app applies its configuration's cost when it is built (helpers' testConfig asks for the test
+  // cost), and a server's configuration puts the production cost back.
+  await buildTestApp()
+  assert.match(await hashPassword('abc12345'), /^\$argon2id\$v=19\$m=256,t=1,p=1\$/)
+  await buildTestApp({ testPasswordHash: fromEnvironment.testPasswordHash })
+  assert.match(await hashPassword('abc12345'), /^\$argon2id\$v=19\$m=19456,t=2,p=1\$/)
 })
