@@ -29,6 +29,7 @@ import { withdrawalPayee } from './0027-withdrawal-payee'
 import { opinions } from './0028-opinions'
 import { aiAnalyses } from './0029-ai-analyses'
 import { examRequests } from './0030-exam-requests'
+import { dataExports } from './0032-data-exports'
 
 /**
  * Every migration, in order. Names sort lexicographically (Kysely runs them in that order), so keep
@@ -65,6 +66,7 @@ export const migrations: Record<string, Migration> = {
   '0028-opinions': opinions,
   '0029-ai-analyses': aiAnalyses,
   '0030-exam-requests': examRequests,
+  '0032-data-exports': dataExports,
 }
 
 /** In-code provider: migrations travel with the bundle instead of being read from a folder at runtime. */
