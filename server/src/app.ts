@@ -8,6 +8,7 @@ import type { JobKind, JobRunner } from './jobs/runner'
 import { createAppJobRunner, prepareDatabase } from './domain/startup'
 import { appJobKinds } from './job-kinds'
 import { consultContext } from './consult-context'
+import { dataExportContext } from './data-export-context'
 import { walletContext } from './wallet-context'
 import { findSessionByAccessToken, setSecretKey, toRole } from './domain/identity'
 import { trustProxyOption } from './http/client-address'
@@ -191,6 +192,7 @@ export async function buildApp(
         (log) => ({ ...consultContext(app), log }),
         (log) => ({ ...walletContext(app), log }),
         () => app.providers.ai,
+        () => dataExportContext(app),
       ),
     store: app.store,
     cipher: app.personalCipher,

@@ -1316,6 +1316,8 @@ export interface DataExportsTable {
   expires_at: string | null
   downloaded_at: string | null
   message: string | null
+  /** The origin the SMS link names (PUBLIC_URL, or the request's origin outside production). */
+  link_origin: string | null
   created_at: string
   updated_at: string
 }

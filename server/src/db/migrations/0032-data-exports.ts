@@ -8,6 +8,8 @@ import type { Kysely, Migration } from 'kysely'
  * - `job_id` is the ingest_jobs row that builds the archive; `archive_key` the object it wrote.
  * - `token_hash` is the SHA-256 of the one-use link's token (the token itself only ever travels in
  *   the SMS); `expires_at` 24 h after it was sent; `downloaded_at` set by the one download.
+ * - `link_origin`: the origin the link names (PUBLIC_URL, or outside production the origin the
+ *   request came to), fixed at the request because the job that sends it has no request.
  * - `state`: 'building' | 'sent' | 'downloaded' | 'expired' | 'failed'.
  */
 export const dataExports: Migration = {
@@ -25,6 +27,7 @@ export const dataExports: Migration = {
       .addColumn('expires_at', 'text')
       .addColumn('downloaded_at', 'text')
       .addColumn('message', 'text')
+      .addColumn('link_origin', 'text')
       .addColumn('created_at', 'text', (col) => col.notNull())
       .addColumn('updated_at', 'text', (col) => col.notNull())
       .execute()
