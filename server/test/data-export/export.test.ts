@@ -10,7 +10,7 @@ import { consultationSharing, manage, uploadBox } from '../ai/support'
 import { consultWorld, expert } from '../consultations/support'
 import { signUp, smsCode } from '../domain/profile/support'
 import { insertExam, insertReport } from '../records/patient-support'
-import { finishExport, linkToken, PASSWORD, person, readAll, unzip } from './support'
+import { finishExport, linkToken, PASSWORD, person, r4Errors, readAll, unzip } from './support'
 
 /*
  * 导出我的数据 through the API: who may ask (the person or their family manager; never a grantee
@@ -190,6 +190,11 @@ test('the person exports: re-auth, audit, SMS link, one download of everything',
   // The FHIR Bundle: the person, both exams, the hospital's report pointing at them.
   const bundle = JSON.parse(entries.get('fhir/bundle.json')!.toString('utf8'))
   assert.equal(bundle.resourceType, 'Bundle')
+  assert.deepEqual(r4Errors(bundle), [])
+  // The validator can fail: a status R4 does not know is refused.
+  const broken = structuredClone(bundle)
+  broken.entry[1].resource.status = 'finished'
+  assert.notDeepEqual(r4Errors(broken), [])
   assert.equal(bundle.type, 'collection')
   const resources = bundle.entry.map((e: { resource: { resourceType: string } }) => e.resource)
   const ofType = (t: string) =>

@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict'
 import { Readable } from 'node:stream'
+import Ajv from 'ajv'
+import draft06 from 'ajv/lib/refs/json-schema-draft-06.json'
 import yauzl from 'yauzl'
 import { waitForJob } from '../../src/jobs/runner'
 import { readOutbox } from '../../src/providers/sms'
 import type { ConsultWorld } from '../consultations/support'
 import { signUp, type TestUser, validIdNumber } from '../domain/profile/support'
+import fhirSchema from './fhir/fhir-r4-subset.schema.json'
 
 /** Shared by the data export tests (not a test file). */
 
@@ -82,4 +85,22 @@ export async function readAll(body: Readable): Promise<Buffer> {
   const chunks: Buffer[] = []
   for await (const chunk of body) chunks.push(chunk as Buffer)
   return Buffer.concat(chunks)
+}
+
+/**
+ * Validates against the official FHIR R4 JSON schema (the definitions the export writes, closed
+ * over $ref: fhir/fhir-r4-subset.schema.json says where it comes from). Answers the errors.
+ */
+export function r4Errors(resource: unknown): string[] {
+  validator ??= makeValidator()
+  if (validator(resource)) return []
+  return (validator.errors ?? []).map((e) => `${e.dataPath} ${e.message ?? ''}`)
+}
+
+let validator: Ajv.ValidateFunction | undefined
+function makeValidator(): Ajv.ValidateFunction {
+  // R4's schema is draft-06: ajv 6 knows it once its meta-schema is added.
+  const ajv = new Ajv({ allErrors: true, schemaId: 'auto', unknownFormats: 'ignore' })
+  ajv.addMetaSchema(draft06)
+  return ajv.compile(fhirSchema)
 }

@@ -224,4 +224,3 @@ export function writeDicomDir(patients: DicomDirPatient[], fileSetId = 'YYT_EXPO
   ])
   return Buffer.concat([preamble, meta, dataset])
 }
-

@@ -116,6 +116,7 @@ function hospitalReport(
 ): Record<string, unknown> {
   const rendered = renderReport(report.resource_json, exam, cipher) as Record<string, unknown> & {
     subject?: { reference?: string }
+    code?: unknown
     contained?: { resourceType?: string; id?: string }[]
     meta?: Record<string, unknown>
   }
@@ -131,6 +132,8 @@ function hospitalReport(
     id: report.id,
     meta: { tag: [{ system: REPORT_SOURCE_SYSTEM, code: 'hospital' }] },
     ...(contained?.length ? { contained } : {}),
+    // R4 requires a code; a row stored before our FHIR route (a seeded demo report) may lack it.
+    code: rendered.code ?? { text: report.code_text ?? '检查报告' },
     subject: { reference: ref(personId) },
     imagingStudy: [{ reference: ref(exam.id) }],
   }

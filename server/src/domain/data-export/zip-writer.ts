@@ -1,5 +1,5 @@
 import { once } from 'node:events'
-import type { Readable } from 'node:stream'
+import { PassThrough, type Readable } from 'node:stream'
 import archiver from 'archiver'
 
 /*
@@ -23,7 +23,9 @@ export class ZipWriter {
     this.zip.on('warning', (error: Error) => {
       this.failed = error
     })
-    this.output = this.zip
+    // archiver's stream is readable-stream's, not node's: a store that asks `instanceof Readable`
+    // (the S3 adapter, to choose a multipart upload) must get a node stream.
+    this.output = this.zip.pipe(new PassThrough())
   }
 
   /** Adds one entry; resolves when archiver has taken it whole. */
