@@ -1,3 +1,5 @@
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- bench/ (root tsconfig, which excludes server/) imports this file and must see the ambient module
+/// <reference path="./archiver.d.ts" />
 import { once } from 'node:events'
 import { PassThrough, type Readable } from 'node:stream'
 import archiver from 'archiver'
