@@ -1,5 +1,5 @@
 import { z } from 'zod/mini'
-import { IdSchema } from '../common'
+import { IdSchema, MobileSchema } from '../common'
 import { defineEndpoint } from '../endpoint'
 
 /*
@@ -108,3 +108,13 @@ export const requestDataExport = defineEndpoint({
  * login: the link is opened from the SMS, often in another browser.
  */
 export const DATA_EXPORT_DOWNLOAD_PATH = '/main/data-exports/download'
+
+export const demoLatestExportSms = defineEndpoint({
+  service: 'main',
+  method: 'GET',
+  path: '/demo/data-exports/sms',
+  input: z.object({ mobile: MobileSchema }),
+  output: z.object({ text: z.string(), sentAt: z.string() }),
+  auth: false,
+  summary: '仅演示模式：读取发往某手机号的最新一条导出下载短信（短信发件箱）',
+})

@@ -3,13 +3,16 @@ import { z } from 'zod/mini'
 import { ErrorEnvelopeSchema } from '@contract/envelope'
 import {
   DATA_EXPORT_DOWNLOAD_PATH,
+  demoLatestExportSms,
   listDataExports,
   requestDataExport,
 } from '@contract/main/data-export'
 import * as dataExport from '../../domain/data-export'
 import { currentUser } from '../../http/auth'
 import { clientOf } from '../../http/client'
+import { notFound } from '../../http/errors'
 import { route } from '../../http/route'
+import { readOutbox, SMS_NOTICE_PURPOSE } from '../../providers/sms'
 
 /** Main service: 导出我的数据 (contract/main/data-export.ts; domain/data-export). Issue 24. */
 export default async function mainDataExportRoutes(app: FastifyInstance): Promise<void> {
@@ -33,6 +36,18 @@ export default async function mainDataExportRoutes(app: FastifyInstance): Promis
       linkOrigin(request),
     ),
   )
+
+  // Demo mode only (the demo's outbox stands in for the phone); outside it the route does not exist.
+  if (app.config.demoMode) {
+    route(app, demoLatestExportSms, async ({ mobile }) => {
+      const notices = await readOutbox(app.db, mobile, { purposes: [SMS_NOTICE_PURPOSE] })
+      const sent = notices
+        .filter((notice) => notice.code.includes(DATA_EXPORT_DOWNLOAD_PATH))
+        .at(-1)
+      if (!sent) throw notFound('没有发往该手机号的导出短信')
+      return { text: sent.code, sentAt: sent.created_at }
+    })
+  }
 
   app.route({
     method: 'GET',

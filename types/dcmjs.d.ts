@@ -1,4 +1,4 @@
-// dcmjs ships no types; the tests read a Part 10 file with it (DicomMessage.readFile).
+// dcmjs ships no types; the tests (server and e2e) read Part 10 files with it (DicomMessage.readFile).
 declare module 'dcmjs' {
   interface DicomElement {
     vr: string
