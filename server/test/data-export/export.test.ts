@@ -7,8 +7,11 @@ import { test } from 'node:test'
 import dcmjs from 'dcmjs'
 import { DATA_EXPORT_MESSAGES } from '@contract/main/data-export'
 import { consultationSharing, manage, uploadBox } from '../ai/support'
-import { consultWorld, expert } from '../consultations/support'
-import { signUp, smsCode } from '../domain/profile/support'
+import { buildApp } from '../../src/app'
+import { json } from '../content/support'
+import { type ConsultWorld, consultWorld, expert } from '../consultations/support'
+import { Clock, signUp, smsCode } from '../domain/profile/support'
+import { closeAfter, testConfig } from '../helpers'
 import { insertExam, insertReport } from '../records/patient-support'
 import { finishExport, linkToken, PASSWORD, person, r4Errors, readAll, unzip } from './support'
 
@@ -311,4 +314,59 @@ test('a link expires after 24 h: 410, and the timer deletes the archive', async 
   assert.equal(ended.state, 'expired')
   assert.equal(ended.token_hash, null)
   assert.equal(await world.app.store.exists(row.archive_key!), false)
+})
+
+test('a job that cannot finish ends 生成失败 and keeps nothing', async () => {
+  // The SMS gateway refuses every message: the archive is built, the link cannot be sent.
+  const clock = new Clock()
+  const app = await buildApp(testConfig(), {
+    now: clock.now,
+    providers: {
+      smsNotices: {
+        notify: async () => {
+          throw new Error('gateway down')
+        },
+      },
+    },
+  })
+  closeAfter(() => app.close())
+  await app.ready()
+  const world = {
+    app,
+    clock,
+    call: (user: { token: string } | null, method: 'GET' | 'POST', url: string, payload?: object) =>
+      json(app, {
+        method,
+        url,
+        ...(user ? { token: user.token } : {}),
+        ...(payload ? { payload } : {}),
+      }),
+  } as unknown as ConsultWorld
+  const me = await person(world)
+  const asked = await world.call(me, 'POST', '/main/data-exports', { password: PASSWORD })
+  assert.equal(asked.status, 200, asked.error ?? '')
+  const row = await finishExport(world, asked.data.id)
+  assert.equal(row.state, 'failed')
+  assert.equal(row.token_hash, null)
+  const listed = await world.call(me, 'GET', '/main/data-exports')
+  assert.equal(listed.data.items[0].stateLabel, '生成失败')
+  assert.equal(listed.data.items[0].message, DATA_EXPORT_MESSAGES.failed)
+  // Every attempt's archive is gone.
+  assert.equal(await app.store.deletePrefix(`exports/${asked.data.id}/`), 0)
+  // A new request may follow a failed one.
+  const again = await world.call(me, 'POST', '/main/data-exports', { password: PASSWORD })
+  assert.equal(again.status, 200, again.error ?? '')
+})
+
+test('the demo outbox answers the export SMS in demo mode only', async () => {
+  const demo = await consultWorld({ config: { demoMode: true } })
+  const me = await person(demo)
+  const asked = await demo.call(me, 'POST', '/main/data-exports', { password: PASSWORD })
+  await finishExport(demo, asked.data.id)
+  const sms = await demo.call(null, 'GET', `/main/demo/data-exports/sms?mobile=${me.mobile}`)
+  assert.equal(sms.status, 200, sms.error ?? '')
+  assert.match(sms.data.text, /^【医影通】.*\/main\/data-exports\/download\?token=/)
+  const plain = await consultWorld()
+  const res = await plain.app.inject({ url: `/main/demo/data-exports/sms?mobile=${me.mobile}` })
+  assert.equal(res.statusCode, 404)
 })
