@@ -13,6 +13,7 @@ import {
   openPhone,
   screenshot,
   signIn,
+  tap,
   view,
   type Phone,
 } from './support'
@@ -40,7 +41,7 @@ describe('导出我的数据', () => {
   it('我的 → 设置 → 导出我的数据: asks, gets the SMS link, downloads an archive that opens', async () => {
     const { page } = phone
     await fromMine(page, '设置')
-    await view(page).getByText('导出我的数据').first().click()
+    await tap(view(page).locator('.nut-cell', { hasText: '导出我的数据' }))
     await view(page).getByText('导出内容').waitFor()
     await screenshot(page, 'data-export-1-page')
 

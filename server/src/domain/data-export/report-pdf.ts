@@ -1,5 +1,6 @@
 import PDFDocument from 'pdfkit'
 import { setCjkFont } from '../opinions'
+import { chinaTime } from '../security-notices'
 
 /*
  * A report as a readable PDF (pdfkit; the system CJK font, found as the opinions' PDF finds it).
@@ -56,7 +57,11 @@ export function reportPdf(input: ReportPdfInput, fontPath: string): PDFKit.PDFDo
   part('诊断意见', input.conclusion)
   line('报告医生', input.performer)
   line('审核医生', input.reviewer)
-  line('报告时间', input.issuedAt)
+  const issued = input.issuedAt ? new Date(input.issuedAt) : null
+  line(
+    '报告时间',
+    issued && !Number.isNaN(issued.getTime()) ? `${chinaTime(issued)}（北京时间）` : input.issuedAt,
+  )
   doc.moveDown(1.5)
   doc
     .fontSize(9)
