@@ -362,4 +362,3 @@ function storedResource(input: DiagnosticReportInput): Record<string, unknown> {
     subject: { ...subject, ...(subjectId ? { identifier: masked(subjectId) } : {}) },
   }
 }
-
