@@ -184,7 +184,6 @@ const TABLE = [
     path: 'pages/user/dataExport',
     title: '导出我的数据',
     notInSpec: 'issue 24: a copy of everything to take away (PIPL art. 45), and its import',
-    issue: 24,
   },
   { name: 'report', path: 'pages/report/report', title: '会诊报告' },
   { name: 'reportNew', path: 'pages/report/reportNew', title: '检查申请单' },

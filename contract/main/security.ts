@@ -21,6 +21,8 @@ export const AUDIT_KINDS = [
   'qr-confirm',
   'refresh-reuse',
   'account-delete',
+  'data-export',
+  'data-export-download',
 ] as const
 export const AuditKindSchema = z.enum(AUDIT_KINDS)
 export type AuditKind = z.infer<typeof AuditKindSchema>
@@ -41,6 +43,8 @@ export const AUDIT_KIND_LABELS: Record<AuditKind, string> = {
   'qr-confirm': '扫码登录电脑端',
   'refresh-reuse': '检测到登录凭证被重复使用，已退出所有相关设备',
   'account-delete': '注销账号',
+  'data-export': '申请导出个人数据',
+  'data-export-download': '下载导出的个人数据',
 }
 
 export const AuditEventSchema = z.object({

@@ -9,6 +9,7 @@ import type { JobKind, JobRunner } from './jobs/runner'
 import { createAppJobRunner, prepareDatabase } from './domain/startup'
 import { appJobKinds } from './job-kinds'
 import { consultContext } from './consult-context'
+import { dataExportContext } from './data-export-context'
 import { walletContext } from './wallet-context'
 import {
   findSessionByAccessToken,
@@ -199,6 +200,7 @@ export async function buildApp(
         (log) => ({ ...consultContext(app), log }),
         (log) => ({ ...walletContext(app), log }),
         () => app.providers.ai,
+        () => dataExportContext(app),
       ),
     store: app.store,
     cipher: app.personalCipher,

@@ -1,5 +1,6 @@
 import { aiAnalysisJob } from './domain/ai'
 import { consultRefundJob, consultTimerJob, type ContextForJobs } from './domain/consultations'
+import { dataExportJob, type DataExportJobContext } from './domain/data-export'
 import { stowJob } from './domain/ingest'
 import { uploadJob } from './domain/uploads'
 import { walletTransferJob, type WalletContextForJobs } from './domain/wallet'
@@ -13,13 +14,14 @@ import type { AiAnalysisProvider } from './providers/ai'
 export const JOB_KINDS: readonly JobKind[] = [stowJob, uploadJob]
 
 /**
- * The app's kinds: ingest, the consultations' timers and refunds, the wallet's transfers and AI
- * analyses (which need the app's providers).
+ * The app's kinds: ingest, the consultations' timers and refunds, the wallet's transfers, AI
+ * analyses and data exports (which need the app's providers and settings).
  */
 export function appJobKinds(
   consult: ContextForJobs,
   wallet: WalletContextForJobs,
   ai: () => AiAnalysisProvider,
+  dataExport: () => DataExportJobContext,
 ): readonly JobKind[] {
   return [
     ...JOB_KINDS,
@@ -27,5 +29,6 @@ export function appJobKinds(
     consultRefundJob(consult),
     walletTransferJob(wallet),
     aiAnalysisJob(ai),
+    dataExportJob(dataExport),
   ]
 }

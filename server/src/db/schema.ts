@@ -951,6 +951,7 @@ export interface Database {
   demo_transfer_bills: DemoTransferBillsTable
   ai_analyses: AiAnalysesTable
   exam_requests: ExamRequestsTable
+  data_exports: DataExportsTable
 }
 
 /** A consultation (0024): its order, application, state and the deadline of each state. */
@@ -1313,3 +1314,24 @@ export interface ExamRequestsTable {
 }
 
 export type DB = Kysely<Database>
+
+/** A request for a copy of a person's data (0032, domain/data-export). */
+export interface DataExportsTable {
+  id: string
+  person_user_id: string
+  requested_by_user_id: string
+  job_id: string | null
+  /** 'building' | 'sent' | 'downloaded' | 'expired' | 'failed' */
+  state: string
+  archive_key: string | null
+  size_bytes: number | null
+  /** SHA-256 of the one-use link's token; the token itself travels only in the SMS. */
+  token_hash: string | null
+  expires_at: string | null
+  downloaded_at: string | null
+  message: string | null
+  /** The origin the SMS link names (PUBLIC_URL, or the request's origin outside production). */
+  link_origin: string | null
+  created_at: string
+  updated_at: string
+}

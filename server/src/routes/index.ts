@@ -7,6 +7,7 @@ import mainAccountRoutes from './main/account'
 import mainAppRoutes from './main/app'
 import mainContentRoutes from './main/content'
 import mainSearchRoutes from './main/search'
+import mainDataExportRoutes from './main/data-export'
 import mainFavouritesRoutes from './main/favourites'
 import mainFeedbackRoutes from './main/feedback'
 import mainAppsRoutes from './main/apps'
@@ -67,6 +68,7 @@ export default async function routes(app: FastifyInstance): Promise<void> {
   await app.register(mainContentRoutes)
   await app.register(mainSearchRoutes)
   await app.register(mainFavouritesRoutes)
+  await app.register(mainDataExportRoutes)
   await app.register(mainFeedbackRoutes)
   await app.register(mainConsultationsRoutes)
   await app.register(mainWalletRoutes)

@@ -30,6 +30,7 @@ import { opinions } from './0028-opinions'
 import { aiAnalyses } from './0029-ai-analyses'
 import { examRequests } from './0030-exam-requests'
 import { consentLedger } from './0031-consent-ledger'
+import { dataExports } from './0032-data-exports'
 import { retention } from './0033-retention'
 
 /**
@@ -68,6 +69,7 @@ export const migrations: Record<string, Migration> = {
   '0029-ai-analyses': aiAnalyses,
   '0030-exam-requests': examRequests,
   '0031-consent-ledger': consentLedger,
+  '0032-data-exports': dataExports,
   '0033-retention': retention,
 }
 

@@ -8,6 +8,6 @@ export {
   verify,
   workspace,
 } from './opinions'
-export { opinionPdf } from './pdf'
+export { opinionPdf, setCjkFont } from './pdf'
 export { BUILT_IN_TEMPLATES, checkValues, sentencesOf, templateById } from './templates'
 export { deleteVariant, listTemplates, saveVariant } from './variants'

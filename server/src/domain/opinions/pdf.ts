@@ -22,6 +22,15 @@ const COLLECTION_FONTS: Record<string, string> = {
   'PingFang.ttc': 'PingFangSC-Regular',
 }
 
+/**
+ * Makes `fontPath` (config.pdfFont) the document's font, choosing the Simplified Chinese face of a
+ * collection. Shared by every PDF the server writes (opinions, the data export's reports).
+ */
+export function setCjkFont(doc: PDFKit.PDFDocument, fontPath: string): void {
+  doc.registerFont('cjk', fontPath, COLLECTION_FONTS[path.basename(fontPath)])
+  doc.font('cjk')
+}
+
 const DISCLAIMER =
   '本报告为健康咨询及影像解读意见，不能替代线下面诊，不作为诊断证明，不开具处方。请携带本报告与原始影像到线下医院就诊。'
 
@@ -49,9 +58,7 @@ export async function opinionPdf(
     doc.on('end', () => resolve(Buffer.concat(chunks)))
     doc.on('error', reject)
   })
-  const family = COLLECTION_FONTS[path.basename(options.fontPath)]
-  doc.registerFont('cjk', options.fontPath, family)
-  doc.font('cjk')
+  setCjkFont(doc, options.fontPath)
   const width = doc.page.width - 112
 
   doc.fontSize(20).fillColor('#111').text('影像会诊报告', { align: 'center' })

@@ -1,2 +1,2 @@
 export { announceFoundReports } from './report-notices'
-export { fhirDoctorNames, fhirFindings, resolveKeyImages } from './reports'
+export { fhirDoctorNames, fhirFindings, renderReport, resolveKeyImages } from './reports'

@@ -812,3 +812,52 @@ export async function resolveKeyImages(
   }
   return resolved
 }
+
+/** DICOM PatientSex as FHIR AdministrativeGender. */
+export const DICOM_TO_GENDER: Record<string, string> = { M: 'male', F: 'female', O: 'other' }
+
+/**
+ * The resource as answered: the stored JSON (with our id and meta) plus the patient's name and phone
+ * where the hospital put them: as this version was pushed, or the exam's for older rows.
+ */
+export function renderReport(
+  resourceJson: string,
+  exam: ExamsTable,
+  cipher: FieldCipher,
+): Record<string, unknown> {
+  const resource = JSON.parse(resourceJson) as Record<string, unknown> & {
+    meta?: { extension?: { url?: string }[] }
+    subject?: Record<string, unknown>
+    contained?: Record<string, unknown>[]
+  }
+  // Our record of the pushed identity's digests is not the hospital's business to read back.
+  if (resource.meta?.extension) {
+    const { extension, ...meta } = resource.meta
+    const kept = extension.filter((ext) => ext.url !== PUSHED_IDENTITY_URL)
+    resource.meta = kept.length ? { ...meta, extension: kept } : meta
+  }
+  const pushed = pushedContact(cipher, resourceJson)
+  const name =
+    pushed.name ??
+    (exam.patient_name_encrypted ? cipher.decrypt(exam.patient_name_encrypted) : undefined)
+  const phone =
+    pushed.phone ??
+    (exam.patient_phone_encrypted ? cipher.decrypt(exam.patient_phone_encrypted) : undefined)
+  const ref = typeof resource.subject?.reference === 'string' ? resource.subject.reference : ''
+  const contained = resource.contained?.map((item) => {
+    if (item.resourceType !== 'Patient' || `#${String(item.id)}` !== ref) return item
+    return {
+      ...item,
+      ...(name ? { name: [{ text: name }] } : {}),
+      ...(phone ? { telecom: [{ system: 'phone', value: phone, use: 'mobile' }] } : {}),
+      ...(item.gender === undefined && exam.patient_sex && DICOM_TO_GENDER[exam.patient_sex]
+        ? { gender: DICOM_TO_GENDER[exam.patient_sex] }
+        : {}),
+    }
+  })
+  return {
+    ...resource,
+    ...(contained ? { contained } : {}),
+    subject: { ...resource.subject, ...(name ? { display: name } : {}) },
+  }
+}

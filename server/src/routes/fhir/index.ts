@@ -3,6 +3,7 @@ import type { ExamsTable, ReportsTable } from '../../db/schema'
 import {
   type DateBound,
   findHospitalReport,
+  renderReport,
   REPORT_STATUSES,
   type ReportSearch,
   reportVersions,
@@ -15,7 +16,7 @@ import { idCardNumberProblem } from '../../domain/identity/id-card-number'
 import { normaliseIdNumber } from '../../domain/records/access'
 import { hospitalAuth } from '../hospital-auth'
 import { capabilityStatement } from './capability'
-import { parseDiagnosticReport, renderReport, RESIDENT_ID_SYSTEMS } from './diagnostic-report'
+import { parseDiagnosticReport, RESIDENT_ID_SYSTEMS } from './diagnostic-report'
 import { FHIR_JSON, fhirError, fhirErrorHandler, operationOutcome, sendOutcome } from './outcome'
 
 /*

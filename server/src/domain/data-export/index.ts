@@ -1,0 +1,11 @@
+export { type ArchiveContext, type ArchiveSummary, writeArchive } from './archive'
+export { consentHistory } from './consents'
+export {
+  DATA_EXPORT_JOB_KIND,
+  downloadLink,
+  hashToken,
+  listDataExports,
+  requestDataExport,
+  takeDownload,
+} from './exports'
+export { type DataExportJobContext, dataExportJob } from './job'
