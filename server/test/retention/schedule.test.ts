@@ -568,7 +568,50 @@ test('the schedule on a fake clock: just inside stays, just past goes; the ledge
   const ledgerBefore = await ledgerRows()
   assert.ok((await checkLedger(db, now)).ok)
 
+  // export-archives: a link unused past its 24 hours ends and its archive goes (its own timer
+  // job missed); one still inside its hours stays.
+  const exportRow = async (expiresAt: string) => {
+    const id = randomUUID()
+    await db
+      .insertInto('data_exports')
+      .values({
+        id,
+        person_user_id: patient.id,
+        requested_by_user_id: patient.id,
+        job_id: null,
+        state: 'sent',
+        archive_key: `exports/${id}/archive.zip`,
+        size_bytes: 3,
+        token_hash: randomUUID(),
+        expires_at: expiresAt,
+        downloaded_at: null,
+        message: null,
+        link_origin: null,
+        created_at: now.toISOString(),
+        updated_at: now.toISOString(),
+      })
+      .execute()
+    await store.put(`exports/${id}/archive.zip`, Buffer.from('zip'), {
+      contentType: 'application/zip',
+    })
+    return id
+  }
+  const overdueExport = await exportRow(new Date(now.getTime() - MINUTE).toISOString())
+  const liveExport = await exportRow(new Date(now.getTime() + MINUTE).toISOString())
+
   const counts = await purgeExpired(db, now, store)
+  const exportState = async (id: string) =>
+    (
+      await db
+        .selectFrom('data_exports')
+        .select('state')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+    ).state
+  assert.equal(await exportState(overdueExport), 'expired')
+  assert.equal(await store.exists(`exports/${overdueExport}/archive.zip`), false)
+  assert.equal(await exportState(liveExport), 'sent')
+  assert.equal(await store.exists(`exports/${liveExport}/archive.zip`), true)
 
   const present = async (table: string, id: string) => {
     const column =

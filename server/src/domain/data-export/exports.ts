@@ -289,3 +289,25 @@ export async function expireExport(
   await ctx.store.deletePrefix(exportPrefix(exportId))
   return true
 }
+
+/**
+ * The retention schedule's rule `export-archives` (domain/retention): every link unused past its
+ * 24 hours ends and its archive goes, in case its timer job never ran (a store down, a job lost).
+ * Answers how many ended.
+ */
+export async function expireOverdueExports(
+  ctx: { db: DB; store: ObjectStore; now: () => Date },
+  limit: number,
+): Promise<number> {
+  const at = ctx.now().toISOString()
+  const overdue = await ctx.db
+    .selectFrom('data_exports')
+    .select('id')
+    .where('state', '=', 'sent')
+    .where('expires_at', '<=', at)
+    .limit(limit)
+    .execute()
+  let ended = 0
+  for (const { id } of overdue) if (await expireExport(ctx, id)) ended += 1
+  return ended
+}

@@ -3,6 +3,8 @@ export { consentHistory } from './consents'
 export {
   DATA_EXPORT_JOB_KIND,
   downloadLink,
+  expireExport,
+  expireOverdueExports,
   hashToken,
   listDataExports,
   requestDataExport,

@@ -7,6 +7,7 @@ import {
 } from '@contract/main/retention'
 import type { Database, DB } from '../../db'
 import type { ObjectStore } from '../../storage/object-store'
+import { expireOverdueExports } from '../data-export'
 import { removeUnattachedFeedbackImages } from '../feedback'
 import { purgeDeletedApplicants } from '../experts'
 import { removeUnattachedOperatorFiles } from '../operator'
@@ -460,8 +461,17 @@ export const ENFORCEMENT: Record<RetentionRuleId, Enforcement> = {
       store ? { expertApplications: await purgeDeletedApplicants(db, store) } : {},
   },
 
-  // data-export (migration 0032) registers its archives' purge here: { enforce: ... }.
-  'export-archives': { pluggedIn: 'data-export' },
+  // The link's own timer ends it at 24 hours (domain/data-export); this catches one whose timer never
+  // ran. Without a store the files wait for a run that has one.
+  'export-archives': {
+    enforce: async ({ db, now, store, batches }) => ({
+      exportArchives: store
+        ? await inBatches(batches, (size) =>
+            expireOverdueExports({ db, store, now: () => now }, size),
+          )
+        : 0,
+    }),
+  },
 }
 
 /** The rules in the schedule's order, with their enforcement (for the tests and the README). */
