@@ -1,7 +1,7 @@
 import { DATA_EXPORT_MESSAGES } from '@contract/main/data-export'
 import { insertQueuedJob, type JobKind } from '../../jobs/runner'
 import type { SmsNotifier } from '../../providers/sms'
-import { type ArchiveContext, writeArchive } from './archive'
+import type { ArchiveContext } from './archive'
 import {
   DATA_EXPORT_JOB_KIND,
   downloadLink,
@@ -56,6 +56,8 @@ export function dataExportJob(context: () => DataExportJobContext): JobKind {
       if (!requester?.mobile) return { status: 'failed', message: DATA_EXPORT_MESSAGES.noMobile }
       const settings = context()
       const key = `${exportPrefix(exportId)}${ctx.batchId}.zip`
+      // Loaded on the first export, not at start (archiver and the report PDFs).
+      const { writeArchive } = await import('./archive')
       const summary = await writeArchive(
         {
           db: ctx.db,

@@ -8,6 +8,9 @@ export {
   verify,
   workspace,
 } from './opinions'
-export { opinionPdf, setCjkFont } from './pdf'
+export { setCjkFont } from './cjk-font'
+/** pdfkit and its font engine load with the first PDF, not at every server start. */
+export const opinionPdf: typeof import('./pdf').opinionPdf = async (...args) =>
+  (await import('./pdf')).opinionPdf(...args)
 export { BUILT_IN_TEMPLATES, checkValues, sentencesOf, templateById } from './templates'
 export { deleteVariant, listTemplates, saveVariant } from './variants'

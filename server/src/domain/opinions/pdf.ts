@@ -1,8 +1,8 @@
-import path from 'node:path'
 import PDFDocument from 'pdfkit'
 import QRCode from 'qrcode'
 import { OPINION_PART_LABELS, OPINION_PARTS, type SignedOpinion } from '@contract/main/opinions'
 import { chinaTime } from '../security-notices'
+import { setCjkFont } from './cjk-font'
 
 /*
  * The signed opinion as a PDF a patient saves or shows a doctor: the sentences under 影像所见,
@@ -13,23 +13,6 @@ import { chinaTime } from '../security-notices'
  * Chinese needs a CJK font: config.pdfFont (PDF_FONT or a system font). pdfkit embeds only the
  * glyphs used, so a one-page opinion is about 60 KB.
  */
-
-/** The font inside a collection (.ttc) pdfkit should take, by file name. */
-const COLLECTION_FONTS: Record<string, string> = {
-  'NotoSansCJK-Regular.ttc': 'NotoSansCJKsc-Regular',
-  'wqy-microhei.ttc': 'WenQuanYiMicroHei',
-  'wqy-zenhei.ttc': 'WenQuanYiZenHei',
-  'PingFang.ttc': 'PingFangSC-Regular',
-}
-
-/**
- * Makes `fontPath` (config.pdfFont) the document's font, choosing the Simplified Chinese face of a
- * collection. Shared by every PDF the server writes (opinions, the data export's reports).
- */
-export function setCjkFont(doc: PDFKit.PDFDocument, fontPath: string): void {
-  doc.registerFont('cjk', fontPath, COLLECTION_FONTS[path.basename(fontPath)])
-  doc.font('cjk')
-}
 
 const DISCLAIMER =
   '本报告为健康咨询及影像解读意见，不能替代线下面诊，不作为诊断证明，不开具处方。请携带本报告与原始影像到线下医院就诊。'
