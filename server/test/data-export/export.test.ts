@@ -370,3 +370,31 @@ test('the demo outbox answers the export SMS in demo mode only', async () => {
   const res = await plain.app.inject({ url: `/main/demo/data-exports/sms?mobile=${me.mobile}` })
   assert.equal(res.statusCode, 404)
 })
+
+test('ten requests at once for one person queue one export; the others are refused, nothing written', async () => {
+  const { world, me } = await exportWorld()
+  const answers = await Promise.all(
+    Array.from({ length: 10 }, () =>
+      world.call(me, 'POST', '/main/data-exports', { password: PASSWORD }),
+    ),
+  )
+  // One goes through. The others are refused before anything is written: 409 while it builds, or
+  // 429 once the re-authentication's own limit on password tries is reached (five at once is a lot
+  // for one person).
+  assert.equal(answers.filter((answer) => answer.status === 200).length, 1)
+  for (const answer of answers.filter((one) => one.status !== 200)) {
+    assert.ok([409, 429].includes(answer.status), `${answer.status} ${answer.error}`)
+    if (answer.status === 409) assert.equal(answer.error, DATA_EXPORT_MESSAGES.inProgress)
+    else assert.ok(answer.error, 'the limit says why')
+  }
+  assert.ok(
+    answers.some((answer) => answer.status === 409),
+    'the building export is named',
+  )
+  const rows = await world.app.db
+    .selectFrom('data_exports')
+    .select('id')
+    .where('person_user_id', '=', me.user.id)
+    .execute()
+  assert.equal(rows.length, 1)
+})

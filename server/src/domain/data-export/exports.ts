@@ -167,6 +167,13 @@ export async function requestDataExport(
   const at = now.toISOString()
   const id = randomUUID()
   const job = await db.transaction().execute(async (trx) => {
+    // The person's row is held first (a no-op update: the row lock on PostgreSQL, the write lock on
+    // SQLite), so of requests made at once only one finds no export building and queues one.
+    await trx
+      .updateTable('users')
+      .set((eb) => ({ deleted_at: eb.ref('deleted_at') }))
+      .where('id', '=', personId)
+      .execute()
     const building = await trx
       .selectFrom('data_exports')
       .select('id')
