@@ -23,20 +23,6 @@ interface Page1<T> {
   items: T[]
 }
 
-async function tokenOf(account: { mobile: string; password: string }): Promise<string> {
-  const response = await fetch(`${BASE_URL}/sso/oauth2/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      grant_type: 'password',
-      username: account.mobile,
-      password: account.password,
-    }),
-  })
-  assert.equal(response.status, 200, await response.clone().text())
-  return ((await response.json()) as { data: { access_token: string } }).data.access_token
-}
-
 describe('issue 24: withdrawing a consultation’s sharing consent ends its grant', () => {
   let phone: Phone
   let patientToken: string
@@ -48,7 +34,11 @@ describe('issue 24: withdrawing a consultation’s sharing consent ends its gran
   before(async () => {
     phone = await openPhone({ width: 390, height: 844 })
     patientToken = await signIn(phone, PATIENT)
-    expertToken = await tokenOf(EXPERT)
+    expertToken = (
+      await api<{ access_token: string }>('/sso/oauth2/token', {
+        body: { grant_type: 'password', username: EXPERT.mobile, password: EXPERT.password },
+      })
+    ).access_token
     const experts = await api<Page1<{ id: string; name: string }>>('/main/experts?pageSize=50')
     const demo = experts.items.find((one) => one.name === EXPERT_NAME)
     assert.ok(demo, `${EXPERT_NAME} is in 找专家`)
